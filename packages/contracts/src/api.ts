@@ -1,0 +1,337 @@
+import { z } from 'zod';
+import { routes } from './routes.js';
+import { apikeyHeader, envelope, grantorParam, trxHeaders, userDatum, uuid, type MultipartField } from './common.js';
+
+/**
+ * Every call of spec §7 with its method, path and payloads. The concrete paths are ours (the spec leaves them
+ * out); the wire names are the spec's. The web client calls only through these definitions.
+ */
+export interface CallDefinition {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  summary: string;
+  headers?: z.ZodObject;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  multipart?: Record<string, MultipartField>;
+  response: z.ZodType;
+}
+
+const lifecycleEventBody = z.object({
+  trx_id: uuid,
+  company_id: z.string().max(100),
+  client_id: uuid,
+  step: z.string().min(1).max(100),
+  event: z.string().max(10_000),
+  origin: z.enum(['celd', 'celd-cl']),
+  nombreOtorgante: z.string().max(300).optional(),
+  nombreCompleto: z.string().max(300).optional(),
+  telefono: z.string().max(40).optional(),
+  correoElectronico: z.string().max(320).optional(),
+  bandera: z.string().max(50).optional(),
+});
+
+const auditEventBody = z.object({
+  uuid_clt: uuid,
+  uuid_trx: uuid,
+  uuid_oto: z.string().max(100),
+  apikey: z.string().max(200).optional(),
+  paso: z.string().min(1).max(100),
+  tipo: z.string().min(1).max(50),
+  dato: z.string().max(10_000),
+  finished: z.boolean().default(false),
+  time_stamp: z.string().max(50).optional(),
+});
+
+const ocrFront = z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), z.null()]));
+const ocrBack = ocrFront;
+const codes = z.object({ code: z.string().regex(/^\d{4,}$/), created: z.string(), expire: z.string() });
+const faceResult = z.object({
+  match: z.boolean(),
+  liveness: z.union([z.boolean(), z.string()]),
+  documentLink: z.string().optional(),
+});
+const scoreFlag = z.enum(['GREEN', 'YELLOW', 'RED']);
+const phone = z.object({ number: z.string().regex(/^\d{6,15}$/), areaCode: z.enum(['52', '51']) });
+const smsClient = z.object({ uuid, platform: z.string().max(50) });
+const imageTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
+const videoTypes = ['video/webm', 'video/mp4'] as const;
+
+export const calls = {
+  health: { ...routes.health, summary: 'Liveness: the process answers.', response: z.object({ status: z.literal('ok') }) },
+  ready: {
+    ...routes.ready,
+    summary: 'Readiness: the database answers and migrations ran.',
+    response: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) }),
+  },
+  grantorParams: {
+    ...routes.grantorParams,
+    summary: 'Grantor parameters for the api key; creates or resumes the transaction of the headers.',
+    headers: trxHeaders,
+    query: z.object({ idOtorgante: z.string().max(100).optional() }),
+    response: envelope(z.array(grantorParam)),
+  },
+  publicGrantorParams: {
+    ...routes.publicGrantorParams,
+    summary: 'Public grantor parameters by grantor id (branding for the result-link flow); no secrets.',
+    params: z.object({ idOtorgante: z.string().min(1).max(100) }),
+    query: z.object({ idOtorgante: z.string().max(100).optional() }),
+    response: envelope(z.array(grantorParam)),
+  },
+  updateCycle: {
+    ...routes.updateCycle,
+    summary: 'Lifecycle event of the transaction.',
+    headers: trxHeaders,
+    body: lifecycleEventBody,
+    response: envelope(z.object({ id: z.string() })),
+  },
+  auditEvent: {
+    ...routes.auditEvent,
+    summary: 'Audit event (step, type, datum).',
+    headers: trxHeaders,
+    body: auditEventBody,
+    response: envelope(z.object({ id: z.string() })),
+  },
+  transactionEvents: {
+    ...routes.transactionEvents,
+    summary: "The transaction's lifecycle and audit events, for the grantor that owns it.",
+    headers: apikeyHeader,
+    params: z.object({ uuidTrx: uuid }),
+    response: envelope(
+      z.object({
+        transaction: z.object({
+          uuidTrx: uuid,
+          uuidUser: uuid,
+          currentStep: z.string().nullable(),
+          attempts: z.record(z.string(), z.number()),
+          lockedUntil: z.string().nullable(),
+          createdAt: z.string(),
+          updatedAt: z.string(),
+        }),
+        lifecycle: z.array(lifecycleEventBody.extend({ id: z.string(), receivedAt: z.string() })),
+        audit: z.array(auditEventBody.extend({ id: z.string(), receivedAt: z.string() })),
+      }),
+    ),
+  },
+  renapo: {
+    ...routes.renapo,
+    summary: 'CURP check (structure, check digit, consistency; external gateway when configured).',
+    headers: trxHeaders,
+    body: z.object({ uuid, turn: z.literal(-1), curp: z.string().max(19) }),
+    response: envelope(z.unknown()),
+  },
+  ine: {
+    ...routes.ine,
+    summary: 'INE data check (CIC / OCR / clave de elector formats and MRZ consistency).',
+    headers: trxHeaders.extend({ Otorgante: z.string().max(100).optional() }),
+    body: z.object({
+      uuid,
+      turn: z.literal(-1),
+      data: z.union([
+        z.object({ ocr: z.string().max(20), claveElector: z.string().max(20), numeroEmisionCredencial: z.string().max(2) }),
+        z.object({ cic: z.string().max(13) }),
+      ]),
+      fingerprint: z.object({ indexLeft: z.null(), indexRight: z.string().max(0) }),
+    }),
+    response: envelope(z.unknown()),
+  },
+  ocr: {
+    ...routes.ocr,
+    summary: 'Reads one side of an ID (multipart).',
+    headers: trxHeaders,
+    multipart: {
+      uuidUser: { kind: 'text', required: true },
+      ine: { kind: 'file', required: true, accept: imageTypes },
+      side: { kind: 'text', required: true },
+      bucket: { kind: 'text', required: false },
+      originOS: { kind: 'text', required: false },
+      SERVICE_ROTATE_IMAGE: { kind: 'text', required: false },
+    },
+    response: envelope(z.object({ ocrData: z.union([ocrFront, ocrBack]) })),
+  },
+  otp: {
+    ...routes.otp,
+    summary: 'Face photo in, one-time 4-digit code out.',
+    headers: trxHeaders,
+    multipart: { file: { kind: 'file', required: true, accept: ['image/jpeg', 'image/png'] }, uuid: { kind: 'text', required: true } },
+    response: envelope(z.object({ codes })),
+  },
+  videoTokenCode: {
+    ...routes.videoTokenCode,
+    summary: 'Issues a video-token code without a photo.',
+    headers: trxHeaders,
+    body: z.object({ uuid }),
+    response: envelope(codes),
+  },
+  videoToken: {
+    ...routes.videoToken,
+    summary: 'Face video reading the code: face match, liveness and spoken code.',
+    headers: trxHeaders,
+    multipart: {
+      uuidUser: { kind: 'text', required: true },
+      created: { kind: 'text', required: true },
+      expire: { kind: 'text', required: true },
+      originOS: { kind: 'text', required: false },
+      service_call: { kind: 'text', required: true },
+      identificacion_pasaporte: { kind: 'text', required: false },
+      videotoken: { kind: 'file', required: true, accept: videoTypes },
+      iOS: { kind: 'text', required: false },
+    },
+    response: envelope(faceResult),
+  },
+  publicVideoToken: {
+    ...routes.publicVideoToken,
+    summary: 'Face video of the result-link flow.',
+    headers: z.object({ 'X-Consumer-Custom-ID': z.string().max(200) }),
+    multipart: {
+      uuidUser: { kind: 'text', required: true },
+      created: { kind: 'text', required: true },
+      expire: { kind: 'text', required: true },
+      originOS: { kind: 'text', required: false },
+      service_call: { kind: 'text', required: true },
+      videotoken: { kind: 'file', required: true, accept: videoTypes },
+    },
+    response: envelope(faceResult),
+  },
+  idCalibrate: {
+    ...routes.idCalibrate,
+    summary: 'Hologram calibration video of the ID.',
+    headers: trxHeaders,
+    multipart: { ine: { kind: 'file', required: true, accept: videoTypes }, originOS: { kind: 'text', required: false } },
+    response: envelope(z.unknown()),
+  },
+  tokenSms: {
+    ...routes.tokenSms,
+    summary: 'Sends a 6-digit SMS code.',
+    headers: trxHeaders,
+    body: z.object({ client: smsClient, phone }),
+    response: z.object({ status: z.number(), error: z.string().optional() }),
+  },
+  verifySms: {
+    ...routes.verifySms,
+    summary: 'Verifies the SMS code.',
+    headers: trxHeaders,
+    body: z.object({ client: smsClient, phone: phone.extend({ token: z.string().regex(/^\d{4,8}$/) }) }),
+    response: z.object({ status: z.number(), error: z.string().optional() }),
+  },
+  queryScore: {
+    ...routes.queryScore,
+    summary: 'Traffic-light score with the rules that decided it.',
+    headers: trxHeaders,
+    params: z.object({ uuidUser: uuid, uuidTrx: uuid }),
+    query: z.object({ isDesktop: z.enum(['true', 'false']).optional(), generate: z.literal('true').optional() }),
+    response: envelope(z.object({ flag: scoreFlag, Fields: z.array(z.object({ rule: z.string(), passed: z.boolean(), detail: z.string() })) })),
+  },
+  processDocuments: {
+    ...routes.processDocuments,
+    summary: 'Generates the clause, authorization and report PDFs.',
+    headers: trxHeaders,
+    body: z.object({ uuidUser: uuid }),
+    response: envelope(z.object({ links: z.record(z.string(), z.string()) })),
+  },
+  file: {
+    ...routes.file,
+    summary: 'Proof-of-address upload.',
+    headers: trxHeaders,
+    multipart: {
+      bucket: { kind: 'text', required: false },
+      folder: { kind: 'text', required: true },
+      uuid: { kind: 'text', required: true },
+      file: { kind: 'file', required: true, accept: [...imageTypes, 'application/pdf'] },
+    },
+    response: envelope(z.unknown()),
+  },
+  postalCodes: {
+    ...routes.postalCodes,
+    summary: 'Settlements, municipality and state of a postal code.',
+    headers: trxHeaders,
+    body: z.object({ address: z.object({ cp: z.string().regex(/^\d{5}$/), street: z.string().max(200).optional() }), uuid }),
+    response: envelope(z.object({ address: z.array(z.object({ municipio: z.string(), estado: z.string(), asentamiento: z.string() })) })),
+  },
+  nom151: {
+    ...routes.nom151,
+    summary: 'Evidence bundle with a time-stamp token (when SEND_ZIP_SEMAFORO).',
+    headers: trxHeaders,
+    body: z.object({
+      uuidUser: uuid,
+      custom_uuid: z.string().max(200),
+      ocrBack: ocrBack.optional(),
+      ocrFront: ocrFront.optional(),
+      data_user: z.array(userDatum).optional(),
+      links: z.record(z.string(), z.string()).optional(),
+      email: z.email().optional(),
+      tipo_envio: z.enum(['COMPLETO', 'SEMAFORO']),
+      semaforo: z.enum(['green', 'yellow', 'red']),
+    }),
+    response: envelope(z.unknown()),
+  },
+  emailResult: {
+    ...routes.emailResult,
+    summary: 'Queues the result e-mail to the customer.',
+    headers: trxHeaders,
+    body: z.object({
+      tipo_envio: z.enum(['COMPLETO', 'SEMAFORO']),
+      semaforo: z.enum(['green', 'yellow', 'red']),
+      uuidUser: uuid,
+      name: z.string().max(300),
+      email: z.email(),
+      fNac: z.string().max(20).optional(),
+      curp: z.string().max(19).optional(),
+      vigencia: z.string().max(20).optional(),
+      ocrFront: ocrFront.optional(),
+      ocrBack: ocrBack.optional(),
+      data_user: z.array(userDatum).optional(),
+      detailsScore: z.unknown().optional(),
+      custom_uuid: z.string().max(200),
+      originOS: z.string().max(20).optional(),
+      coincidencia: z.unknown().optional(),
+    }),
+    response: envelope(z.object({ jobId: z.string() })),
+  },
+  enlace: {
+    ...routes.enlace,
+    summary: 'Downloads the result PDF of a signed, single-consultation link.',
+    params: z.object({ token: z.string().min(10).max(4000) }),
+    response: z.unknown(),
+  },
+  launcherIdentity: {
+    ...routes.launcherIdentity,
+    summary: 'Launcher: api key in, user uuid out.',
+    headers: apikeyHeader,
+    body: z.object({ uuid: uuid.optional() }),
+    response: envelope(z.object({ uuid })),
+  },
+  launcherAuth: {
+    ...routes.launcherAuth,
+    summary: 'Launcher: user {uuid, key} in, JWT signed by the server out.',
+    body: z.object({ user: z.object({ uuid, key: z.string().min(1).max(200) }) }),
+    response: envelope(z.object({ token: z.string() })),
+  },
+  recordConnections: {
+    ...routes.recordConnections,
+    summary: 'Real-time media server: new peer connection with its offer.',
+    response: z.object({ id: z.string(), localDescription: z.object({ type: z.string(), sdp: z.string() }) }),
+  },
+  recordRemoteDescription: {
+    ...routes.recordRemoteDescription,
+    summary: "Real-time media server: the browser's answer.",
+    params: z.object({ id: z.string().min(1).max(100) }),
+    body: z.object({ type: z.literal('answer'), sdp: z.string().max(100_000) }),
+    response: z.object({ status: z.literal(200) }),
+  },
+  recordClose: {
+    ...routes.recordClose,
+    summary: 'Real-time media server: closes a connection.',
+    params: z.object({ id: z.string().min(1).max(100) }),
+    response: z.object({ status: z.literal(200) }),
+  },
+} as const satisfies Record<string, CallDefinition>;
+
+
+export type CallName = keyof typeof calls;
+export type CallResponse<N extends CallName> = z.infer<(typeof calls)[N]['response']>;
+
+export const schemas = { lifecycleEventBody, auditEventBody, codes, faceResult, scoreFlag, phone };
+export type LifecycleEvent = z.infer<typeof lifecycleEventBody>;
+export type AuditEvent = z.input<typeof auditEventBody>;

@@ -1,0 +1,83 @@
+/**
+ * Grantor parameters (spec §3 "Grantor config"): a list of {idCampo, valor}.
+ * Values are strings on the wire, exactly as the spec's flags are compared ('true', 'FALSO', '3').
+ * Fields marked "project" are not named by the spec: they turn the spec's
+ * "one specific grantor" behaviours into configuration (DESIGN.md, wire conventions).
+ */
+export const grantorParamDefaults = {
+  COLOR_PRIMARIO: '#0B4F8A',
+  COLOR_SECUNDARIO: '#E8F0F8',
+  COLOR_ACENTUACION: '#F2A900',
+  COLOR_DE_TEXTO: '#1B1B1F',
+  LOGO_OTORGANTE: '',
+  APIKEY: '',
+  EMAIL_CONTACTO_PRINCIPAL: '',
+  TEL_CONTACTO_PRINCIPAL: '',
+  ID_OTORGANTE: '',
+  NOMBRE_CORTO: '',
+  RAZON_SOCIAL: '',
+  CIUDAD_LEGAL_DEL_OTORGANTE: '',
+  PARTNER: '',
+  ENABLE_SEND_MAIL: 'true',
+  SEND_ZIP_SEMAFORO: 'false',
+  ENABLE_RENAPO: 'true',
+  ENABLE_INE: 'true',
+  ENABLE_CONSENTIMIENTO_1: 'true',
+  ENABLE_CONSENTIMIENTO_2: 'true',
+  ENABLE_CONSENTIMIENTO_3: 'true',
+  REQ_ACEPTACION_DE_DATOS: 'VERDADERO',
+  REQ_MEDIOS_ELECTRONICOS: 'VERDADERO',
+  ICONO_ID_CHECK: '',
+  INTENTOS_ID_FRONTAL: '3',
+  INTENTOS_ID_REVERSO: '3',
+  INTENTOS_VIDEO_TOKEN: '3',
+  // project: consent 1 (/terminos) title, text and version; {OTORGANTE}, {USUARIO}, {enter} placeholders.
+  TITULO_TERMINOS: 'Aviso de privacidad',
+  TEXTO_TERMINOS:
+    '{OTORGANTE} tratará los datos personales de {USUARIO} únicamente para verificar su identidad y dar trámite a su solicitud.{enter}Al aceptar autorizas la captura de tu identificación oficial, de tu comprobante de domicilio y de un video de tu rostro, que se conservan cifrados en la infraestructura de {OTORGANTE}.{enter}Puedes ejercer tus derechos de acceso, rectificación, cancelación y oposición con los datos de contacto de {OTORGANTE}.',
+  VERSION_TERMINOS: '1',
+  // project: the spec's DNI variant (DNI instead of CURP, DNI-only instructions, country prefix 51).
+  VARIANTE_DNI: 'false',
+  // project: the help button on the entry page ('Estamos para ti').
+  MOSTRAR_AYUDA: 'true',
+  // project: chat link of the help overlay; {folio} is replaced by the short process folio.
+  URL_CHAT: '',
+  // project: contact phone and e-mail on the final failure screens.
+  CONTACTO_EN_FALLA: 'false',
+  // project: the full result in the opener message, and the document fetch before finishing.
+  RESULTADO_COMPLETO_OPENER: 'false',
+  // project: the credit-history consent (/consulta_historial) after the face match.
+  ENABLE_CONSULTA_HISTORIAL: 'false',
+  // project: face video path: 'grabacion' (MediaRecorder upload) or 'tiempo_real' (WebRTC).
+  MODO_VIDEO_TOKEN: 'grabacion',
+  // project: the help phone on the expired-link page (spec: "a hard-coded phone number").
+  TEL_AYUDA_ENLACE: '',
+} as const;
+
+export type GrantorParamId = keyof typeof grantorParamDefaults;
+export const grantorParamIds = Object.keys(grantorParamDefaults) as GrantorParamId[];
+
+export interface GrantorParam {
+  idCampo: string;
+  valor: string;
+}
+
+/** Parameters that only the grantor's own key may read: never sent by the public endpoint. */
+export const privateGrantorParamIds: ReadonlySet<string> = new Set(['APIKEY']);
+
+export function paramValue(list: readonly GrantorParam[] | null | undefined, id: GrantorParamId): string {
+  const found = list?.find((p) => p.idCampo === id);
+  return found ? found.valor : grantorParamDefaults[id];
+}
+
+/** Spec §5: 'FALSO' (and 'false') means disabled; anything else present means enabled. */
+export function paramEnabled(list: readonly GrantorParam[] | null | undefined, id: GrantorParamId): boolean {
+  const value = paramValue(list, id).trim().toLowerCase();
+  return value !== 'falso' && value !== 'false' && value !== '0' && value !== '';
+}
+
+export function paramInt(list: readonly GrantorParam[] | null | undefined, id: GrantorParamId): number {
+  const parsed = Number.parseInt(paramValue(list, id), 10);
+  const fallback = Number.parseInt(grantorParamDefaults[id], 10);
+  return Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
+}

@@ -1,0 +1,13 @@
+/** Local browser state keys of spec §3, verbatim. */
+export const stateKeys = [
+  'uuidUser', 'uuidTrx', 'apikeyOtorgante', 'uuidOtorgante', 'idOtorgante', 'dataOtorgante', 'data_user',
+  'ocrFront', 'ocrBack', 'ocrFrontOk', 'ocrBackOk', 'links', 'fields', 'flag', 'face', 'completado', 'package',
+  'externalReference', 'externalJWT', 'correoElectronico', 'movil', 'bloqueo', 'time', 'enlace',
+  'fechavigencia', 'intentsData', 'codes',
+] as const;
+export type StateKey = (typeof stateKeys)[number];
+
+/** Short process folio shown to users: the first segment of a uuid (spec §2, §8). */
+export function folioOf(id: string | null | undefined): string {
+  return (id ?? '').split('-')[0] ?? '';
+}

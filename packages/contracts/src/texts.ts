@@ -1,0 +1,45 @@
+/** Spanish texts of spec §8 that the server may send as message_client and the flow shows verbatim. */
+export const errorTexts = {
+  badUrlTitle: 'Verifica tu URL',
+  badUrl:
+    'Lo sentimos la dirección que buscas no se encuentra o es incorrecta, por favor verifica la información e intenta nuevamente.',
+  cookiesTitle: 'Verifica tu navegador',
+  cookiesDisabled: 'Para acceder a este sitio es necesario habilitar el uso de Cookies',
+  unsupportedBrowser: 'Lo sentimos tu navegador actual no es compatible con nuestra plataforma.',
+  invalidValidityTitle: 'Identificación no valida',
+  invalidValidity:
+    'La vigencia de tu identificación no es valida, por favor renueva tu identificación e intenta otro día, si crees que es un error intenta capturarla nuevamente.',
+  invalidValidityReason: 'Fecha de vigencia no validá',
+  attemptsExceeded:
+    'Has superado el número máximo de intentos para este proceso inténtalo nuevamente más tarde.',
+  rotate: 'Por favor usa tu dispositivo en vertical',
+  serviceUnavailable: 'El servicio no se encuentra disponible, lo solucionaremos en breve',
+  network: 'Revisa tu conexión a internet e intenta nuevamente',
+  watchdog:
+    'Lo sentimos no hemos logrado validar tu captura, por favor sigue las instrucciones e intenta nuevamente',
+  idFrontFailed: 'Por favor ubica tu identificación en el área marcada para continuar.',
+  idBackFailed: 'Por favor coloca la parte de atras de tu identificación.',
+  idUnreadable: 'No se pudo leer correctamente tus datos, por favor vuelve a intentar',
+  networkBlock: 'Se ha detectado un bloqueo de red, verifica tu conexión de internet',
+  proofRetry: 'Por favor captura nuevamente tu comprobante.',
+  smsFailed: 'Ocurrio un error al validar el SMS, vuelve a intentar.',
+  noMatch: 'No hay coincidencia intente nuevamente',
+  noMatchClient: 'Lo sentimos detectamos inconsistencias en tu captura, por favor reinicia el proceso.',
+  spoofDetected: 'Spoof detected',
+  processFailure: 'Finalizado por reintentos',
+  cancelled: 'Cancelado',
+  noScore: 'Sin valores en el score',
+} as const;
+
+/** Face step server messages (spec §8). The first seven do not count an attempt. */
+export const faceMessages = {
+  noFace: 'No se encontro rostro',
+  mask: 'Se detecto cubrebocas',
+  badLight: 'Condiciones de luz no adecuadas',
+  blurry: 'Imagen borrosa',
+  multipleFaces: 'Se detectaron multiples caras',
+  lowLight: 'Falta de luz',
+  comparisonFailed: 'No se pudo realizar la comparacion de rostro',
+  phrase: 'No logramos entender la frase...',
+  phraseShort: 'Error frase',
+} as const;
