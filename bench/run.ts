@@ -1,0 +1,38 @@
+// `npm run bench`: runs every suite (or those named on the command line), prints the figures and appends them
+// to bench/RESULTS.md. Figures are measurements, never pass/fail assertions.
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { grantorParamsThroughput } from './suites/grantor-params.js';
+import { entryRouteJavaScript } from './suites/entry-js.js';
+
+export interface SuiteResult {
+  title: string;
+  lines: string[];
+}
+
+const suites: Record<string, () => Promise<SuiteResult>> = {
+  'grantor-params': grantorParamsThroughput,
+  'entry-js': entryRouteJavaScript,
+};
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const resultsFile = path.join(here, 'RESULTS.md');
+const selected = process.argv.slice(2).filter((name) => !name.startsWith('-'));
+const names = selected.length > 0 ? selected : Object.keys(suites);
+
+const header = `\n## ${new Date().toISOString()} — ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}\n`;
+const sections: string[] = [header];
+for (const name of names) {
+  const suite = suites[name];
+  if (!suite) throw new Error(`unknown bench suite ${name}; known: ${Object.keys(suites).join(', ')}`);
+  console.log(`\n# ${name}`);
+  const result = await suite();
+  const text = [`### ${result.title}`, ...result.lines, ''].join('\n');
+  console.log(text);
+  sections.push(text);
+}
+if (!existsSync(resultsFile)) writeFileSync(resultsFile, '# Bench results\n\nAppended by `npm run bench`; newest last.\n');
+appendFileSync(resultsFile, sections.join('\n'));
+console.log(`\nAppended to ${path.relative(process.cwd(), resultsFile)}`);

@@ -1,0 +1,62 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const screenshotDir = path.resolve(here, '../artifacts/screenshots');
+
+export const viewports = {
+  phone: { width: 360, height: 640 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+export type ViewportName = keyof typeof viewports;
+
+export interface FakeMedia {
+  videoFile?: string;
+  audioFile?: string;
+}
+
+/** Debian Chromium driven by playwright-core, with a fake camera and microphone (see shared/notes/stack-facts.md). */
+export async function launchBrowser(media: FakeMedia = {}): Promise<Browser> {
+  const args = [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+  ];
+  if (media.videoFile) args.push(`--use-file-for-fake-video-capture=${media.videoFile}`);
+  if (media.audioFile) args.push(`--use-file-for-fake-audio-capture=${media.audioFile}`);
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args });
+}
+
+export async function newPhoneOrDesktop(browser: Browser, name: ViewportName): Promise<BrowserContext> {
+  const mobile = name === 'phone';
+  return browser.newContext({
+    viewport: viewports[name],
+    deviceScaleFactor: 1,
+    isMobile: mobile,
+    hasTouch: mobile,
+    locale: 'es-MX',
+    timezoneId: 'America/Mexico_City',
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** axe-core on the current screen; returns serious and critical violations only. */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Makes sure the system tools the tests drive are present: Debian Chromium (browser journeys),
+// ffmpeg (videos for the fake camera) and espeak-ng (speech for the fake microphone).
+// Installs them with apt-get when missing and running as root; otherwise says what to install.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const tools = [
+  { binary: '/usr/bin/chromium', pkg: 'chromium' },
+  { binary: '/usr/bin/ffmpeg', pkg: 'ffmpeg' },
+  { binary: '/usr/bin/espeak-ng', pkg: 'espeak-ng' },
+];
+
+export function missingTools() {
+  return tools.filter((tool) => !existsSync(tool.binary));
+}
+
+export function ensureTools({ quiet = false } = {}) {
+  const missing = missingTools();
+  if (missing.length === 0) return true;
+  const packages = missing.map((tool) => tool.pkg);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    console.error(
+      `Missing system packages for the browser tests: ${packages.join(', ')}.\n` +
+        `Install them with: sudo apt-get install -y ${packages.join(' ')}`,
+    );
+    return false;
+  }
+  if (!quiet) console.log(`Installing ${packages.join(', ')} with apt-get...`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages, 'fonts-dejavu-core'], {
+    stdio: 'inherit',
+    env,
+  });
+  if (result.status !== 0) {
+    console.error(`apt-get could not install ${packages.join(', ')}`);
+    return false;
+  }
+  return missingTools().length === 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.exit(ensureTools() ? 0 : 1);
+}

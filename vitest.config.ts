@@ -1,0 +1,40 @@
+import { defineConfig } from 'vitest/config';
+
+// One vitest run covers every suite; `scripts/test.mjs` sums them into the CI's last line.
+const sourceConditions = { resolve: { conditions: ['source'] }, ssr: { resolve: { conditions: ['source'] } } };
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        ...sourceConditions,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['packages/*/src/**/*.test.ts', 'apps/web/src/**/*.test.ts', 'apps/server/test/**/*.unit.test.ts'],
+        },
+      },
+      {
+        ...sourceConditions,
+        test: {
+          name: 'api',
+          environment: 'node',
+          include: ['apps/server/test/**/*.api.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        ...sourceConditions,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/journeys/**/*.e2e.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
