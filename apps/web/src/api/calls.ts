@@ -1,0 +1,70 @@
+import { paramValue } from '@kyc/contracts/params';
+import { currentGrantorParams, isGrantorParamList, type GrantorParams } from '../session/grantor';
+import { readSession } from '../session/session';
+import { ApiError, createApiClient, type ApiClient, type AuditType } from './client';
+
+let shared: ApiClient | null = null;
+
+/** The app's client: same-origin relative URLs, identity headers from the browser state. */
+export function api(): ApiClient {
+  shared ??= createApiClient({ fetch: (input, init) => fetch(input, init), session: () => readSession() });
+  return shared;
+}
+
+interface ParamsEnvelope {
+  status: number;
+  payload: unknown;
+}
+
+function paramsOf(envelope: ParamsEnvelope | null): GrantorParams {
+  if (!envelope || !isGrantorParamList(envelope.payload)) {
+    throw new ApiError('grantorParams', 200, 'grantor parameters payload is not a parameter list');
+  }
+  return envelope.payload;
+}
+
+/** GET /v1/params with the session's identity headers. */
+export async function fetchGrantorParams(step: string, signal?: AbortSignal): Promise<GrantorParams> {
+  const options = signal ? { step, signal } : { step };
+  return paramsOf(await api().request<ParamsEnvelope>('grantorParams', options));
+}
+
+/** GET /v1/public/params/:idOtorgante (no key): branding for the result-link flow. */
+export async function fetchPublicGrantorParams(
+  idOtorgante: string,
+  step: string,
+  signal?: AbortSignal,
+): Promise<GrantorParams> {
+  const options = { step, params: { idOtorgante }, identify: false, ...(signal ? { signal } : {}) };
+  return paramsOf(await api().request<ParamsEnvelope>('publicGrantorParams', options));
+}
+
+export interface LifecycleUpdate {
+  step: string;
+  status: string;
+  description: string;
+}
+
+/** POST update_cycle, only while completado is the string 'false' (spec §4). Resolves false when skipped. */
+export async function sendLifecycle(update: LifecycleUpdate): Promise<boolean> {
+  const session = readSession();
+  if (session.completado !== 'false') return false;
+  const nombreOtorgante = paramValue(currentGrantorParams(), 'NOMBRE_CORTO');
+  await api().request('updateCycle', {
+    step: update.step,
+    body: {
+      trx_id: session.uuidTrx,
+      company_id: session.idOtorgante ?? '',
+      client_id: session.uuidUser,
+      step: update.step,
+      event: JSON.stringify({ status: update.status, step: update.step, description: update.description }),
+      origin: 'celd',
+      ...(nombreOtorgante ? { nombreOtorgante } : {}),
+    },
+  });
+  return true;
+}
+
+export function sendAudit(paso: string, tipo: AuditType, dato: string, finished = false): Promise<void> {
+  return api().audit(paso, tipo, dato, finished);
+}

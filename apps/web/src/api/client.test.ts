@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionFacts } from '../session/session';
+import { ApiError, createApiClient } from './client';
+
+const session: SessionFacts = {
+  uuidUser: '11111111-2222-4333-8444-555555555555',
+  uuidTrx: '66666666-7777-4888-9999-aaaaaaaaaaaa',
+  apikey: 'key-1',
+  idOtorgante: 'oto-1',
+  uuidOtorgante: 'oto-1',
+  fechavigencia: null,
+  completado: 'false',
+  externalReference: null,
+};
+
+interface Call {
+  url: string;
+  init: RequestInit;
+}
+
+function fakeFetch(responder: (url: string) => Response | Error) {
+  const calls: Call[] = [];
+  const fetch = async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    const result = responder(url);
+    if (result instanceof Error) throw result;
+    return result;
+  };
+  return { calls, fetch };
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const now = () => new Date('2026-01-02T03:04:05.000Z');
+
+describe('api client', () => {
+  it('sends the identity headers and returns the parsed body', async () => {
+    const { calls, fetch } = fakeFetch(() => json(200, { status: 200, payload: [] }));
+    const client = createApiClient({ fetch, session: () => session, now });
+    await expect(client.request('grantorParams', { step: 'inicio' })).resolves.toEqual({ status: 200, payload: [] });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.url).toBe('/v1/params');
+    expect(calls[0]?.init.method).toBe('GET');
+    expect(calls[0]?.init.headers).toMatchObject({ transaccion: session.uuidTrx, cliente: session.uuidUser, apikey: 'key-1' });
+  });
+
+  it('fills path parameters and can skip the identity headers', async () => {
+    const { calls, fetch } = fakeFetch(() => json(200, { status: 200, payload: [] }));
+    const client = createApiClient({ fetch, session: () => session, now });
+    await client.request('publicGrantorParams', { step: 'pdf_token', params: { idOtorgante: 'a b' }, identify: false });
+    expect(calls[0]?.url).toBe('/v1/public/params/a%20b');
+    expect(calls[0]?.init.headers).not.toHaveProperty('apikey');
+  });
+
+  it('"API errors read response.data.message and status" and are "logged to the audit call as Error"', async () => {
+    const { calls, fetch } = fakeFetch((url) =>
+      url === '/v1/params' ? json(401, { status: 401, message: 'invalid api key', message_client: 'Verifica tu URL' }) : json(200, { status: 200, payload: { id: '1' } }),
+    );
+    const client = createApiClient({ fetch, session: () => session, now });
+    const error = await client.request('grantorParams', { step: 'inicio' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 401, message: 'invalid api key', messageClient: 'Verifica tu URL', hasResponse: true });
+    await settle();
+    expect(calls.map((c) => c.url)).toEqual(['/v1/params', '/v1/celd_events']);
+    const audit = JSON.parse(String(calls[1]?.init.body));
+    expect(audit).toEqual({
+      uuid_clt: session.uuidUser,
+      uuid_trx: session.uuidTrx,
+      uuid_oto: 'oto-1',
+      apikey: 'key-1',
+      paso: 'inicio',
+      tipo: 'Error',
+      dato: JSON.stringify({ ruta: '/v1/params', status: 401, message: 'invalid api key' }),
+      finished: false,
+      time_stamp: '2026-01-02T03:04:05.000Z',
+    });
+  });
+
+  it('"otherwise the exception text", logged as Exception when no response arrives', async () => {
+    const { calls, fetch } = fakeFetch((url) => (url === '/v1/params' ? new TypeError('Failed to fetch') : json(200, { status: 200, payload: {} })));
+    const client = createApiClient({ fetch, session: () => session, now });
+    const error = await client.request('grantorParams', { step: 'inicio' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: null, hasResponse: false, message: 'Failed to fetch' });
+    await settle();
+    const audit = JSON.parse(String(calls[1]?.init.body));
+    expect(audit).toMatchObject({ tipo: 'Exception', paso: 'inicio' });
+  });
+
+  it('does not loop when the audit call itself fails', async () => {
+    const { calls, fetch } = fakeFetch(() => json(500, { status: 500, message: 'down' }));
+    const client = createApiClient({ fetch, session: () => session, now });
+    await expect(client.request('updateCycle', { step: 'inicio', body: {} })).rejects.toBeInstanceOf(ApiError);
+    await settle();
+    await settle();
+    expect(calls.map((c) => c.url)).toEqual(['/v1/update_cycle', '/v1/celd_events']);
+    await expect(client.audit('x', 'Error', '{}')).rejects.toBeInstanceOf(ApiError);
+    await settle();
+    expect(calls).toHaveLength(3);
+  });
+
+  it('treats an envelope with a non-2xx status and a non-JSON body as errors', async () => {
+    const { fetch } = fakeFetch((url) =>
+      url === '/v1/params' ? json(200, { status: 404, message: 'grantor not found' }) : new Response('<html>', { status: 200 }),
+    );
+    const client = createApiClient({ fetch, session: () => session, now });
+    await expect(client.request('grantorParams', { step: 'inicio' })).rejects.toMatchObject({ status: 404, message: 'grantor not found' });
+    await expect(client.request('updateCycle', { step: 'inicio', body: {} })).rejects.toMatchObject({ status: 200 });
+  });
+
+  it('does not audit aborted requests', async () => {
+    const abort = new DOMException('aborted', 'AbortError');
+    const { calls, fetch } = fakeFetch(() => abort);
+    const client = createApiClient({ fetch, session: () => session, now });
+    await expect(client.request('grantorParams', { step: 'inicio' })).rejects.toBe(abort);
+    await settle();
+    expect(calls).toHaveLength(1);
+  });
+});

@@ -1,0 +1,166 @@
+import { pathOf, routes, type RouteName } from '@kyc/contracts/routes';
+import type { SessionFacts } from '../session/session';
+
+/** A failed call. status is null when no HTTP response arrived (network failure, CORS, DNS). */
+export class ApiError extends Error {
+  readonly route: RouteName;
+  readonly status: number | null;
+  /** Spanish text the server meant for the user (spec §8), when it sent one. */
+  readonly messageClient: string | undefined;
+
+  constructor(route: RouteName, status: number | null, message: string, messageClient?: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.route = route;
+    this.status = status;
+    this.messageClient = messageClient;
+  }
+
+  /** True when the server answered (spec §8 logs these as 'Error'; the rest as 'Exception'). */
+  get hasResponse(): boolean {
+    return this.status !== null;
+  }
+}
+
+export interface RequestOptions {
+  /** Journey step making the call: the audit record's paso when the call fails. */
+  step: string;
+  params?: Record<string, string>;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  /** Send the transaccion, cliente and apikey headers (default true). */
+  identify?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiClientDeps {
+  fetch: (input: string, init: RequestInit) => Promise<Response>;
+  session: () => SessionFacts;
+  now?: () => Date;
+}
+
+export type AuditType = 'Error' | 'Exception' | (string & {});
+
+export interface ApiClient {
+  request<T>(name: RouteName, options: RequestOptions): Promise<T>;
+  /** Audit event of spec §3 (POST celd_events). Its own failures are never audited again. */
+  audit(paso: string, tipo: AuditType, dato: string, finished?: boolean): Promise<void>;
+}
+
+export function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+export function createApiClient(deps: ApiClientDeps): ApiClient {
+  const now = deps.now ?? (() => new Date());
+
+  async function send<T>(name: RouteName, options: RequestOptions): Promise<T> {
+    const route = routes[name];
+    let url = pathOf(route.path, options.params);
+    if (options.query) {
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries(options.query)) if (value !== undefined) query.set(key, value);
+      const search = query.toString();
+      if (search) url += `?${search}`;
+    }
+
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.identify !== false) {
+      const session = deps.session();
+      if (session.uuidTrx) headers.transaccion = session.uuidTrx;
+      if (session.uuidUser) headers.cliente = session.uuidUser;
+      if (session.apikey) headers.apikey = session.apikey;
+    }
+    const init: RequestInit = { method: route.method, headers, credentials: 'same-origin' };
+    if (options.signal) init.signal = options.signal;
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(options.body);
+    }
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await deps.fetch(url, init);
+    } catch (error) {
+      if (isAbortError(error)) throw error;
+      throw new ApiError(name, null, describe(error));
+    }
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (isAbortError(error)) throw error;
+      throw new ApiError(name, response.status, describe(error));
+    }
+
+    let json: unknown = null;
+    try {
+      json = text ? (JSON.parse(text) as unknown) : null;
+    } catch {
+      throw new ApiError(name, response.status, `invalid JSON response (${response.status})`);
+    }
+    const envelope = (typeof json === 'object' && json !== null ? json : {}) as {
+      status?: unknown;
+      message?: unknown;
+      message_client?: unknown;
+    };
+    const bodyStatus = typeof envelope.status === 'number' ? envelope.status : null;
+    // Spec §8: errors read the body's message and status; an envelope with a non-200 status is an error too.
+    if (!response.ok || (bodyStatus !== null && (bodyStatus < 200 || bodyStatus >= 300))) {
+      throw new ApiError(
+        name,
+        bodyStatus ?? response.status,
+        typeof envelope.message === 'string' ? envelope.message : response.statusText || `HTTP ${response.status}`,
+        typeof envelope.message_client === 'string' ? envelope.message_client : undefined,
+      );
+    }
+    return json as T;
+  }
+
+  async function audit(paso: string, tipo: AuditType, dato: string, finished = false): Promise<void> {
+    const session = deps.session();
+    await send('auditEvent', {
+      step: paso,
+      body: {
+        uuid_clt: session.uuidUser ?? '',
+        uuid_trx: session.uuidTrx ?? '',
+        uuid_oto: session.uuidOtorgante ?? '',
+        apikey: session.apikey ?? '',
+        paso,
+        tipo,
+        dato,
+        finished,
+        time_stamp: now().toISOString(),
+      },
+    });
+  }
+
+  async function reportFailure(name: RouteName, step: string, error: unknown): Promise<void> {
+    // The audit call's own failure is never audited: that would loop.
+    if (name === 'auditEvent') return;
+    const status = error instanceof ApiError ? error.status : null;
+    const dato = JSON.stringify({ ruta: routes[name].path, status, message: describe(error) });
+    try {
+      await audit(step, status === null ? 'Exception' : 'Error', dato);
+    } catch {
+      // nothing more to do: the audit trail is unreachable
+    }
+  }
+
+  return {
+    async request<T>(name: RouteName, options: RequestOptions): Promise<T> {
+      try {
+        return await send<T>(name, options);
+      } catch (error) {
+        if (!isAbortError(error)) void reportFailure(name, options.step, error);
+        throw error;
+      }
+    },
+    audit,
+  };
+}

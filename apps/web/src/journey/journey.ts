@@ -1,0 +1,373 @@
+import { paramEnabled } from '@kyc/contracts/params';
+import { errorTexts } from '@kyc/contracts/texts';
+import type { Effect, JourneyContext, JourneyEvent, StepEvents, StepId, Transition } from './types';
+
+/** Delays of spec §9 (ms). */
+export const delays = {
+  afterStart: 200,
+  afterCheckboxAcceptance: 1000,
+  afterConfirmation: 300,
+  afterBackRead: 400,
+  afterFaceMatch: 300,
+  afterSmsSuccess: 200,
+  popupClose: 1000,
+  popupCloseAfterSms: 1500,
+} as const;
+
+/** Opener error text after a successful SMS check (spec §4 "SMS success"). */
+const smsOpenerText = 'El proceso no se concluyo correctamente';
+
+export function entryRoute(ctx: JourneyContext): string {
+  return ctx.apikey ? `/${encodeURIComponent(ctx.apikey)}` : '/';
+}
+
+/** /pdf_token with query uuid, idOtorgante and fecha (spec §2 ID preparation). */
+export function tokenPageRoute(ctx: JourneyContext): string {
+  const query = new URLSearchParams({
+    uuid: ctx.uuidUser ?? '',
+    idOtorgante: ctx.idOtorgante ?? '',
+    fecha: ctx.fechavigencia ?? '',
+  });
+  return `/pdf_token?${query.toString()}`;
+}
+
+function go(route: string, delayMs = 0, extra: Omit<Transition, 'route' | 'delayMs'> = {}): Transition {
+  return { route, delayMs, ...extra };
+}
+
+function segment(ruta: string): string {
+  return `/${encodeURIComponent(ruta)}`;
+}
+
+function stepOk(step: string, ctx: JourneyContext): Effect[] {
+  return ctx.isPopup ? [{ kind: 'opener', message: { step, result: 'OK', uuid: ctx.uuidUser ?? '' } }] : [];
+}
+
+/**
+ * Spec §4 "Cancel" and "Failure reporting": SI records an incomplete event (status INCOMPLETED),
+ * tells the opener (type PROCESS, error_text) and closes the popup, or after 300 ms returns to the
+ * grantor route, or to /pdf_token when the cancelled route is the link flow's video.
+ */
+function cancellation(step: StepId, ctx: JourneyContext, ruta?: string | null, reason: string = errorTexts.cancelled): Transition {
+  const effects: Effect[] = [{ kind: 'lifecycle', step, status: 'INCOMPLETED', description: reason }];
+  if (ctx.isPopup) {
+    effects.push(
+      {
+        kind: 'opener',
+        message: {
+          step,
+          result: 'INCOMPLETED',
+          status: 'INCOMPLETED',
+          type: 'PROCESS',
+          error_text: reason,
+          uuid: ctx.uuidUser ?? '',
+        },
+      },
+      { kind: 'closeWindow' },
+    );
+  }
+  const route = ruta === 'pdf_video_token' ? tokenPageRoute(ctx) : entryRoute(ctx);
+  return go(route, delays.afterConfirmation, { effects });
+}
+
+/** Spec §2 "From the ID-capture side": clause, else authorization, else the face video. */
+function consentAfterId(ctx: JourneyContext): string {
+  if (paramEnabled(ctx.params, 'ENABLE_CONSENTIMIENTO_2')) return '/clausula';
+  if (paramEnabled(ctx.params, 'ENABLE_CONSENTIMIENTO_3')) return '/autorizacion_solicitud';
+  return '/video_token';
+}
+
+type Handlers = { [S in StepId]: (event: StepEvents[S], ctx: JourneyContext) => Transition | null };
+
+const handlers: Handlers = {
+  inicio(event, ctx) {
+    switch (event.type) {
+      case 'enter':
+        return ctx.isPopup ? { route: null, delayMs: 0, effects: stepOk('inicio_page', ctx) } : null;
+      case 'start':
+        return go(
+          paramEnabled(ctx.params, 'ENABLE_CONSENTIMIENTO_1') ? '/terminos' : '/preparacion_identificacion',
+          delays.afterStart,
+          { effects: [{ kind: 'lifecycle', step: 'inicio', status: 'OK', description: 'Inicio' }, ...stepOk('inicio', ctx)] },
+        );
+      case 'help':
+        return go(`/ayuda/${encodeURIComponent(ctx.apikey ?? '')}`);
+    }
+  },
+
+  terminos(event, ctx) {
+    switch (event.type) {
+      case 'enter':
+        return paramEnabled(ctx.params, 'REQ_ACEPTACION_DE_DATOS')
+          ? null
+          : go('/preparacion_identificacion', 0, { replace: true });
+      case 'accept':
+        return go('/preparacion_identificacion', delays.afterCheckboxAcceptance, {
+          effects: [
+            { kind: 'audit', paso: 'terminos', tipo: 'Aceptación', dato: JSON.stringify(event.acceptance) },
+            { kind: 'userDatum', description: 'terms_acepted', value: 'true' },
+            { kind: 'lifecycle', step: 'terminos', status: 'OK', description: 'Aceptación de términos' },
+            ...stepOk('terminos', ctx),
+          ],
+        });
+    }
+  },
+
+  pasos_configuracion(_event, ctx) {
+    return ctx.mediaRecorderSupported ? go('/preparacion_identificacion', 0, { replace: true }) : null;
+  },
+
+  preparacion_identificacion(event, ctx) {
+    switch (event.type) {
+      case 'capture':
+        return go('/identificacion', 0, { state: { passport: false } });
+      case 'cancelConfirmed':
+        return cancellation('preparacion_identificacion', ctx, event.ruta);
+    }
+  },
+
+  holograma(event) {
+    switch (event.type) {
+      case 'calibrated':
+      case 'timedOut':
+        return go('/identificacion', 0, { state: { passport: false } });
+      case 'cancel':
+        return go('/preparacion_identificacion');
+    }
+  },
+
+  identificacion(event, ctx) {
+    switch (event.type) {
+      case 'frontRead':
+        // A passport has no back: its front read is the whole capture. Other IDs go on to the back side.
+        return event.passport
+          ? go('/resultados_identificacion', delays.afterBackRead, { state: { passport: true }, effects: idCaptured(ctx) })
+          : null;
+      case 'backRead':
+        return go('/resultados_identificacion', delays.afterBackRead, { state: { passport: false }, effects: idCaptured(ctx) });
+      case 'cancel':
+        return go('/preparacion_identificacion');
+    }
+  },
+
+  error_pantalla(event) {
+    switch (event.type) {
+      case 'recapture':
+        return go('/identificacion', 0, { state: { passport: event.passport } });
+      case 'cancel':
+        return go('/preparacion_identificacion');
+    }
+  },
+
+  resultados_identificacion(event, ctx) {
+    switch (event.type) {
+      case 'confirmed':
+        return go(
+          paramEnabled(ctx.params, 'VARIANTE_DNI') ? consentAfterId(ctx) : '/identificacion_edit',
+          delays.afterConfirmation,
+          { effects: stepOk('resultados_identificacion', ctx) },
+        );
+      case 'recapture':
+        return go('/identificacion', 0, { state: { passport: event.passport } });
+      case 'terminate':
+        return cancellation('resultados_identificacion', ctx, null, errorTexts.invalidValidityReason);
+    }
+  },
+
+  datos_direccion_ocr_page(_event, ctx) {
+    // The spec's "else /finalizado" would skip the face video; its main sequence and the issue's journey
+    // (address → clause → authorization → video token → result) put the video before the end (docs/decisions.md).
+    return go(consentAfterId(ctx), delays.afterConfirmation, { effects: stepOk('datos_direccion_ocr_page', ctx) });
+  },
+
+  clausula(event, ctx) {
+    switch (event.type) {
+      case 'enter':
+        return paramEnabled(ctx.params, 'REQ_MEDIOS_ELECTRONICOS')
+          ? null
+          : go('/autorizacion_solicitud', 0, { replace: true });
+      case 'read':
+        return go('/validacion_documento');
+      case 'cancelConfirmed':
+        return cancellation('clausula', ctx, event.ruta);
+    }
+  },
+
+  validacion_documento(_event, ctx) {
+    return go(
+      paramEnabled(ctx.params, 'ENABLE_CONSENTIMIENTO_3') ? '/autorizacion_solicitud' : '/video_token',
+      delays.afterCheckboxAcceptance,
+      { effects: [{ kind: 'userDatum', description: 'req_elec_acepted', value: 'true' }, ...stepOk('clausula', ctx)] },
+    );
+  },
+
+  autorizacion_solicitud(event, ctx) {
+    switch (event.type) {
+      case 'read':
+        return go('/autorizacion_documento');
+      case 'cancelConfirmed':
+        return cancellation('autorizacion_solicitud', ctx, event.ruta);
+    }
+  },
+
+  autorizacion_documento(_event, ctx) {
+    // Spec §2 says /finalizado, but its main sequence (and the issue's journey) has the face video after the
+    // authorization: the video token comes next, and /finalizado follows the face match (docs/decisions.md).
+    return go('/video_token', delays.afterCheckboxAcceptance, {
+      effects: [{ kind: 'userDatum', description: 'request_report_acepted', value: 'true' }, ...stepOk('autorizacion', ctx)],
+    });
+  },
+
+  video_token(event, ctx) {
+    switch (event.type) {
+      case 'matched':
+        return go(
+          paramEnabled(ctx.params, 'ENABLE_CONSULTA_HISTORIAL') ? '/consulta_historial' : '/finalizado',
+          delays.afterFaceMatch,
+          { effects: stepOk('video_token', ctx) },
+        );
+      case 'abandon':
+        return abandon('video_token', ctx);
+      case 'cancelConfirmed':
+        return cancellation('video_token', ctx, event.ruta);
+    }
+  },
+
+  pdf_video_token(event, ctx) {
+    switch (event.type) {
+      case 'matched':
+        return go('/pdf_token_result', delays.afterFaceMatch);
+      case 'abandon':
+        return abandon('pdf_video_token', ctx);
+      case 'cancelConfirmed':
+        return cancellation('pdf_video_token', ctx, event.ruta ?? 'pdf_video_token');
+    }
+  },
+
+  preparacion_comprobante(event, ctx) {
+    switch (event.type) {
+      case 'capture':
+        return go('/comprobante');
+      case 'cancelConfirmed':
+        return cancellation('preparacion_comprobante', ctx, event.ruta);
+    }
+  },
+
+  comprobante(_event, ctx) {
+    return go(entryRoute(ctx));
+  },
+
+  validar_movil(event, ctx) {
+    return cancellation('validar_movil', ctx, event.ruta);
+  },
+
+  validar_sms(event, ctx) {
+    switch (event.type) {
+      case 'verified':
+        if (ctx.isPopup) {
+          return go('/finalizado', delays.popupCloseAfterSms, {
+            effects: [
+              {
+                kind: 'opener',
+                message: {
+                  step: 'completed',
+                  result: 'FAIL',
+                  data: { number_phone: event.phone },
+                  type: 'PROCESS',
+                  error_text: smsOpenerText,
+                  uuid: ctx.uuidUser ?? '',
+                  transaccion: ctx.uuidTrx ?? '',
+                },
+              },
+              { kind: 'closeWindow' },
+            ],
+          });
+        }
+        return go('/finalizado', delays.afterSmsSuccess);
+      case 'cancelConfirmed':
+        return cancellation('validar_sms', ctx, event.ruta);
+    }
+  },
+
+  pdf_token(event, ctx) {
+    switch (event.type) {
+      case 'enter': {
+        const expiry = Number(ctx.fechavigencia);
+        return ctx.fechavigencia && Number.isFinite(expiry) && ctx.now > expiry
+          ? go('/pdf_token_error', 0, { replace: true })
+          : null;
+      }
+      case 'continue':
+        return go('/pdf_video_token');
+    }
+  },
+
+  pdf_token_result() {
+    return go('/pdf_video_token');
+  },
+
+  finalizado(event, ctx) {
+    switch (event.type) {
+      case 'sent':
+        if (ctx.isPopup) {
+          return go(entryRoute(ctx), delays.popupClose, {
+            effects: [
+              {
+                kind: 'opener',
+                message: { step: 'completed', result: event.result, uuid: ctx.uuidUser ?? '', transaccion: ctx.uuidTrx ?? '' },
+              },
+              { kind: 'closeWindow' },
+            ],
+          });
+        }
+        return go(entryRoute(ctx), delays.afterConfirmation);
+      case 'continue':
+        return go(entryRoute(ctx), delays.afterConfirmation);
+      case 'acknowledge':
+        return go(entryRoute(ctx));
+    }
+  },
+
+  ayuda(event) {
+    // resume: back on the entry route the journey goes on; it does not start over.
+    return go(segment(event.ruta), 0, { state: { resume: true } });
+  },
+
+  cancelar_flujo(event, ctx) {
+    switch (event.type) {
+      case 'reopen':
+        return go(segment(event.ruta));
+      case 'restart':
+        return go(entryRoute(ctx));
+    }
+  },
+};
+
+function idCaptured(ctx: JourneyContext): Effect[] {
+  return [
+    { kind: 'lifecycle', step: 'identificacion', status: 'OK', description: 'Identificación capturada' },
+    ...stepOk('identificacion', ctx),
+  ];
+}
+
+/** Spec §2: the cancel link of the face video's error dialog goes to /cancelar_flujo/{route}. */
+function abandon(step: 'video_token' | 'pdf_video_token', ctx: JourneyContext): Transition {
+  const effects: Effect[] = [{ kind: 'lifecycle', step, status: 'INCOMPLETED', description: errorTexts.cancelled }];
+  if (ctx.isPopup) {
+    effects.push({
+      kind: 'opener',
+      message: { step, result: 'INCOMPLETED', status: 'INCOMPLETED', type: 'PROCESS', error_text: errorTexts.cancelled, uuid: ctx.uuidUser ?? '' },
+    });
+  }
+  return go(`/cancelar_flujo/${step}`, 0, { effects });
+}
+
+/**
+ * Where the journey goes when `step` reports `event`: a pure function of the step, the event and the
+ * context (grantor parameters and session facts). null means "stay on this screen".
+ */
+export function next<S extends StepId>(step: S, event: JourneyEvent<S>, ctx: JourneyContext): Transition | null {
+  // Each handler takes exactly its step's events; the signature of next() already ties step and event.
+  const table = handlers as unknown as Record<StepId, (event: JourneyEvent, ctx: JourneyContext) => Transition | null>;
+  return table[step](event, ctx);
+}

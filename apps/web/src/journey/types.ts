@@ -1,0 +1,107 @@
+import type { GrantorParam } from '@kyc/contracts/params';
+import type { OpenerMessage } from '../session/popup';
+
+/** Journey steps: route names of spec §2, plus the address step's id (served at /identificacion_edit). */
+export type StepId =
+  | 'inicio'
+  | 'terminos'
+  | 'pasos_configuracion'
+  | 'preparacion_identificacion'
+  | 'holograma'
+  | 'identificacion'
+  | 'error_pantalla'
+  | 'resultados_identificacion'
+  | 'datos_direccion_ocr_page'
+  | 'clausula'
+  | 'validacion_documento'
+  | 'autorizacion_solicitud'
+  | 'autorizacion_documento'
+  | 'video_token'
+  | 'pdf_video_token'
+  | 'preparacion_comprobante'
+  | 'comprobante'
+  | 'validar_movil'
+  | 'validar_sms'
+  | 'pdf_token'
+  | 'pdf_token_result'
+  | 'finalizado'
+  | 'ayuda'
+  | 'cancelar_flujo';
+
+/** What the user accepted on /terminos, recorded as the audit event's dato. */
+export interface TermsAcceptance {
+  version: string;
+  /** SHA-256 (hex) of the exact text shown and accepted. */
+  sha256: string;
+  userAgent: string;
+}
+
+type Enter = { type: 'enter' };
+type CancelConfirmed = { type: 'cancelConfirmed'; ruta?: string | null };
+
+/** The events each step may report. The type system rejects an event a step does not know. */
+export interface StepEvents {
+  inicio: Enter | { type: 'start' } | { type: 'help' };
+  terminos: Enter | { type: 'accept'; acceptance: TermsAcceptance };
+  pasos_configuracion: Enter;
+  preparacion_identificacion: { type: 'capture' } | CancelConfirmed;
+  holograma: { type: 'calibrated' } | { type: 'timedOut' } | { type: 'cancel' };
+  identificacion: { type: 'frontRead'; passport: boolean } | { type: 'backRead' } | { type: 'cancel' };
+  error_pantalla: { type: 'recapture'; passport: boolean } | { type: 'cancel' };
+  resultados_identificacion: { type: 'confirmed' } | { type: 'recapture'; passport: boolean } | { type: 'terminate' };
+  datos_direccion_ocr_page: { type: 'saved' };
+  clausula: Enter | { type: 'read' } | CancelConfirmed;
+  validacion_documento: { type: 'accept' };
+  autorizacion_solicitud: { type: 'read' } | CancelConfirmed;
+  autorizacion_documento: { type: 'accept' };
+  video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
+  pdf_video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
+  preparacion_comprobante: { type: 'capture' } | CancelConfirmed;
+  comprobante: { type: 'acknowledge' };
+  validar_movil: CancelConfirmed;
+  validar_sms: { type: 'verified'; phone: string } | CancelConfirmed;
+  pdf_token: Enter | { type: 'continue' };
+  pdf_token_result: { type: 'downloadFailed' };
+  finalizado: { type: 'sent'; result: 'OK' | 'FAIL' } | { type: 'continue' } | { type: 'acknowledge' };
+  ayuda: { type: 'close'; ruta: string };
+  cancelar_flujo: { type: 'reopen'; ruta: string } | { type: 'restart' };
+}
+
+export type JourneyEvent<S extends StepId = StepId> = StepEvents[S];
+
+/** Grantor parameters and session facts the transitions depend on. */
+export interface JourneyContext {
+  params: readonly GrantorParam[] | null;
+  /** apikeyOtorgante: the entry route is /{apikey}. */
+  apikey: string | null;
+  uuidUser: string | null;
+  uuidTrx: string | null;
+  idOtorgante: string | null;
+  /** Result-link expiry (epoch ms), stored by /pdf_token. */
+  fechavigencia: string | null;
+  /** Opened by a partner page (window.opener). */
+  isPopup: boolean;
+  mediaRecorderSupported: boolean;
+  /** Epoch ms. */
+  now: number;
+}
+
+/** Side effects a transition asks the runner to perform before waiting delayMs. */
+export type Effect =
+  | { kind: 'lifecycle'; step: string; status: string; description: string }
+  | { kind: 'audit'; paso: string; tipo: string; dato: string }
+  | { kind: 'opener'; message: OpenerMessage }
+  | { kind: 'userDatum'; description: string; value: string }
+  /** Close the popup when the delay ends; the runner navigates to route if the window stays open. */
+  | { kind: 'closeWindow' };
+
+export interface Transition {
+  /** Next route (path plus query), or null to stay on the current screen. */
+  route: string | null;
+  delayMs: number;
+  /** Replace the history entry (redirects), so Back does not bounce. */
+  replace?: boolean;
+  /** Router location state for the next screen (e.g. passport). */
+  state?: Record<string, unknown>;
+  effects?: Effect[];
+}

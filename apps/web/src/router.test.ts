@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { matchRoutes } from 'react-router';
+import { routes } from './router';
+
+const leaf = (path: string) => matchRoutes(routes, path)?.at(-1)?.route.id;
+
+describe('routes of spec §2', () => {
+  it('literal routes win over /{apikey}', () => {
+    for (const id of [
+      'terminos', 'pasos_configuracion', 'preparacion_identificacion', 'holograma', 'identificacion', 'identificacion_edit',
+      'identificacion_resultados', 'resultados_identificacion', 'video_token', 'pdf_video_token', 'consulta_historial',
+      'error_pantalla', 'validacion_documento', 'autorizacion_solicitud', 'autorizacion_documento', 'preparacion_comprobante',
+      'comprobante', 'finalizado', 'pdf_token_instructions', 'pdf_token_intructions', 'pdf_token_error', 'pdf_token_result',
+      'clausula', 'pdf_token', 'validar_movil', 'validar_sms', 'pivote',
+    ]) {
+      expect(leaf(`/${id}`), id).toBe(id);
+    }
+  });
+
+  it('any other single segment is the grantor api key', () => {
+    expect(leaf('/3f9a1c2b7d')).toBe('inicio');
+    expect(matchRoutes(routes, '/3f9a1c2b7d')?.at(-1)?.params).toEqual({ apikey: '3f9a1c2b7d' });
+  });
+
+  it('/ayuda/{ruta} and /cancelar_flujo/{ruta} carry the route parameter', () => {
+    expect(matchRoutes(routes, '/ayuda/terminos')?.at(-1)?.params).toMatchObject({ ruta: 'terminos' });
+    expect(leaf('/cancelar_flujo/video_token')).toBe('cancelar_flujo');
+  });
+
+  it('"/" and deeper unknown paths have no api key', () => {
+    expect(leaf('/')).toBe('sin_apikey');
+    expect(leaf('/a/b/c')).toBe('no_encontrada');
+  });
+});

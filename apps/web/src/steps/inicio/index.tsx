@@ -1,0 +1,96 @@
+import { useCallback, useState } from 'react';
+import { useLocation, useParams } from 'react-router';
+import { paramEnabled } from '@kyc/contracts/params';
+import { useJourney } from '../../journey/run';
+import { useGrantorParams } from '../../session/grantor';
+import { copy } from '../../ui/copy';
+import { LoadingState } from '../../ui/LoadingState';
+import { Icon } from '../../ui/icons';
+import { BadUrlNotice } from '../../ui/Notice';
+import { Screen } from '../../ui/Screen';
+import { useStart } from './useStart';
+import './inicio.css';
+
+function isResumeState(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as { resume?: unknown }).resume === true;
+}
+
+export function Component() {
+  const { apikey = '' } = useParams();
+  const location = useLocation();
+  const journey = useJourney('inicio');
+  const params = useGrantorParams();
+  const [starting, setStarting] = useState(false);
+  const onStarted = useCallback(() => journey({ type: 'enter' }), [journey]);
+  const { status, spinner, retry } = useStart(apikey, location.search, location.key, isResumeState(location.state), onStarted);
+
+  if (status === 'badUrl') return <BadUrlNotice onRetry={() => window.location.reload()} />;
+
+  const dni = paramEnabled(params, 'VARIANTE_DNI');
+  const ready = status === 'ready';
+  const primary =
+    status === 'offline' ? (
+      <button type="button" className="btn btn--primary" onClick={retry}>
+        {copy.common.retry}
+      </button>
+    ) : (
+      <button
+        type="button"
+        className="btn btn--primary"
+        disabled={!ready || starting}
+        onClick={() => {
+          setStarting(true);
+          journey({ type: 'start' });
+        }}
+      >
+        {copy.entry.start}
+      </button>
+    );
+
+  return (
+    <>
+      <Screen
+        title={copy.entry.title}
+        step="inicio"
+        className="entry"
+        actions={
+          <>
+            {primary}
+            {ready && paramEnabled(params, 'MOSTRAR_AYUDA') ? (
+              <button type="button" className="btn btn--text" onClick={() => journey({ type: 'help' })}>
+                {copy.entry.help}
+              </button>
+            ) : null}
+          </>
+        }
+      >
+        <p>{copy.entry.intro}</p>
+        <ul className="entry__requirements">
+          <li className="entry__requirement">
+            <Icon name="id" />
+            {dni ? copy.entry.requirementIdDni : copy.entry.requirementId}
+          </li>
+          <li className="entry__requirement">
+            <Icon name="camera" />
+            {copy.entry.requirementCamera}
+          </li>
+          <li className="entry__requirement">
+            <Icon name="wifi" />
+            {copy.entry.requirementConnection}
+          </li>
+        </ul>
+        <div role="status" className="entry__status">
+          {status === 'loading' && !spinner ? <p>{copy.entry.loadingParams}</p> : null}
+        </div>
+        <div role="alert" className="entry__status">
+          {status === 'offline' ? <p className="alert">{copy.entry.network}</p> : null}
+        </div>
+      </Screen>
+      {spinner ? (
+        <div className="loading-overlay">
+          <LoadingState label={copy.entry.loadingParams} />
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+import { useCallback, useEffect, useState } from 'react';
+import { fetchGrantorParams } from '../../api/calls';
+import { ApiError, isAbortError } from '../../api/client';
+import { currentGrantorParams, setGrantorParams } from '../../session/grantor';
+import { beginJourney } from '../../session/start';
+import { sessionState } from '../../session/storage';
+
+/** ready: parameters loaded; badUrl: the server answered with an error; offline: no answer at all. */
+export type StartStatus = 'loading' | 'ready' | 'badUrl' | 'offline';
+
+/**
+ * Spec §9 "start loading clears after 2 s", read as: the loading state (spinner) ends when the grantor
+ * parameters arrive or fail, and at the latest 2 s after the start; EMPEZAR stays disabled until the
+ * parameters have actually loaded (spec §2), so a slow answer shows the entry screen with a status line.
+ */
+export const startSpinnerMaxMs = 2000;
+
+let startedForLocation: string | null = null;
+
+/** Whether the entry is re-entered within the same journey (back from the help screen). */
+function canResume(apikey: string, resume: boolean): boolean {
+  const storage = sessionState();
+  return resume && storage.get('apikeyOtorgante') === apikey && Boolean(storage.get('uuidTrx') && storage.get('uuidUser'));
+}
+
+export function useStart(apikey: string, search: string, locationKey: string, resume: boolean, onStarted: () => void) {
+  const [status, setStatus] = useState<StartStatus>('loading');
+  const [spinner, setSpinner] = useState(true);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const resuming = canResume(apikey, resume);
+    // Once per visit of the entry route (StrictMode runs effects twice; retries re-run the fetch only).
+    if (!resuming && startedForLocation !== locationKey) {
+      startedForLocation = locationKey;
+      beginJourney({ apikey, search }, sessionState(), () => crypto.randomUUID());
+      setGrantorParams(null);
+      onStarted();
+    }
+    if (resuming && currentGrantorParams()) {
+      setStatus('ready');
+      setSpinner(false);
+      return;
+    }
+
+    setStatus('loading');
+    setSpinner(true);
+    const controller = new AbortController();
+    const timer = window.setTimeout(() => setSpinner(false), startSpinnerMaxMs);
+    fetchGrantorParams('inicio', controller.signal).then(
+      (params) => {
+        setGrantorParams(params);
+        setStatus('ready');
+        setSpinner(false);
+      },
+      (error: unknown) => {
+        if (isAbortError(error)) return;
+        // The client has already recorded the failure to the audit call (spec §8).
+        setStatus(error instanceof ApiError && error.hasResponse ? 'badUrl' : 'offline');
+        setSpinner(false);
+      },
+    );
+    return () => {
+      controller.abort();
+      window.clearTimeout(timer);
+    };
+    // onStarted is an event callback; the journey restarts only for a new api key or visit.
+  }, [apikey, search, locationKey, resume, attempt]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { status, spinner, retry };
+}

@@ -1,0 +1,42 @@
+import { paramValue, type GrantorParam } from '@kyc/contracts/params';
+import { copy } from '../../ui/copy';
+
+export interface TermsDocument {
+  title: string;
+  /** Legal city and date, e.g. 'Ciudad de México, a 26 de noviembre de 2026'. */
+  dateLine: string;
+  /** The text shown and accepted, {enter} already turned into '\n'. */
+  text: string;
+  version: string;
+}
+
+/** Spec §2 /terminos placeholders: {OTORGANTE}, {USUARIO} and {enter} (line break). */
+export function fillPlaceholders(template: string, values: { grantor: string; user: string }): string {
+  return template
+    .replaceAll('{OTORGANTE}', values.grantor)
+    .replaceAll('{USUARIO}', values.user)
+    .replaceAll('{enter}', '\n');
+}
+
+/** Dates in es-MX long form (spec §9), e.g. '26 de noviembre de 2026'. */
+export function longDate(date: Date): string {
+  return new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+}
+
+export function termsDocument(params: readonly GrantorParam[] | null, userName: string | null, now: Date): TermsDocument {
+  const grantor =
+    paramValue(params, 'NOMBRE_CORTO').trim() || paramValue(params, 'RAZON_SOCIAL').trim() || copy.terms.grantorFallback;
+  const values = { grantor, user: userName ?? copy.terms.userFallback };
+  return {
+    title: fillPlaceholders(paramValue(params, 'TITULO_TERMINOS'), values),
+    dateLine: copy.terms.dateLine(paramValue(params, 'CIUDAD_LEGAL_DEL_OTORGANTE').trim(), longDate(now)),
+    text: fillPlaceholders(paramValue(params, 'TEXTO_TERMINOS'), values),
+    version: paramValue(params, 'VERSION_TERMINOS'),
+  };
+}
+
+/** SHA-256 of the UTF-8 text, lowercase hex (crypto.subtle). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,5 @@
+import { PendingStep } from '../../ui/PendingStep';
+
+export function Component() {
+  return <PendingStep step="video_token" />;
+}

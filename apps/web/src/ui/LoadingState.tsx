@@ -1,0 +1,17 @@
+import { copy } from './copy';
+
+interface LoadingStateProps {
+  label?: string;
+  /** Show the label next to the spinner (it is always announced to screen readers). */
+  showLabel?: boolean;
+}
+
+/** The shared loading state: a spinner with an accessible, politely announced label. */
+export function LoadingState({ label = copy.common.loading, showLabel = true }: LoadingStateProps) {
+  return (
+    <div className="loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span className={showLabel ? 'loading__label' : 'visually-hidden'}>{label}</span>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { copy } from './copy';
+
+/** Phones held in landscape: the flow asks for portrait (spec §2 shared overlays). */
+export const landscapePhoneQuery = '(orientation: landscape) and (max-height: 500px) and (pointer: coarse)';
+
+export function RotateNotice() {
+  return (
+    <div className="rotate-notice" role="alert">
+      <span className="rotate-notice__icon" aria-hidden="true" />
+      <p className="rotate-notice__text">{copy.notices.rotate}</p>
+    </div>
+  );
+}
