@@ -110,7 +110,9 @@ export const calls = {
           updatedAt: z.string(),
         }),
         lifecycle: z.array(lifecycleEventBody.extend({ id: z.string(), receivedAt: z.string() })),
-        audit: z.array(auditEventBody.extend({ id: z.string(), receivedAt: z.string() })),
+        audit: z.array(
+          auditEventBody.omit({ apikey: true }).extend({ id: z.string(), receivedAt: z.string(), ip: z.string().optional(), userAgent: z.string().optional() }),
+        ),
       }),
     ),
   },

@@ -34,7 +34,7 @@ export const grantorParamDefaults = {
   // project: consent 1 (/terminos) title, text and version; {OTORGANTE}, {USUARIO}, {enter} placeholders.
   TITULO_TERMINOS: 'Aviso de privacidad',
   TEXTO_TERMINOS:
-    '{OTORGANTE} tratará los datos personales de {USUARIO} únicamente para verificar su identidad y dar trámite a su solicitud.{enter}Al aceptar autorizas la captura de tu identificación oficial, de tu comprobante de domicilio y de un video de tu rostro, que se conservan cifrados en la infraestructura de {OTORGANTE}.{enter}Puedes ejercer tus derechos de acceso, rectificación, cancelación y oposición con los datos de contacto de {OTORGANTE}.',
+    '{OTORGANTE} tratará tus datos personales únicamente para verificar tu identidad y dar trámite a tu solicitud.{enter}Al aceptar autorizas la captura de tu identificación oficial, de tu comprobante de domicilio y de un video de tu rostro, que se conservan cifrados en la infraestructura de {OTORGANTE} y no se comparten con terceros sin tu consentimiento.{enter}Puedes ejercer tus derechos de acceso, rectificación, cancelación y oposición con los datos de contacto que aparecen en esta página.',
   VERSION_TERMINOS: '1',
   // project: the spec's DNI variant (DNI instead of CURP, DNI-only instructions, country prefix 51).
   VARIANTE_DNI: 'false',

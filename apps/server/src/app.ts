@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
+import type { DestinationStream } from 'pino';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { createDataCipher, loadDataKey, type DataCipher } from './crypto/data-cipher.js';
+import type { ZodApp } from './http/deps.js';
+import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
+import { registerEventRoutes } from './http/events.js';
+import { registerHealthRoutes } from './http/health.js';
+import { registerOpenApi, registerOpenApiRoute } from './http/openapi.js';
+import { registerParamsRoutes } from './http/params.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerWeb } from './http/web.js';
+import { loggerOptions } from './logger.js';
+import { seedDemoGrantor } from './seed.js';
+import { createDatabase, type Db } from './store/db.js';
+import { migrateToLatest } from './store/migrations.js';
+
+export interface BuildOptions {
+  /** A database owned by the caller (tests); otherwise one is opened from config and closed with the app. */
+  db?: Db;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: DestinationStream;
+}
+
+function serviceVersion(): string {
+  // package.json sits one level above both src/ and dist/.
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+function openCipher(app: ZodApp, config: Config): DataCipher {
+  const loaded = loadDataKey(config);
+  for (const warning of loaded.warnings) app.log.warn(warning);
+  if (loaded.created) app.log.info({ file: loaded.file }, 'generated the data encryption key file: back it up with the database');
+  const cipher = createDataCipher(loaded.key);
+  app.log.info({ keyId: cipher.keyId, source: loaded.source }, 'data encryption key loaded');
+  return cipher;
+}
+
+/**
+ * The whole service on one Fastify instance, ready to listen or to answer `inject`: the data key loaded,
+ * migrations run, the demo grantor seeded, every route registered.
+ */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<ZodApp> {
+  const app = Fastify({
+    logger: options.logStream ? { ...loggerOptions(config), stream: options.logStream } : loggerOptions(config),
+    bodyLimit: config.jsonBodyLimit,
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    frameworkErrors: frameworkErrorHandler,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const db =
+    options.db ??
+    createDatabase(config.database, {
+      onPoolError: (err) => app.log.error({ err }, 'an idle database connection failed'),
+    });
+  if (!options.db) app.addHook('onClose', async () => db.destroy());
+
+  try {
+    const cipher = openCipher(app, config);
+    const applied = await migrateToLatest(db);
+    if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
+    const demo = await seedDemoGrantor(db, config.demoGrantor);
+    app.log.info({ outcome: demo }, 'demo grantor');
+
+    const deps = { config, db, cipher };
+    registerErrorHandling(app, config.jsonBodyLimit);
+    registerSecurityHeaders(app);
+    await registerOpenApi(app, serviceVersion());
+    registerHealthRoutes(app, deps);
+    registerParamsRoutes(app, deps);
+    registerEventRoutes(app, deps);
+    registerOpenApiRoute(app);
+    const web = await registerWeb(app, config);
+    if (!web.available) app.log.warn({ webDist: config.webDist }, 'the web app is not built: run npm run build');
+    await app.ready();
+    return app;
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { grantorParamIds, uuid } from '@kyc/contracts';
+import { generateApiKey } from '../crypto/apikeys.js';
+import { effectiveParams, isKnownParamId, managedParamIds, paramIdPattern, paramValueProblem } from '../domain/grantor-params.js';
+import type { Db } from '../store/db.js';
+import * as grantors from '../store/grantors.js';
+
+export interface CliIO {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export class CliError extends Error {
+  override name = 'CliError';
+  constructor(message: string, readonly exitCode: number = 1) {
+    super(message);
+  }
+}
+
+export const usage = `Usage: kyc-grantor <command> [arguments]
+
+  create --name "Name" [--id <uuid>]   create a grantor; prints its id and its api key (shown once)
+  set <grantorId> IDCAMPO=valor [...]  store parameters (spec §3), e.g. COLOR_PRIMARIO=#0B4F8A
+  rotate-key <grantorId>               issue a new api key; the previous one stops working at once
+  list                                 list grantors (id, state, key prefix, name)
+  show <grantorId>                     show a grantor and its effective parameters (never its key)
+  deactivate <grantorId>               refuse the grantor's api key from now on
+  activate <grantorId>                 accept the grantor's api key again
+
+Uses the same environment as the server (DATA_DIR, DATABASE_URL, ...).`;
+
+const settableIds = grantorParamIds.filter((id) => !managedParamIds.has(id));
+
+async function requireGrantor(db: Db, id: string | undefined): Promise<grantors.Grantor> {
+  if (!id) throw new CliError(`a grantor id is required\n\n${usage}`, 2);
+  const grantor = await grantors.findGrantorById(db, id.toLowerCase());
+  if (!grantor) throw new CliError(`no grantor with id ${id}`);
+  return grantor;
+}
+
+async function create(db: Db, name: string | undefined, id: string | undefined, io: CliIO, baseUrl?: string) {
+  const trimmed = name?.trim() ?? '';
+  if (trimmed.length === 0 || trimmed.length > 200) throw new CliError('--name is required (1 to 200 characters)', 2);
+  if (id !== undefined && !uuid.safeParse(id).success) throw new CliError(`--id must be a uuid, got ${id}`, 2);
+  const grantorId = (id ?? randomUUID()).toLowerCase();
+  if (await grantors.findGrantorById(db, grantorId)) throw new CliError(`a grantor with id ${grantorId} already exists`);
+  const apiKey = generateApiKey();
+  await grantors.insertGrantor(db, { id: grantorId, name: trimmed, apiKey });
+  io.out(`Grantor created: ${trimmed}`);
+  io.out(`  id:      ${grantorId}`);
+  io.out(`  api key: ${apiKey}`);
+  if (baseUrl) io.out(`  flow:    ${baseUrl}/${apiKey}`);
+  io.out('The api key is shown only now and stored hashed: keep it in your secrets manager.');
+}
+
+function parseAssignment(text: string): [string, string] {
+  const at = text.indexOf('=');
+  if (at <= 0) throw new CliError(`expected IDCAMPO=valor, got "${text}"`, 2);
+  return [text.slice(0, at), text.slice(at + 1)];
+}
+
+async function set(db: Db, id: string | undefined, assignments: string[], io: CliIO) {
+  const grantor = await requireGrantor(db, id);
+  if (assignments.length === 0) throw new CliError('nothing to set: pass IDCAMPO=valor pairs', 2);
+  const values: Record<string, string> = {};
+  for (const [idCampo, valor] of assignments.map(parseAssignment)) {
+    if (!paramIdPattern.test(idCampo)) {
+      throw new CliError(`unknown parameter "${idCampo}". Valid parameters:\n  ${settableIds.join('\n  ')}`);
+    }
+    const problem = paramValueProblem(idCampo, valor);
+    if (problem) throw new CliError(problem);
+    if (!isKnownParamId(idCampo)) io.err(`warning: ${idCampo} is not one of the known parameters; stored anyway`);
+    values[idCampo] = valor;
+  }
+  await grantors.writeParams(db, grantor.id, values);
+  io.out(`Updated ${Object.keys(values).length} parameter(s) of ${grantor.id}: ${Object.keys(values).join(', ')}`);
+}
+
+async function rotateKey(db: Db, id: string | undefined, io: CliIO, baseUrl?: string) {
+  const grantor = await requireGrantor(db, id);
+  const apiKey = generateApiKey();
+  await grantors.replaceApiKey(db, grantor.id, apiKey);
+  io.out(`New api key for ${grantor.id}: ${apiKey}`);
+  if (baseUrl) io.out(`  flow: ${baseUrl}/${apiKey}`);
+  io.out('The previous key no longer works. The new key is shown only now.');
+}
+
+async function list(db: Db, io: CliIO) {
+  const all = await grantors.listGrantors(db);
+  if (all.length === 0) {
+    io.out('No grantors yet: create one with kyc-grantor create --name "Name"');
+    return;
+  }
+  io.out(['ID'.padEnd(36), 'STATE'.padEnd(8), 'KEY'.padEnd(7), 'CREATED'.padEnd(24), 'NAME'].join('  '));
+  for (const g of all) {
+    const state = g.active ? 'active' : 'inactive';
+    io.out([g.id.padEnd(36), state.padEnd(8), `${g.apikeyPrefix}…`.padEnd(7), g.createdAt.padEnd(24), g.name].join('  '));
+  }
+}
+
+async function show(db: Db, id: string | undefined, io: CliIO) {
+  const grantor = await requireGrantor(db, id);
+  const stored = await grantors.readStoredParams(db, grantor.id);
+  io.out(`${grantor.name} (${grantor.active ? 'active' : 'inactive'})`);
+  io.out(`  id:         ${grantor.id}`);
+  io.out(`  key prefix: ${grantor.apikeyPrefix}…`);
+  io.out(`  created:    ${grantor.createdAt}   updated: ${grantor.updatedAt}`);
+  io.out('Parameters (* = stored, others are defaults):');
+  for (const { idCampo, valor } of effectiveParams(grantor, stored)) {
+    const shown = valor.length > 80 ? `${valor.slice(0, 77)}… (${valor.length} characters)` : valor;
+    io.out(`  ${idCampo in stored ? '*' : ' '} ${idCampo.padEnd(28)} ${shown}`);
+  }
+}
+
+async function setActive(db: Db, id: string | undefined, active: boolean, io: CliIO) {
+  const grantor = await requireGrantor(db, id);
+  await grantors.setGrantorActive(db, grantor.id, active);
+  io.out(`${grantor.id} is now ${active ? 'active' : 'inactive: its api key is refused'}`);
+}
+
+/** Runs one command; returns the process exit code. Errors are written to io.err. */
+export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseUrl?: string): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { name: { type: 'string' }, id: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+    const [command, target, ...rest] = positionals;
+    if (values.help) {
+      io.out(usage);
+      return 0;
+    }
+    switch (command) {
+      case 'create': await create(db, values.name, values.id, io, baseUrl); break;
+      case 'set': await set(db, target, rest, io); break;
+      case 'rotate-key': await rotateKey(db, target, io, baseUrl); break;
+      case 'list': await list(db, io); break;
+      case 'show': await show(db, target, io); break;
+      case 'deactivate': await setActive(db, target, false, io); break;
+      case 'activate': await setActive(db, target, true, io); break;
+      default: throw new CliError(command ? `unknown command "${command}"\n\n${usage}` : usage, 2);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(error.message);
+      return error.exitCode;
+    }
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      io.err(`${error.message}\n\n${usage}`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+import { ConfigError, loadConfig, publicBaseUrl } from '../config.js';
+import { createDatabase } from '../store/db.js';
+import { migrateToLatest } from '../store/migrations.js';
+import { runGrantorCommand } from './grantor-commands.js';
+
+// Output piped into `head` and the like: stop quietly when the reader goes away.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+const io = {
+  out: (line: string) => process.stdout.write(`${line}\n`),
+  err: (line: string) => process.stderr.write(`${line}\n`),
+};
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
+  }
+  const db = createDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    return await runGrantorCommand(db, process.argv.slice(2), io, publicBaseUrl(config));
+  } catch (error) {
+    io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await db.destroy();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,136 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  /** searchPath selects a PostgreSQL schema (tests use one schema per run). */
+  | { kind: 'postgres'; url: string; searchPath?: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  logLevel: LogLevel;
+  demoGrantor: boolean;
+  publicUrl: string | undefined;
+  /** 32 bytes from DATA_ENCRYPTION_KEY; when undefined the key file under dataDir is used. */
+  dataEncryptionKey: Buffer | undefined;
+  jsonBodyLimit: number;
+  uploadLimit: number;
+  webDist: string;
+  trustProxy: boolean;
+  shutdownTimeoutMs: number;
+}
+
+const MiB = 1024 * 1024;
+// Relative to this module, so it resolves the same from src/ (tsx) and from dist/ (node).
+const defaultWebDist = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+function optional<T extends z.ZodType>(schema: T) {
+  return z.preprocess(blankToUndefined, schema.optional());
+}
+
+function integer(min: number, max: number) {
+  const message = `must be an integer ${min}-${max}`;
+  return z
+    .string({ error: message })
+    .trim()
+    .regex(/^\d+$/, { error: message })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: message });
+}
+
+function flag() {
+  return z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).transform((v) => v === 'true');
+}
+
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v), {
+    error: 'must be a postgres:// or postgresql:// URL (leave it unset to use the embedded SQLite database)',
+  });
+
+const encryptionKey = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    const key = Buffer.from(v, 'base64');
+    if (key.length !== 32 || key.toString('base64') !== v) {
+      ctx.addIssue({ code: 'custom', message: 'must be 32 bytes encoded in base64 (openssl rand -base64 32)' });
+      return z.NEVER;
+    }
+    return key;
+  });
+
+const publicUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { error: 'must be an http:// or https:// URL' })
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const envSchema = z.object({
+  PORT: optional(integer(1, 65535)),
+  HOST: optional(z.string().trim()),
+  DATA_DIR: optional(z.string().trim()),
+  DATABASE_URL: optional(databaseUrl),
+  LOG_LEVEL: optional(z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` })),
+  DEMO_GRANTOR: optional(flag()),
+  PUBLIC_URL: optional(publicUrl),
+  DATA_ENCRYPTION_KEY: optional(encryptionKey),
+  JSON_BODY_LIMIT: optional(integer(1024, 1024 * MiB)),
+  UPLOAD_LIMIT: optional(integer(1024, 4096 * MiB)),
+  WEB_DIST: optional(z.string().trim()),
+  TRUST_PROXY: optional(flag()),
+  SHUTDOWN_TIMEOUT_MS: optional(integer(100, 600_000)),
+});
+
+/** Reads and validates the environment; throws ConfigError naming the first bad variables. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR ?? './data');
+  if (e.DATABASE_URL && !e.DATA_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      'Invalid configuration: DATA_ENCRYPTION_KEY is required with DATABASE_URL, so that every node ' +
+        'decrypts with the same key (generate one with: openssl rand -base64 32)',
+    );
+  }
+  return {
+    port: e.PORT ?? 8080,
+    host: e.HOST ?? '0.0.0.0',
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', file: path.join(dataDir, 'onboarding.sqlite') },
+    logLevel: e.LOG_LEVEL ?? 'info',
+    demoGrantor: e.DEMO_GRANTOR ?? true,
+    publicUrl: e.PUBLIC_URL,
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
+    jsonBodyLimit: e.JSON_BODY_LIMIT ?? MiB,
+    uploadLimit: e.UPLOAD_LIMIT ?? 15 * MiB,
+    webDist: path.resolve(e.WEB_DIST ?? defaultWebDist),
+    trustProxy: e.TRUST_PROXY ?? false,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+  };
+}
+
+/** The address printed at start and used in links: PUBLIC_URL, else localhost and the port. */
+export function publicBaseUrl(config: Config): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`;
+}

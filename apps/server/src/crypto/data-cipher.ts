@@ -1,0 +1,104 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config.js';
+
+const VERSION = 'v1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+export class DataKeyError extends Error {
+  override name = 'DataKeyError';
+}
+
+/**
+ * AES-256-GCM for personal data at rest. Ciphertext format: `v1:<key id>:<base64url(iv | tag | data)>`.
+ * The key id tells which key sealed a value (for rotation and for a clear error on a wrong key).
+ * `context` is bound as additional authenticated data, so a value copied to another row does not decrypt.
+ */
+export interface DataCipher {
+  readonly keyId: string;
+  encrypt(plaintext: string, context: string): string;
+  decrypt(sealed: string, context: string): string;
+}
+
+export function keyIdOf(key: Buffer): string {
+  return createHash('sha256').update('kyc-data-key:').update(key).digest('hex').slice(0, 8);
+}
+
+export function createDataCipher(key: Buffer): DataCipher {
+  if (key.length !== 32) throw new DataKeyError('the data encryption key must be 32 bytes');
+  const keyId = keyIdOf(key);
+  return {
+    keyId,
+    encrypt(plaintext, context) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      cipher.setAAD(Buffer.from(context, 'utf8'));
+      const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      const sealed = Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64url');
+      return `${VERSION}:${keyId}:${sealed}`;
+    },
+    decrypt(sealed, context) {
+      const [version, sealedKeyId, body, ...rest] = sealed.split(':');
+      if (version !== VERSION || !sealedKeyId || body === undefined || rest.length > 0) {
+        throw new DataKeyError('unrecognised encrypted value');
+      }
+      if (sealedKeyId !== keyId) {
+        throw new DataKeyError(`value sealed with data key ${sealedKeyId}, but the configured key is ${keyId}`);
+      }
+      const raw = Buffer.from(body, 'base64url');
+      if (raw.length < IV_BYTES + TAG_BYTES) throw new DataKeyError('truncated encrypted value');
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+      decipher.setAAD(Buffer.from(context, 'utf8'));
+      decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+      return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+export interface LoadedDataKey {
+  key: Buffer;
+  source: 'environment' | 'file';
+  file?: string;
+  created: boolean;
+  warnings: string[];
+}
+
+export function dataKeyFile(dataDir: string): string {
+  return path.join(dataDir, 'keys', 'data.key');
+}
+
+function parseKeyFile(file: string): Buffer {
+  const text = readFileSync(file, 'utf8').trim();
+  const key = Buffer.from(text, 'base64');
+  if (key.length !== 32 || key.toString('base64') !== text) {
+    throw new DataKeyError(`the key file ${file} does not hold 32 bytes in base64`);
+  }
+  return key;
+}
+
+/**
+ * DATA_ENCRYPTION_KEY when set; otherwise the local key file, generated (mode 0600) on first start.
+ * Losing the key file makes stored personal data unreadable: back it up with the database.
+ */
+export function loadDataKey(config: Pick<Config, 'dataEncryptionKey' | 'dataDir'>): LoadedDataKey {
+  if (config.dataEncryptionKey) {
+    return { key: config.dataEncryptionKey, source: 'environment', created: false, warnings: [] };
+  }
+  const file = dataKeyFile(config.dataDir);
+  const warnings: string[] = [];
+  let created = false;
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    created = true;
+  } catch (error) {
+    // 'wx' refuses to overwrite: another process (or an earlier start) created it first, which is fine.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  if ((statSync(file).mode & 0o077) !== 0) {
+    warnings.push(`the data key file ${file} is readable by other users: chmod 600 it`);
+  }
+  return { key: parseKeyFile(file), source: 'file', file, created, warnings };
+}

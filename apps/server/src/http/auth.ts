@@ -1,0 +1,44 @@
+import { errorTexts, type TrxHeaders } from '@kyc/contracts';
+import { decideTransaction, normalizeId } from '../domain/transactions.js';
+import type { Db } from '../store/db.js';
+import { findGrantorByApiKey, type Grantor } from '../store/grantors.js';
+import { findTransaction, insertTransactionIfAbsent, type TransactionRecord } from '../store/transactions.js';
+import { HttpError } from './errors.js';
+
+/** The active grantor of the api key, or 401 with the spec's 'Verifica tu URL' text for the user. */
+export async function requireGrantor(db: Db, apiKey: string): Promise<Grantor> {
+  const grantor = await findGrantorByApiKey(db, apiKey);
+  if (!grantor) throw new HttpError(401, 'Invalid api key', errorTexts.badUrl);
+  return grantor;
+}
+
+/**
+ * The transaction named by the headers: created on first use, resumed afterwards, refused (403) when it
+ * belongs to another grantor or another user. Safe under concurrent first calls: the insert is a no-op
+ * when the id exists and ownership is checked on the stored row.
+ */
+export async function openTransaction(
+  db: Db,
+  grantor: Grantor,
+  headers: Pick<TrxHeaders, 'transaccion' | 'cliente'>,
+): Promise<{ transaction: TransactionRecord; created: boolean }> {
+  const uuidTrx = normalizeId(headers.transaccion);
+  const request = { grantorId: grantor.id, uuidUser: normalizeId(headers.cliente) };
+  let existing = await findTransaction(db, uuidTrx);
+  let created = false;
+  if (decideTransaction(existing, request).kind === 'create') {
+    created = await insertTransactionIfAbsent(db, { uuidTrx, ...request });
+    existing = await findTransaction(db, uuidTrx);
+  }
+  const decision = decideTransaction(existing, request);
+  if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
+  if (!existing) throw new Error(`transaction ${uuidTrx} vanished after insert`);
+  return { transaction: existing, created };
+}
+
+/** Grantor of the key and the transaction of the headers, in that order (401 before 403). */
+export async function authorizeTransaction(db: Db, headers: TrxHeaders) {
+  const grantor = await requireGrantor(db, headers.apikey);
+  const { transaction, created } = await openTransaction(db, grantor, headers);
+  return { grantor, transaction, created };
+}

@@ -1,0 +1,20 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../config.js';
+import type { DataCipher } from '../crypto/data-cipher.js';
+import type { Db } from '../store/db.js';
+
+/** What route modules need, passed explicitly rather than hung on the Fastify instance. */
+export interface Deps {
+  config: Config;
+  db: Db;
+  cipher: DataCipher;
+}
+
+export type ZodApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;

@@ -1,0 +1,52 @@
+import type { Db } from './store/db.js';
+import { findGrantorById, insertGrantor, setGrantorActive, writeParams } from './store/grantors.js';
+
+export const demoGrantorId = '00000000-0000-4000-8000-000000000001';
+export const demoApiKey = 'demo';
+export const demoGrantorName = 'Financiera Demo';
+
+const font = 'system-ui,-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif';
+const demoLogoSvg =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="64" viewBox="0 0 240 64" role="img" aria-label="Financiera Demo">' +
+  '<rect x="2" y="2" width="60" height="60" rx="14" fill="#0B4F8A"/>' +
+  `<text x="32" y="40" text-anchor="middle" font-family="${font}" font-size="26" font-weight="700" fill="#FFFFFF">FD</text>` +
+  '<rect x="20" y="47" width="24" height="4" rx="2" fill="#F2A900"/>' +
+  `<text x="76" y="30" font-family="${font}" font-size="20" font-weight="700" fill="#1B1B1F">Financiera</text>` +
+  `<text x="76" y="52" font-family="${font}" font-size="17" fill="#0B4F8A">Demo</text>` +
+  '</svg>';
+
+export const demoParams: Readonly<Record<string, string>> = {
+  NOMBRE_CORTO: 'Demo',
+  RAZON_SOCIAL: 'Financiera Demo S.A. de C.V.',
+  CIUDAD_LEGAL_DEL_OTORGANTE: 'Ciudad de México',
+  EMAIL_CONTACTO_PRINCIPAL: 'contacto@demo.example',
+  TEL_CONTACTO_PRINCIPAL: '55 1234 5678',
+  COLOR_PRIMARIO: '#0B4F8A',
+  COLOR_SECUNDARIO: '#E8F0F8',
+  COLOR_ACENTUACION: '#F2A900',
+  COLOR_DE_TEXTO: '#1B1B1F',
+  LOGO_OTORGANTE: `data:image/svg+xml;base64,${Buffer.from(demoLogoSvg, 'utf8').toString('base64')}`,
+};
+
+export type SeedOutcome = 'created' | 'kept' | 'deactivated' | 'absent';
+
+/**
+ * DEMO_GRANTOR=true: the demo grantor exists and is active (api key `demo` on creation); its parameters are
+ * added when missing and never overwrite what an operator changed. DEMO_GRANTOR=false: it is deactivated,
+ * so the well-known key stops working.
+ */
+export async function seedDemoGrantor(db: Db, enabled: boolean): Promise<SeedOutcome> {
+  const existing = await findGrantorById(db, demoGrantorId);
+  if (!enabled) {
+    if (!existing) return 'absent';
+    if (existing.active) await setGrantorActive(db, demoGrantorId, false);
+    return 'deactivated';
+  }
+  await db.transaction().execute(async (tx) => {
+    // ifAbsent: several nodes may seed the same database at once.
+    if (!existing) await insertGrantor(tx, { id: demoGrantorId, name: demoGrantorName, apiKey: demoApiKey }, { ifAbsent: true });
+    else if (!existing.active) await setGrantorActive(tx, demoGrantorId, true);
+    await writeParams(tx, demoGrantorId, demoParams, { keepExisting: true });
+  });
+  return existing ? 'kept' : 'created';
+}

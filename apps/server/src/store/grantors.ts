@@ -1,0 +1,118 @@
+import { apiKeyMatches, apiKeyPrefix, hashApiKey } from '../crypto/apikeys.js';
+import type { Db } from './db.js';
+import type { GrantorsTable } from './schema.js';
+
+export interface Grantor {
+  id: string;
+  name: string;
+  active: boolean;
+  apikeyPrefix: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function toGrantor(row: GrantorsTable): Grantor {
+  return {
+    id: row.id,
+    name: row.name,
+    active: row.active === 1,
+    apikeyPrefix: row.apikey_prefix,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The active grantor that owns this api key, if any. */
+export async function findGrantorByApiKey(db: Db, apiKey: string): Promise<Grantor | undefined> {
+  const row = await db.selectFrom('grantors').selectAll().where('apikey_hash', '=', hashApiKey(apiKey)).executeTakeFirst();
+  if (!row || row.active !== 1 || !apiKeyMatches(apiKey, row.apikey_hash)) return undefined;
+  return toGrantor(row);
+}
+
+export async function findGrantorById(db: Db, id: string): Promise<Grantor | undefined> {
+  const row = await db.selectFrom('grantors').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toGrantor(row) : undefined;
+}
+
+export async function listGrantors(db: Db): Promise<Grantor[]> {
+  const rows = await db.selectFrom('grantors').selectAll().orderBy('created_at').orderBy('id').execute();
+  return rows.map(toGrantor);
+}
+
+/** Inserts a grantor; with `ifAbsent` an existing row (same id or key) is left alone instead of failing. */
+export async function insertGrantor(
+  db: Db,
+  grantor: { id: string; name: string; apiKey: string; active?: boolean },
+  options: { ifAbsent?: boolean; now?: Date } = {},
+): Promise<void> {
+  const at = (options.now ?? new Date()).toISOString();
+  let insert = db
+    .insertInto('grantors')
+    .values({
+      id: grantor.id,
+      name: grantor.name,
+      apikey_hash: hashApiKey(grantor.apiKey),
+      apikey_prefix: apiKeyPrefix(grantor.apiKey),
+      active: grantor.active === false ? 0 : 1,
+      created_at: at,
+      updated_at: at,
+    });
+  if (options.ifAbsent) insert = insert.onConflict((oc) => oc.doNothing());
+  await insert.execute();
+}
+
+/** Replaces the grantor's api key; the previous key stops working at once. */
+export async function replaceApiKey(db: Db, id: string, apiKey: string, now: Date = new Date()): Promise<boolean> {
+  const result = await db
+    .updateTable('grantors')
+    .set({ apikey_hash: hashApiKey(apiKey), apikey_prefix: apiKeyPrefix(apiKey), updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function setGrantorActive(db: Db, id: string, active: boolean, now: Date = new Date()): Promise<boolean> {
+  const result = await db
+    .updateTable('grantors')
+    .set({ active: active ? 1 : 0, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The grantor's stored parameter overrides (not merged with defaults). */
+export async function readStoredParams(db: Db, grantorId: string): Promise<Record<string, string>> {
+  const rows = await db
+    .selectFrom('grantor_params')
+    .select(['id_campo', 'valor'])
+    .where('grantor_id', '=', grantorId)
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.id_campo, r.valor]));
+}
+
+/**
+ * Stores parameter values. With `keepExisting` a value already stored is left alone (used by the seed,
+ * so that an operator's change survives restarts).
+ */
+export async function writeParams(
+  db: Db,
+  grantorId: string,
+  values: Record<string, string>,
+  options: { keepExisting?: boolean; now?: Date } = {},
+): Promise<void> {
+  const at = (options.now ?? new Date()).toISOString();
+  const rows = Object.entries(values).map(([id_campo, valor]) => ({ grantor_id: grantorId, id_campo, valor, updated_at: at }));
+  if (rows.length === 0) return;
+  await db
+    .insertInto('grantor_params')
+    .values(rows)
+    .onConflict((oc) =>
+      options.keepExisting
+        ? oc.columns(['grantor_id', 'id_campo']).doNothing()
+        : oc.columns(['grantor_id', 'id_campo']).doUpdateSet((eb) => ({
+            valor: eb.ref('excluded.valor'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+    )
+    .execute();
+}

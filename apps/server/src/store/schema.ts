@@ -1,0 +1,63 @@
+/** Row types of every table (see migrations.ts). Timestamps are ISO-8601 UTC text; flags are 0/1 integers. */
+export interface GrantorsTable {
+  id: string;
+  name: string;
+  apikey_hash: string;
+  apikey_prefix: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GrantorParamsTable {
+  grantor_id: string;
+  id_campo: string;
+  valor: string;
+  updated_at: string;
+}
+
+export interface TransactionsTable {
+  uuid_trx: string;
+  uuid_user: string;
+  grantor_id: string;
+  current_step: string | null;
+  lock_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TransactionAttemptsTable {
+  uuid_trx: string;
+  step: string;
+  count: number;
+  updated_at: string;
+}
+
+export interface LifecycleEventsTable {
+  id: string;
+  uuid_trx: string;
+  grantor_id: string;
+  step: string;
+  payload_enc: string;
+  received_at: string;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  uuid_trx: string;
+  grantor_id: string;
+  paso: string;
+  tipo: string;
+  finished: number;
+  payload_enc: string;
+  received_at: string;
+}
+
+export interface Database {
+  grantors: GrantorsTable;
+  grantor_params: GrantorParamsTable;
+  transactions: TransactionsTable;
+  transaction_attempts: TransactionAttemptsTable;
+  lifecycle_events: LifecycleEventsTable;
+  audit_events: AuditEventsTable;
+}

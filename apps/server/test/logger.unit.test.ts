@@ -1,0 +1,41 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { loggableUrl, loggerOptions } from '../src/logger.js';
+
+describe('logger', () => {
+  function capture() {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    return { log: pino(loggerOptions({ logLevel: 'info' }), stream), lines };
+  }
+
+  it('redacts api keys and personal data wherever they appear', () => {
+    const { log, lines } = capture();
+    log.info(
+      {
+        headers: { apikey: 'secret-key', authorization: 'Bearer x', transaccion: 'trx-1' },
+        body: { nombreCompleto: 'María Núñez', curp: 'NUZM800101MDFXXX01', phone: { number: '5512345678' } },
+        correoElectronico: 'maria@correo.example',
+        uuidTrx: 'trx-1',
+      },
+      'event',
+    );
+    const line = lines.join('');
+    for (const secret of ['secret-key', 'Bearer', 'María', 'NUZM', '5512345678', 'maria@']) expect(line).not.toContain(secret);
+    expect(line).toContain('trx-1');
+  });
+
+  it('logs service paths without query and hides page paths (they may carry the api key)', () => {
+    expect(loggableUrl('/v1/params?idOtorgante=x')).toBe('/v1/params');
+    expect(loggableUrl('/healthz')).toBe('/healthz');
+    expect(loggableUrl('/assets/app-1.js')).toBe('/assets/app-1.js');
+    expect(loggableUrl('/0Zk3s9-secret-key')).toBe('[page]');
+    expect(loggableUrl('/terminos?jwt=abc')).toBe('[page]');
+  });
+});

@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, startTestApp, type TestApp } from './support/app.js';
+
+describe.each(engines)('OpenAPI document ($name)', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+  });
+  afterAll(async () => t?.close());
+
+  it('is served at /openapi.json and lists the registered paths from the contracts', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { openapi: string; paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        '/healthz',
+        '/readyz',
+        '/v1/params',
+        '/v1/public/params/{idOtorgante}',
+        '/v1/update_cycle',
+        '/v1/celd_events',
+        '/v1/transactions/{uuidTrx}/events',
+      ].sort(),
+    );
+    const headerNames = doc.paths['/v1/params']?.get?.parameters?.filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headerNames).toEqual(expect.arrayContaining(['transaccion', 'cliente', 'apikey']));
+    expect(doc.paths['/v1/update_cycle']?.post).toHaveProperty('requestBody');
+  });
+});

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoGrantor } from '../src/seed.js';
+import { createDatabase } from '../src/store/db.js';
+import { findGrantorByApiKey, readStoredParams, writeParams } from '../src/store/grantors.js';
+import { migrateToLatest, migrationsComplete } from '../src/store/migrations.js';
+import { incrementAttempt, insertTransactionIfAbsent, readAttempts, resetAttempts, setLockUntil, findTransaction } from '../src/store/transactions.js';
+import { createTestDatabase, engines, type TestDatabase } from './support/app.js';
+import { demoId } from './support/fixtures.js';
+
+describe.each(engines)('store ($name)', (engine) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(engine);
+  });
+  afterAll(async () => t?.close());
+
+  it('migrations are idempotent and complete', async () => {
+    expect(await migrateToLatest(t.db)).toEqual([]);
+    expect(await migrationsComplete(t.db)).toBe(true);
+  });
+
+  it('migrates a fresh schema while another schema already holds migration tables', async () => {
+    const second = await createTestDatabase(engine);
+    try {
+      expect(await migrationsComplete(second.db)).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('seeds the demo grantor idempotently, keeping what an operator changed', async () => {
+    expect(await seedDemoGrantor(t.db, true)).toBe('created');
+    await writeParams(t.db, demoId, { NOMBRE_CORTO: 'Demo Operador' });
+    expect(await seedDemoGrantor(t.db, true)).toBe('kept');
+    const stored = await readStoredParams(t.db, demoId);
+    expect(stored.NOMBRE_CORTO).toBe('Demo Operador');
+    expect(stored.CIUDAD_LEGAL_DEL_OTORGANTE).toBe('Ciudad de México');
+    expect((await findGrantorByApiKey(t.db, 'demo'))?.id).toBe(demoId);
+  });
+
+  it('DEMO_GRANTOR=false deactivates the demo grantor; true reactivates it', async () => {
+    expect(await seedDemoGrantor(t.db, false)).toBe('deactivated');
+    expect(await findGrantorByApiKey(t.db, 'demo')).toBeUndefined();
+    await seedDemoGrantor(t.db, true);
+    expect(await findGrantorByApiKey(t.db, 'demo')).toBeDefined();
+  });
+
+  it('counts attempts per step atomically', async () => {
+    const uuidTrx = randomUUID();
+    expect(await insertTransactionIfAbsent(t.db, { uuidTrx, uuidUser: randomUUID(), grantorId: demoId })).toBe(true);
+    expect(await insertTransactionIfAbsent(t.db, { uuidTrx, uuidUser: randomUUID(), grantorId: demoId })).toBe(false);
+    const counts = await Promise.all([1, 2, 3].map(() => incrementAttempt(t.db, uuidTrx, 'video_token')));
+    expect(counts.sort()).toEqual([1, 2, 3]);
+    expect(await incrementAttempt(t.db, uuidTrx, 'id_frontal')).toBe(1);
+    expect(await readAttempts(t.db, uuidTrx)).toEqual({ video_token: 3, id_frontal: 1 });
+    await resetAttempts(t.db, uuidTrx, 'video_token');
+    expect(await readAttempts(t.db, uuidTrx)).toEqual({ id_frontal: 1 });
+  });
+
+  it('stores and clears a lockout', async () => {
+    const uuidTrx = randomUUID();
+    await insertTransactionIfAbsent(t.db, { uuidTrx, uuidUser: randomUUID(), grantorId: demoId });
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    await setLockUntil(t.db, uuidTrx, until);
+    expect((await findTransaction(t.db, uuidTrx))?.lockUntil).toBe(until);
+    await setLockUntil(t.db, uuidTrx, null);
+    expect((await findTransaction(t.db, uuidTrx))?.lockUntil).toBeNull();
+  });
+
+  it('enforces the grantor foreign key on transactions', async () => {
+    await expect(insertTransactionIfAbsent(t.db, { uuidTrx: randomUUID(), uuidUser: randomUUID(), grantorId: randomUUID() })).rejects.toThrow();
+  });
+});
+
+describe('migration failure (sqlite)', () => {
+  it('names the migration that failed', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kyc-migrate-'));
+    const db = createDatabase({ kind: 'sqlite', file: path.join(dir, 'broken.sqlite') });
+    try {
+      await sql`create table grantors (id text)`.execute(db);
+      await expect(migrateToLatest(db)).rejects.toThrow(/^Migration 0001_foundation failed: .*grantors/);
+      expect(await migrationsComplete(db)).toBe(false);
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp, type BuildOptions } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { ZodApp } from '../../src/http/deps.js';
+import { createDatabase, type Db } from '../../src/store/db.js';
+import { migrateToLatest } from '../../src/store/migrations.js';
+
+export interface Engine {
+  name: 'sqlite' | 'postgres';
+  databaseUrl?: string;
+}
+
+/** SQLite always; PostgreSQL too when DATABASE_URL is set (CI sets it). */
+export const engines: Engine[] = [
+  { name: 'sqlite' },
+  ...(process.env.DATABASE_URL ? [{ name: 'postgres' as const, databaseUrl: process.env.DATABASE_URL }] : []),
+];
+
+export interface TestDatabase {
+  db: Db;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+async function withPg<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh, migrated database: a SQLite file in a temp dir, or a new PostgreSQL schema `t_<random>` (dropped
+ * on close). `env` overrides the environment given to loadConfig.
+ */
+export async function createTestDatabase(engine: Engine, env: Record<string, string> = {}): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kyc-server-test-'));
+  const fullEnv: Record<string, string> = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(dataDir, 'web-not-built'),
+    ...env,
+  };
+  let schema: string | undefined;
+  if (engine.databaseUrl) {
+    schema = `t_${randomBytes(6).toString('hex')}`;
+    await withPg(engine.databaseUrl, (c) => c.query(`create schema ${schema}`));
+    fullEnv.DATABASE_URL = engine.databaseUrl;
+    fullEnv.DATA_ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
+  }
+  const config = loadConfig(fullEnv);
+  const database = config.database.kind === 'postgres' ? { ...config.database, searchPath: schema } : config.database;
+  const db = createDatabase(database);
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await db.destroy().catch(() => undefined);
+    if (schema && engine.databaseUrl) {
+      await withPg(engine.databaseUrl, (c) => c.query(`drop schema if exists ${schema} cascade`));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { db, config, dataDir, close };
+}
+
+export interface TestApp extends TestDatabase {
+  app: ZodApp;
+}
+
+/** The whole service (buildApp) on a fresh database, ready for app.inject. */
+export async function startTestApp(
+  engine: Engine,
+  env: Record<string, string> = {},
+  options: Omit<BuildOptions, 'db'> = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(engine, env);
+  try {
+    const app = await buildApp(database.config, { ...options, db: database.db });
+    return {
+      ...database,
+      app,
+      async close() {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
