@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Makes sure the system tools the tests drive are present: Debian Chromium (browser journeys),
-// ffmpeg (videos for the fake camera) and espeak-ng (speech for the fake microphone).
+// ffmpeg (videos for the fake camera), espeak-ng (speech for the fake microphone) and the fonts of the
+// generated test documents.
 // Installs them with apt-get when missing and running as root; otherwise says what to install.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,6 +10,9 @@ const tools = [
   { binary: '/usr/bin/chromium', pkg: 'chromium' },
   { binary: '/usr/bin/ffmpeg', pkg: 'ffmpeg' },
   { binary: '/usr/bin/espeak-ng', pkg: 'espeak-ng' },
+  // Fonts the generated test documents are rendered with (the MRZ is set in OCR-B).
+  { binary: '/usr/share/fonts/opentype/ocr-b/OCRB.otf', pkg: 'fonts-ocr-b' },
+  { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', pkg: 'fonts-dejavu-core' },
 ];
 
 export function missingTools() {
@@ -30,7 +34,7 @@ export function ensureTools({ quiet = false } = {}) {
   if (!quiet) console.log(`Installing ${packages.join(', ')} with apt-get...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages, 'fonts-dejavu-core'], {
+  const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], {
     stdio: 'inherit',
     env,
   });

@@ -8,11 +8,11 @@ describe('/terminos text', () => {
     expect(fillPlaceholders('{OTORGANTE} y {USUARIO}.{enter}{OTORGANTE}', { grantor: 'Fin', user: 'Ana' })).toBe('Fin y Ana.\nFin');
   });
 
-  it('uses NOMBRE_CORTO, else RAZON_SOCIAL, and the user name when known, else "el usuario"', () => {
+  it('uses RAZON_SOCIAL (the legal entity), else NOMBRE_CORTO, and the user name when known, else "el usuario"', () => {
     const now = new Date(2026, 10, 26);
     const base = { TEXTO_TERMINOS: '{OTORGANTE}|{USUARIO}', CIUDAD_LEGAL_DEL_OTORGANTE: 'Monterrey' };
-    expect(termsDocument(params({ ...base, NOMBRE_CORTO: 'Fin', RAZON_SOCIAL: 'Fin SA' }), 'Ana López', now).text).toBe('Fin|Ana López');
-    expect(termsDocument(params({ ...base, RAZON_SOCIAL: 'Fin SA' }), null, now).text).toBe('Fin SA|el usuario');
+    expect(termsDocument(params({ ...base, NOMBRE_CORTO: 'Fin', RAZON_SOCIAL: 'Fin SA' }), 'Ana López', now).text).toBe('Fin SA|Ana López');
+    expect(termsDocument(params({ ...base, NOMBRE_CORTO: 'Fin' }), null, now).text).toBe('Fin|el usuario');
     expect(termsDocument(params(base), null, now).dateLine).toBe('Monterrey, a 26 de noviembre de 2026');
   });
 

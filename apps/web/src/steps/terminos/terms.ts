@@ -24,8 +24,9 @@ export function longDate(date: Date): string {
 }
 
 export function termsDocument(params: readonly GrantorParam[] | null, userName: string | null, now: Date): TermsDocument {
+  // A privacy notice names the legal entity: the razón social first, the short name only when it is missing.
   const grantor =
-    paramValue(params, 'NOMBRE_CORTO').trim() || paramValue(params, 'RAZON_SOCIAL').trim() || copy.terms.grantorFallback;
+    paramValue(params, 'RAZON_SOCIAL').trim() || paramValue(params, 'NOMBRE_CORTO').trim() || copy.terms.grantorFallback;
   const values = { grantor, user: userName ?? copy.terms.userFallback };
   return {
     title: fillPlaceholders(paramValue(params, 'TITULO_TERMINOS'), values),
