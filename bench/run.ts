@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { grantorParamsThroughput } from './suites/grantor-params.js';
 import { entryRouteJavaScript } from './suites/entry-js.js';
+import { postalCatalogue } from './suites/postal.js';
 
 export interface SuiteResult {
   title: string;
@@ -15,6 +16,7 @@ export interface SuiteResult {
 const suites: Record<string, () => Promise<SuiteResult>> = {
   'grantor-params': grantorParamsThroughput,
   'entry-js': entryRouteJavaScript,
+  postal: postalCatalogue,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -13,6 +13,9 @@ import { registerOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { registerParamsRoutes } from './http/params.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWeb } from './http/web.js';
+import { postalRoutes, runPostalImportCli } from './postal/index.js';
+import { authorizeTransaction } from './http/auth.js';
+import { errorResponses } from './http/errors.js';
 import { loggerOptions } from './logger.js';
 import { seedDemoGrantor } from './seed.js';
 import { createDatabase, type Db } from './store/db.js';
@@ -68,6 +71,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
     const demo = await seedDemoGrantor(db, config.demoGrantor);
     app.log.info({ outcome: demo }, 'demo grantor');
+    if (config.demoGrantor) {
+      // The demo needs postal codes; --if-empty never replaces a catalogue an operator imported.
+      await runPostalImportCli(['--sample', '--if-empty'], { openDb: async () => db, keepOpen: true, out: (line) => app.log.info(line), err: (line) => app.log.warn(line) });
+    }
 
     const deps = { config, db, cipher };
     registerErrorHandling(app, config.jsonBodyLimit);
@@ -76,6 +83,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerHealthRoutes(app, deps);
     registerParamsRoutes(app, deps);
     registerEventRoutes(app, deps);
+    await postalRoutes(app, {
+      db,
+      resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),
+      openApi: { tags: ['postal-codes'], errorResponses },
+    });
     registerOpenApiRoute(app);
     const web = await registerWeb(app, config);
     if (!web.available) app.log.warn({ webDist: config.webDist }, 'the web app is not built: run npm run build');

@@ -22,6 +22,7 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
         '/v1/update_cycle',
         '/v1/celd_events',
         '/v1/transactions/{uuidTrx}/events',
+        '/v1/postalcodes',
       ].sort(),
     );
     const headerNames = doc.paths['/v1/params']?.get?.parameters?.filter((p) => p.in === 'header').map((p) => p.name);

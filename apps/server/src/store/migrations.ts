@@ -1,4 +1,5 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { postalCatalogueMigration } from '../postal/migration.js';
 import { currentSchema, type Db } from './db.js';
 
 /*
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('audit_events_trx_idx').on('audit_events').columns(['uuid_trx', 'id']).execute();
     },
   },
+  '0002_postal_catalogue': postalCatalogueMigration,
 };
 
 const provider: MigrationProvider = {

@@ -1,3 +1,4 @@
+import type { PostalTables } from '../postal/tables.js';
 /** Row types of every table (see migrations.ts). Timestamps are ISO-8601 UTC text; flags are 0/1 integers. */
 export interface GrantorsTable {
   id: string;
@@ -53,7 +54,7 @@ export interface AuditEventsTable {
   received_at: string;
 }
 
-export interface Database {
+export interface Database extends PostalTables {
   grantors: GrantorsTable;
   grantor_params: GrantorParamsTable;
   transactions: TransactionsTable;
