@@ -1,8 +1,10 @@
-// The baseline: a bare Fastify route returning a small JSON document, no database.
+// The baseline: a bare Fastify route answering a fixed JSON document (the product's own grantor-parameter
+// response, read from BARE_PAYLOAD_FILE), with no database, validation or hooks.
+import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 
+const payload = JSON.parse(readFileSync(process.env.BARE_PAYLOAD_FILE, 'utf8'));
 const app = Fastify({ logger: false });
-const payload = { status: 200, payload: Array.from({ length: 40 }, (_, i) => ({ idCampo: `CAMPO_${i}`, valor: `valor ${i}` })) };
 app.get('/healthz', async () => ({ status: 'ok' }));
 app.get('/bare', async () => payload);
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import type { DestinationStream } from 'pino';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { createDataCipher, loadDataKey, type DataCipher } from './crypto/data-cipher.js';
 import type { ZodApp } from './http/deps.js';
@@ -13,6 +13,7 @@ import { registerOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { registerParamsRoutes } from './http/params.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWeb } from './http/web.js';
+import { responseSerializerCompiler } from './http/serializer.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
 import { authorizeTransaction } from './http/auth.js';
 import { errorResponses } from './http/errors.js';
@@ -56,7 +57,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
 
   const db =
     options.db ??

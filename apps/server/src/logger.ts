@@ -12,16 +12,25 @@ const sensitiveFields = [
   'street', 'address', 'cp', 'codigoPostal', 'data_user', 'dato', 'event', 'ocrFront', 'ocrBack', 'sdp',
 ];
 
-/** Each field at the top level and up to three levels deep (e.g. req.body.phone.number). */
-function redactPaths(): string[] {
-  const paths: string[] = [];
-  for (const field of sensitiveFields) {
-    const plain = /^[A-Za-z_$][\w$]*$/.test(field);
-    const key = plain ? field : `["${field}"]`;
-    const nested = plain ? `.${field}` : key;
-    paths.push(key, `*${nested}`, `*.*${nested}`, `*.*.*${nested}`);
+const sensitive = new Set(sensitiveFields.map((field) => field.toLowerCase()));
+const maxDepth = 6;
+
+/**
+ * A copy of a log object with every sensitive field, at any depth, replaced. Run only for lines actually
+ * written (pino's `formatters.log`), so the per-request child loggers cost nothing; pino's own path-based
+ * redaction re-runs on every child's bindings.
+ */
+export function redactSensitive(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > maxDepth) return value;
+  if (Array.isArray(value)) return value.map((item) => redactSensitive(item, depth + 1));
+  // Requests, replies and errors go through their own serializers, which log no personal data.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    copy[key] = sensitive.has(key.toLowerCase()) ? '[redacted]' : redactSensitive(item, depth + 1);
   }
-  return paths;
+  return copy;
 }
 
 /**
@@ -37,7 +46,7 @@ export function loggableUrl(url: string): string {
 export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
   return {
     level: config.logLevel,
-    redact: { paths: redactPaths(), censor: '[redacted]' },
+    formatters: { log: (object) => redactSensitive(object) as Record<string, unknown> },
     serializers: {
       req(request: FastifyRequest) {
         return { method: request.method, url: loggableUrl(request.url), route: request.routeOptions?.url };

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { ConfigError, loadConfig, publicBaseUrl } from '../config.js';
+import { publicBaseUrl } from '../config.js';
+import { loadCliConfig } from './cli-config.js';
 import { createDatabase } from '../store/db.js';
 import { migrateToLatest } from '../store/migrations.js';
 import { runGrantorCommand } from './grantor-commands.js';
@@ -16,16 +17,8 @@ const io = {
 };
 
 async function main(): Promise<number> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(error.message);
-      return 1;
-    }
-    throw error;
-  }
+  const config = loadCliConfig(io.err);
+  if (!config) return 1;
   const db = createDatabase(config.database);
   try {
     await migrateToLatest(db);

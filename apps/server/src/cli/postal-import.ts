@@ -1,21 +1,13 @@
 #!/usr/bin/env node
 // Loads Correos de México's postal-code catalogue (CPdescarga.txt, or the same columns as CSV/PSV, gzipped or not).
-import { ConfigError, loadConfig } from '../config.js';
 import { runPostalImportCli } from '../postal/index.js';
 import { createDatabase } from '../store/db.js';
 import { migrateToLatest } from '../store/migrations.js';
+import { loadCliConfig } from './cli-config.js';
 
 async function main(): Promise<number> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const config = loadCliConfig((line) => process.stderr.write(`${line}\n`));
+  if (!config) return 1;
   return runPostalImportCli(process.argv.slice(2), {
     openDb: async () => {
       const db = createDatabase(config.database);

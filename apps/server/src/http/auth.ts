@@ -3,6 +3,28 @@ import { decideTransaction, normalizeId } from '../domain/transactions.js';
 import type { Db } from '../store/db.js';
 import { findGrantorByApiKey, type Grantor } from '../store/grantors.js';
 import { findTransaction, insertTransactionIfAbsent, type TransactionRecord } from '../store/transactions.js';
+
+/** Who a transaction belongs to: all a request needs to be authorised. It never changes once created. */
+export type TransactionOwnership = Pick<TransactionRecord, 'uuidTrx' | 'uuidUser' | 'grantorId'>;
+
+// Ownership is immutable, so known transactions are authorised without a database round trip.
+const knownOwnershipByDb = new WeakMap<Db, Map<string, TransactionOwnership>>();
+const maxKnownOwnership = 20_000;
+
+function knownOwnership(db: Db): Map<string, TransactionOwnership> {
+  let known = knownOwnershipByDb.get(db);
+  if (!known) {
+    known = new Map();
+    knownOwnershipByDb.set(db, known);
+  }
+  return known;
+}
+
+function remember(db: Db, ownership: TransactionOwnership): void {
+  const known = knownOwnership(db);
+  if (known.size >= maxKnownOwnership) known.clear();
+  known.set(ownership.uuidTrx, { uuidTrx: ownership.uuidTrx, uuidUser: ownership.uuidUser, grantorId: ownership.grantorId });
+}
 import { HttpError } from './errors.js';
 
 /** The active grantor of the api key, or 401 with the spec's 'Verifica tu URL' text for the user. */
@@ -21,10 +43,16 @@ export async function openTransaction(
   db: Db,
   grantor: Grantor,
   headers: Pick<TrxHeaders, 'transaccion' | 'cliente'>,
-): Promise<{ transaction: TransactionRecord; created: boolean }> {
+): Promise<{ transaction: TransactionOwnership; created: boolean }> {
   const uuidTrx = normalizeId(headers.transaccion);
   const request = { grantorId: grantor.id, uuidUser: normalizeId(headers.cliente) };
-  let existing = await findTransaction(db, uuidTrx);
+  const known = knownOwnership(db).get(uuidTrx);
+  if (known) {
+    const decision = decideTransaction(known, request);
+    if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
+    return { transaction: known, created: false };
+  }
+  let existing: TransactionOwnership | undefined = await findTransaction(db, uuidTrx);
   let created = false;
   if (decideTransaction(existing, request).kind === 'create') {
     created = await insertTransactionIfAbsent(db, { uuidTrx, ...request });
@@ -33,6 +61,7 @@ export async function openTransaction(
   const decision = decideTransaction(existing, request);
   if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
   if (!existing) throw new Error(`transaction ${uuidTrx} vanished after insert`);
+  remember(db, existing);
   return { transaction: existing, created };
 }
 

@@ -15,13 +15,14 @@ export const contentSecurityPolicy = [
 
 /** nosniff and no-referrer on every response; the Content-Security-Policy on every HTML page. */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response and needs no promise.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
       reply.header('content-security-policy', contentSecurityPolicy);
     }
-    return payload;
+    done(null, payload);
   });
 }

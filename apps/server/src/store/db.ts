@@ -23,7 +23,7 @@ export function createDatabase(database: DatabaseConfig, options: DatabaseOption
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   if (database.searchPath !== undefined && !identifier.test(database.searchPath)) {
     throw new Error(`invalid PostgreSQL schema name: ${database.searchPath}`);
@@ -35,6 +35,26 @@ export function createDatabase(database: DatabaseConfig, options: DatabaseOption
   });
   pool.on('error', (error) => options.onPoolError?.(error));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a small query on SQLite. Statements are
+ * reused by SQL text (Kysely runs one query at a time per connection and never iterates, so sharing is safe).
+ */
+function withStatementCache(sqlite: SQLite.Database, maxStatements = 500) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (text: string) => {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= maxStatements) statements.clear();
+        statement = sqlite.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /** True when the database answers a trivial query. */

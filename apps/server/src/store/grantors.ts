@@ -1,6 +1,12 @@
 import { apiKeyMatches, apiKeyPrefix, hashApiKey } from '../crypto/apikeys.js';
 import type { Db } from './db.js';
+import { invalidateReadCaches, ReadCache } from './read-cache.js';
 import type { GrantorsTable } from './schema.js';
+
+// Read on every request of the flow; a key rotation or deactivation by another process applies within this time.
+const cacheTtlMs = 5_000;
+const grantorsByKeyHash = new ReadCache<GrantorsTable | undefined>(cacheTtlMs);
+const paramsByGrantor = new ReadCache<Record<string, string>>(cacheTtlMs);
 
 export interface Grantor {
   id: string;
@@ -24,7 +30,10 @@ function toGrantor(row: GrantorsTable): Grantor {
 
 /** The active grantor that owns this api key, if any. */
 export async function findGrantorByApiKey(db: Db, apiKey: string): Promise<Grantor | undefined> {
-  const row = await db.selectFrom('grantors').selectAll().where('apikey_hash', '=', hashApiKey(apiKey)).executeTakeFirst();
+  const hash = hashApiKey(apiKey);
+  const row = await grantorsByKeyHash.get(db, hash, () =>
+    db.selectFrom('grantors').selectAll().where('apikey_hash', '=', hash).executeTakeFirst(),
+  );
   if (!row || row.active !== 1 || !apiKeyMatches(apiKey, row.apikey_hash)) return undefined;
   return toGrantor(row);
 }
@@ -59,6 +68,7 @@ export async function insertGrantor(
     });
   if (options.ifAbsent) insert = insert.onConflict((oc) => oc.doNothing());
   await insert.execute();
+  invalidateReadCaches();
 }
 
 /** Replaces the grantor's api key; the previous key stops working at once. */
@@ -68,6 +78,7 @@ export async function replaceApiKey(db: Db, id: string, apiKey: string, now: Dat
     .set({ apikey_hash: hashApiKey(apiKey), apikey_prefix: apiKeyPrefix(apiKey), updated_at: now.toISOString() })
     .where('id', '=', id)
     .executeTakeFirst();
+  invalidateReadCaches();
   return result.numUpdatedRows > 0n;
 }
 
@@ -77,17 +88,20 @@ export async function setGrantorActive(db: Db, id: string, active: boolean, now:
     .set({ active: active ? 1 : 0, updated_at: now.toISOString() })
     .where('id', '=', id)
     .executeTakeFirst();
+  invalidateReadCaches();
   return result.numUpdatedRows > 0n;
 }
 
-/** The grantor's stored parameter overrides (not merged with defaults). */
-export async function readStoredParams(db: Db, grantorId: string): Promise<Record<string, string>> {
-  const rows = await db
-    .selectFrom('grantor_params')
-    .select(['id_campo', 'valor'])
-    .where('grantor_id', '=', grantorId)
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.id_campo, r.valor]));
+/** The grantor's stored parameter overrides (not merged with defaults). Shared: do not mutate. */
+export async function readStoredParams(db: Db, grantorId: string): Promise<Readonly<Record<string, string>>> {
+  return paramsByGrantor.get(db, grantorId, async () => {
+    const rows = await db
+      .selectFrom('grantor_params')
+      .select(['id_campo', 'valor'])
+      .where('grantor_id', '=', grantorId)
+      .execute();
+    return Object.freeze(Object.fromEntries(rows.map((r) => [r.id_campo, r.valor])));
+  });
 }
 
 /**
@@ -115,4 +129,5 @@ export async function writeParams(
           })),
     )
     .execute();
+  invalidateReadCaches();
 }
