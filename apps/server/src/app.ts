@@ -3,11 +3,13 @@ import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import type { DestinationStream } from 'pino';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createBlobStore } from './blob/index.js';
 import type { Config } from './config.js';
 import { createDataCipher, loadDataKey, type DataCipher } from './crypto/data-cipher.js';
 import type { ZodApp } from './http/deps.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
 import { registerEventRoutes } from './http/events.js';
+import { registerFileRoutes } from './http/file.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { registerParamsRoutes } from './http/params.js';
@@ -21,6 +23,8 @@ import { loggerOptions } from './logger.js';
 import { seedDemoGrantor } from './seed.js';
 import { createDatabase, type Db } from './store/db.js';
 import { migrateToLatest } from './store/migrations.js';
+import { uploadLimits } from './uploads/limits.js';
+import { registerMultipart } from './uploads/plugin.js';
 
 export interface BuildOptions {
   /** A database owned by the caller (tests); otherwise one is opened from config and closed with the app. */
@@ -77,13 +81,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await runPostalImportCli(['--sample', '--if-empty'], { openDb: async () => db, keepOpen: true, out: (line) => app.log.info(line), err: (line) => app.log.warn(line) });
     }
 
-    const deps = { config, db, cipher };
+    const blobs = createBlobStore(config, cipher);
+    app.addHook('onClose', async () => blobs.close());
+    app.log.info({ blobs: blobs.kind }, 'blob store ready');
+    if (config.database.kind === 'postgres' && blobs.kind === 'filesystem') {
+      app.log.warn('blobs are kept on the local disk (DATA_DIR/blobs): set S3_BUCKET when several nodes share the database');
+    }
+
+    const deps = { config, db, cipher, blobs };
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app);
+    await registerMultipart(app, uploadLimits(config));
     await registerOpenApi(app, serviceVersion());
     registerHealthRoutes(app, deps);
     registerParamsRoutes(app, deps);
     registerEventRoutes(app, deps);
+    registerFileRoutes(app, deps);
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),

@@ -14,6 +14,20 @@ export type DatabaseConfig =
   /** searchPath selects a PostgreSQL schema (tests use one schema per run). */
   | { kind: 'postgres'; url: string; searchPath?: string };
 
+/** Where uploaded evidence (images, videos, PDFs) is kept; always encrypted with the data key first. */
+export type BlobConfig =
+  | { kind: 'filesystem'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** An S3-compatible service (MinIO, Ceph, R2...); AWS when undefined. */
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      /** Both or neither: without them the AWS SDK's default chain applies (environment, instance role). */
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+    };
+
 export interface Config {
   port: number;
   host: string;
@@ -26,6 +40,7 @@ export interface Config {
   dataEncryptionKey: Buffer | undefined;
   jsonBodyLimit: number;
   uploadLimit: number;
+  blobs: BlobConfig;
   webDist: string;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
@@ -80,6 +95,16 @@ const publicUrl = z
   .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { error: 'must be an http:// or https:// URL' })
   .transform((v) => v.replace(/\/+$/, ''));
 
+const s3Endpoint = z
+  .string()
+  .trim()
+  .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { error: 'must be an http:// or https:// URL' });
+
+const s3Bucket = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)' });
+
 const envSchema = z.object({
   PORT: optional(integer(1, 65535)),
   HOST: optional(z.string().trim()),
@@ -91,10 +116,45 @@ const envSchema = z.object({
   DATA_ENCRYPTION_KEY: optional(encryptionKey),
   JSON_BODY_LIMIT: optional(integer(1024, 1024 * MiB)),
   UPLOAD_LIMIT: optional(integer(1024, 4096 * MiB)),
+  S3_BUCKET: optional(s3Bucket),
+  S3_ENDPOINT: optional(s3Endpoint),
+  S3_REGION: optional(z.string().trim().regex(/^[a-z0-9-]{2,40}$/, { error: 'must be a region name such as us-east-1' })),
+  S3_ACCESS_KEY_ID: optional(z.string().trim()),
+  S3_SECRET_ACCESS_KEY: optional(z.string().trim()),
+  S3_FORCE_PATH_STYLE: optional(flag()),
   WEB_DIST: optional(z.string().trim()),
   TRUST_PROXY: optional(flag()),
   SHUTDOWN_TIMEOUT_MS: optional(integer(100, 600_000)),
 });
+
+type Env = z.output<typeof envSchema>;
+
+const s3Variables = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
+
+function blobConfig(e: Env, dataDir: string): BlobConfig {
+  if (!e.S3_BUCKET) {
+    const stray = s3Variables.filter((name) => e[name] !== undefined);
+    if (stray.length > 0) {
+      throw new ConfigError(`Invalid configuration: ${stray.join(', ')} set without S3_BUCKET (set S3_BUCKET to store blobs in S3)`);
+    }
+    return { kind: 'filesystem', dir: path.join(dataDir, 'blobs') };
+  }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or leave both unset)');
+  }
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION ?? 'us-east-1',
+    endpoint: e.S3_ENDPOINT,
+    // Most self-hosted S3-compatible services only answer path-style requests.
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
+  };
+}
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variables. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -124,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     jsonBodyLimit: e.JSON_BODY_LIMIT ?? MiB,
     uploadLimit: e.UPLOAD_LIMIT ?? 15 * MiB,
+    blobs: blobConfig(e, dataDir),
     webDist: path.resolve(e.WEB_DIST ?? defaultWebDist),
     trustProxy: e.TRUST_PROXY ?? false,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,

@@ -23,6 +23,7 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
         '/v1/celd_events',
         '/v1/transactions/{uuidTrx}/events',
         '/v1/postalcodes',
+        '/v1/file',
       ].sort(),
     );
     const headerNames = doc.paths['/v1/params']?.get?.parameters?.filter((p) => p.in === 'header').map((p) => p.name);

@@ -113,6 +113,8 @@ export const calls = {
         audit: z.array(
           auditEventBody.omit({ apikey: true }).extend({ id: z.string(), receivedAt: z.string(), ip: z.string().optional(), userAgent: z.string().optional() }),
         ),
+        /** Evidence recorded for the transaction (uploaded documents...), never its content. */
+        evidence: z.array(z.object({ id: z.string(), kind: z.string(), sha256: z.string().nullable(), createdAt: z.string() })).optional(),
       }),
     ),
   },

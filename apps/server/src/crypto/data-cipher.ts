@@ -6,6 +6,11 @@ import type { Config } from '../config.js';
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** Binary format of encryptBytes: magic | format version | key id (8 ASCII hex) | iv | tag | data. */
+const BYTES_MAGIC = Buffer.from('KYCB', 'ascii');
+const BYTES_VERSION = 1;
+const KEY_ID_BYTES = 8;
+const BYTES_HEADER = BYTES_MAGIC.length + 1 + KEY_ID_BYTES;
 
 export class DataKeyError extends Error {
   override name = 'DataKeyError';
@@ -15,11 +20,14 @@ export class DataKeyError extends Error {
  * AES-256-GCM for personal data at rest. Ciphertext format: `v1:<key id>:<base64url(iv | tag | data)>`.
  * The key id tells which key sealed a value (for rotation and for a clear error on a wrong key).
  * `context` is bound as additional authenticated data, so a value copied to another row does not decrypt.
+ * The byte variants seal files (blobs) the same way in a binary envelope: `KYCB | 0x01 | key id | iv | tag | data`.
  */
 export interface DataCipher {
   readonly keyId: string;
   encrypt(plaintext: string, context: string): string;
   decrypt(sealed: string, context: string): string;
+  encryptBytes(plaintext: Buffer, context: string): Buffer;
+  decryptBytes(sealed: Buffer, context: string): Buffer;
 }
 
 export function keyIdOf(key: Buffer): string {
@@ -29,6 +37,20 @@ export function keyIdOf(key: Buffer): string {
 export function createDataCipher(key: Buffer): DataCipher {
   if (key.length !== 32) throw new DataKeyError('the data encryption key must be 32 bytes');
   const keyId = keyIdOf(key);
+  const seal = (plaintext: Buffer, context: string) => {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const data = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return { iv, tag: cipher.getAuthTag(), data };
+  };
+  const open = (raw: Buffer, context: string) => {
+    if (raw.length < IV_BYTES + TAG_BYTES) throw new DataKeyError('truncated encrypted value');
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+  };
   return {
     keyId,
     encrypt(plaintext, context) {
@@ -53,6 +75,20 @@ export function createDataCipher(key: Buffer): DataCipher {
       decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    },
+    encryptBytes(plaintext, context) {
+      const { iv, tag, data } = seal(plaintext, context);
+      return Buffer.concat([BYTES_MAGIC, Buffer.from([BYTES_VERSION]), Buffer.from(keyId, 'ascii'), iv, tag, data]);
+    },
+    decryptBytes(sealed, context) {
+      if (sealed.length < BYTES_HEADER || !sealed.subarray(0, BYTES_MAGIC.length).equals(BYTES_MAGIC) || sealed[BYTES_MAGIC.length] !== BYTES_VERSION) {
+        throw new DataKeyError('unrecognised encrypted value');
+      }
+      const sealedKeyId = sealed.subarray(BYTES_MAGIC.length + 1, BYTES_HEADER).toString('ascii');
+      if (sealedKeyId !== keyId) {
+        throw new DataKeyError(`value sealed with data key ${sealedKeyId}, but the configured key is ${keyId}`);
+      }
+      return open(sealed.subarray(BYTES_HEADER), context);
     },
   };
 }

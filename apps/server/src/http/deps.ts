@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { BlobStore } from '../blob/blob-store.js';
 import type { Config } from '../config.js';
 import type { DataCipher } from '../crypto/data-cipher.js';
 import type { Db } from '../store/db.js';
@@ -9,6 +10,7 @@ export interface Deps {
   config: Config;
   db: Db;
   cipher: DataCipher;
+  blobs: BlobStore;
 }
 
 export type ZodApp = FastifyInstance<

@@ -1,6 +1,7 @@
 import { calls, schemas, type LifecycleEvent } from '@kyc/contracts';
 import type { z } from 'zod';
 import { normalizeId } from '../domain/transactions.js';
+import { listEvidence } from '../store/evidence.js';
 import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents } from '../store/events.js';
 import { findTransaction, readAttempts, setCurrentStep } from '../store/transactions.js';
 import { authorizeTransaction, requireGrantor } from './auth.js';
@@ -95,10 +96,11 @@ export function registerEventRoutes(app: ZodApp, { db, cipher }: Deps): void {
       const transaction = await findTransaction(db, normalizeId(request.params.uuidTrx));
       // Another grantor's transaction answers exactly like a missing one.
       if (!transaction || transaction.grantorId !== grantor.id) throw new HttpError(404, 'Transaction not found');
-      const [attempts, lifecycle, auditEvents] = await Promise.all([
+      const [attempts, lifecycle, auditEvents, evidence] = await Promise.all([
         readAttempts(db, transaction.uuidTrx),
         listLifecycleEvents(db, cipher, transaction.uuidTrx),
         listAuditEvents(db, cipher, transaction.uuidTrx),
+        listEvidence(db, transaction.uuidTrx),
       ]);
       reply.header('cache-control', 'no-store');
       return {
@@ -115,6 +117,7 @@ export function registerEventRoutes(app: ZodApp, { db, cipher }: Deps): void {
           },
           lifecycle: lifecycle.map((e) => ({ ...(e.payload as LifecycleEvent), id: e.id, receivedAt: e.receivedAt })),
           audit: auditEvents.map((e) => ({ ...(e.payload as StoredAuditEvent), id: e.id, receivedAt: e.receivedAt })),
+          evidence: evidence.map((e) => ({ id: e.id, kind: e.kind, sha256: e.sha256, createdAt: e.createdAt })),
         },
       };
     },

@@ -77,6 +77,22 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0002_postal_catalogue': postalCatalogueMigration,
+  '0003_evidence': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('evidence')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('uuid_trx', 'text', (c) => c.notNull().references('transactions.uuid_trx').onDelete('cascade'))
+        .addColumn('grantor_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('blob_key', 'text')
+        .addColumn('sha256', 'text')
+        .addColumn('payload_enc', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('evidence_trx_kind_idx').on('evidence').columns(['uuid_trx', 'kind', 'id']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

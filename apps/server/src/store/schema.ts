@@ -54,6 +54,17 @@ export interface AuditEventsTable {
   received_at: string;
 }
 
+export interface EvidenceTable {
+  id: string;
+  uuid_trx: string;
+  grantor_id: string;
+  kind: string;
+  blob_key: string | null;
+  sha256: string | null;
+  payload_enc: string | null;
+  created_at: string;
+}
+
 export interface Database extends PostalTables {
   grantors: GrantorsTable;
   grantor_params: GrantorParamsTable;
@@ -61,4 +72,5 @@ export interface Database extends PostalTables {
   transaction_attempts: TransactionAttemptsTable;
   lifecycle_events: LifecycleEventsTable;
   audit_events: AuditEventsTable;
+  evidence: EvidenceTable;
 }

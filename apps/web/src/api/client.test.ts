@@ -116,3 +116,75 @@ describe('api client', () => {
     expect(calls).toHaveLength(1);
   });
 });
+
+describe('multipart uploads', () => {
+  function ocrForm(): FormData {
+    const form = new FormData();
+    form.append('uuidUser', session.uuidUser ?? '');
+    form.append('side', 'front');
+    form.append('ine', new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }), 'front.png');
+    return form;
+  }
+
+  it('POSTs the form as is (the browser sets the multipart boundary) with the identity headers', async () => {
+    const { calls, fetch } = fakeFetch(() => json(200, { status: 200, payload: { ocrData: { nombreCompleto: 'X' } } }));
+    const client = createApiClient({ fetch, session: () => session, now });
+    const form = ocrForm();
+    const uploaded: string[] = [];
+    await expect(client.postMultipart('ocr', form, { step: 'identificacion', onUploaded: () => uploaded.push('sent') })).resolves.toEqual({
+      status: 200,
+      payload: { ocrData: { nombreCompleto: 'X' } },
+    });
+    expect(calls[0]?.url).toBe('/v2/ocr');
+    expect(calls[0]?.init.method).toBe('POST');
+    expect(calls[0]?.init.body).toBe(form);
+    expect(calls[0]?.init.headers).toMatchObject({ transaccion: session.uuidTrx, cliente: session.uuidUser, apikey: 'key-1' });
+    expect(calls[0]?.init.headers).not.toHaveProperty('content-type');
+    // Through fetch, the upload is known to be over when the answer arrives.
+    expect(uploaded).toEqual(['sent']);
+  });
+
+  it('reports upload progress through the upload transport', async () => {
+    const { calls, fetch } = fakeFetch(() => json(200, {}));
+    const events: string[] = [];
+    const client = createApiClient({
+      fetch,
+      session: () => session,
+      now,
+      upload: async (_url, _init, callbacks) => {
+        callbacks.onProgress({ loaded: 50, total: 100 });
+        callbacks.onProgress({ loaded: 100, total: 100 });
+        callbacks.onUploaded();
+        events.push('response');
+        return json(200, { status: 200, payload: { ocrData: {} } });
+      },
+    });
+    await client.postMultipart('ocr', ocrForm(), {
+      step: 'identificacion',
+      onUploadProgress: (p) => events.push(`progress ${p.loaded}/${p.total}`),
+      onUploaded: () => events.push('uploaded'),
+    });
+    expect(events).toEqual(['progress 50/100', 'progress 100/100', 'uploaded', 'response']);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('reads the error envelope (429 with message_client) and audits it', async () => {
+    const attempts = 'Has superado el número máximo de intentos para este proceso inténtalo nuevamente más tarde.';
+    const { calls, fetch } = fakeFetch((url) =>
+      url === '/v2/ocr' ? json(429, { status: 429, message: 'attempts exhausted', message_client: attempts }) : json(200, { status: 200, payload: { id: '1' } }),
+    );
+    const client = createApiClient({ fetch, session: () => session, now });
+    const error = await client.postMultipart('ocr', ocrForm(), { step: 'identificacion' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429, messageClient: attempts });
+    await settle();
+    expect(calls.map((c) => c.url)).toEqual(['/v2/ocr', '/v1/celd_events']);
+  });
+
+  it('sends extra headers (the INE call\'s Otorgante) and refuses multipart on a non-POST route', async () => {
+    const { calls, fetch } = fakeFetch(() => json(200, { status: 200, payload: {} }));
+    const client = createApiClient({ fetch, session: () => session, now });
+    await client.request('ine', { step: 'resultados_identificacion', body: {}, headers: { Otorgante: 'oto-1' } });
+    expect(calls[0]?.init.headers).toMatchObject({ Otorgante: 'oto-1', apikey: 'key-1' });
+    await expect(client.postMultipart('grantorParams', new FormData(), { step: 'x' })).rejects.toThrow('not a POST');
+  });
+});

@@ -30,19 +30,48 @@ export interface RequestOptions {
   body?: unknown;
   /** Send the transaccion, cliente and apikey headers (default true). */
   identify?: boolean;
+  /** Extra request headers (e.g. the INE call's Otorgante). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
+
+/** Bytes of a multipart body sent so far; total is null when the browser cannot tell. */
+export interface UploadProgress {
+  loaded: number;
+  total: number | null;
+}
+
+export interface MultipartOptions extends Omit<RequestOptions, 'body'> {
+  /** Upload progress while the body is being sent. */
+  onUploadProgress?: (progress: UploadProgress) => void;
+  /** The whole body has been sent; the server is processing it. */
+  onUploaded?: () => void;
+  /** A transport that reports upload progress (the browser's is media/xhr-upload.ts); fetch otherwise. */
+  transport?: UploadTransport;
+}
+
+export interface UploadCallbacks {
+  onProgress: (progress: UploadProgress) => void;
+  onUploaded: () => void;
+}
+
+/** A transport that reports upload progress; answers like fetch. */
+export type UploadTransport = (url: string, init: RequestInit, callbacks: UploadCallbacks) => Promise<Response>;
 
 export interface ApiClientDeps {
   fetch: (input: string, init: RequestInit) => Promise<Response>;
   session: () => SessionFacts;
   now?: () => Date;
+  /** Default transport for multipart uploads that ask for progress (a call's own transport wins); else fetch. */
+  upload?: UploadTransport;
 }
 
 export type AuditType = 'Error' | 'Exception' | (string & {});
 
 export interface ApiClient {
   request<T>(name: RouteName, options: RequestOptions): Promise<T>;
+  /** POST of a multipart form (files and text fields), with the identity headers and optional upload progress. */
+  postMultipart<T>(name: RouteName, form: FormData, options: MultipartOptions): Promise<T>;
   /** Audit event of spec §3 (POST celd_events). Its own failures are never audited again. */
   audit(paso: string, tipo: AuditType, dato: string, finished?: boolean): Promise<void>;
 }
@@ -59,7 +88,22 @@ function describe(error: unknown): string {
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   const now = deps.now ?? (() => new Date());
 
-  async function send<T>(name: RouteName, options: RequestOptions): Promise<T> {
+  async function transport(url: string, init: RequestInit, upload: MultipartOptions | undefined): Promise<Response> {
+    const wantsProgress = upload !== undefined && (upload.onUploadProgress !== undefined || upload.onUploaded !== undefined);
+    const uploadTransport = upload?.transport ?? deps.upload;
+    if (wantsProgress && uploadTransport) {
+      return uploadTransport(url, init, {
+        onProgress: (progress) => upload.onUploadProgress?.(progress),
+        onUploaded: () => upload.onUploaded?.(),
+      });
+    }
+    const response = await deps.fetch(url, init);
+    // fetch answers once the body is sent and the headers are back: the upload is over by then.
+    upload?.onUploaded?.();
+    return response;
+  }
+
+  async function send<T>(name: RouteName, options: RequestOptions, multipart?: { form: FormData; upload: MultipartOptions }): Promise<T> {
     const route = routes[name];
     let url = pathOf(route.path, options.params);
     if (options.query) {
@@ -69,7 +113,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       if (search) url += `?${search}`;
     }
 
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (options.identify !== false) {
       const session = deps.session();
       if (session.uuidTrx) headers.transaccion = session.uuidTrx;
@@ -78,7 +122,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
     const init: RequestInit = { method: route.method, headers, credentials: 'same-origin' };
     if (options.signal) init.signal = options.signal;
-    if (options.body !== undefined) {
+    if (multipart) {
+      // The browser writes the multipart content-type with its boundary.
+      init.body = multipart.form;
+    } else if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(options.body);
     }
@@ -86,7 +133,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     let response: Response;
     let text: string;
     try {
-      response = await deps.fetch(url, init);
+      response = await transport(url, init, multipart?.upload);
     } catch (error) {
       if (isAbortError(error)) throw error;
       throw new ApiError(name, null, describe(error));
@@ -156,6 +203,15 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     async request<T>(name: RouteName, options: RequestOptions): Promise<T> {
       try {
         return await send<T>(name, options);
+      } catch (error) {
+        if (!isAbortError(error)) void reportFailure(name, options.step, error);
+        throw error;
+      }
+    },
+    async postMultipart<T>(name: RouteName, form: FormData, options: MultipartOptions): Promise<T> {
+      if (routes[name].method !== 'POST') throw new Error(`${name} is not a POST call`);
+      try {
+        return await send<T>(name, options, { form, upload: options });
       } catch (error) {
         if (!isAbortError(error)) void reportFailure(name, options.step, error);
         throw error;

@@ -165,9 +165,44 @@ describe('ID capture /identificacion', () => {
     expect(next('error_pantalla', { type: 'recapture', passport: true }, ctx())).toEqual({
       route: '/identificacion',
       delayMs: 0,
-      state: { passport: true },
+      state: { passport: true, side: 'front', retry: true },
     });
     expect(next('error_pantalla', { type: 'cancel' }, ctx())?.route).toBe('/preparacion_identificacion');
+  });
+
+  it('a failed back read comes back to the back side after the tips screen', () => {
+    const failed = next('identificacion', { type: 'readFailed', side: 'back', passport: false, message: 'Por favor coloca la parte de atras de tu identificación.' }, ctx());
+    expect(failed).toEqual({
+      route: '/error_pantalla',
+      delayMs: 0,
+      state: { side: 'back', passport: false, message: 'Por favor coloca la parte de atras de tu identificación.' },
+    });
+    expect(next('error_pantalla', { type: 'recapture', passport: false, side: 'back' }, ctx())?.state).toEqual({
+      passport: false,
+      side: 'back',
+      retry: true,
+    });
+  });
+
+  it('"When front or back attempts reach the limit the \'Proceso no exitoso\' screen shows": FAIL reported, then completado true', () => {
+    const t = next('identificacion', { type: 'attemptsExhausted' }, ctx());
+    expect(t).toMatchObject({ route: null, delayMs: 0 });
+    expect(t?.effects).toEqual([
+      { kind: 'lifecycle', step: 'identificacion', status: 'FAIL', description: 'Finalizado por reintentos' },
+      { kind: 'markCompleted' },
+    ]);
+    expect(effect(next('identificacion', { type: 'attemptsExhausted' }, popup()), 'opener')?.message).toEqual({
+      step: 'identificacion',
+      result: 'FAIL',
+      status: 'FAIL',
+      type: 'PROCESS',
+      error_text: 'Finalizado por reintentos',
+      uuid: uuidUser,
+    });
+  });
+
+  it('"ENTENDIDO back to the entry route"', () => {
+    expect(next('identificacion', { type: 'acknowledgeFailure' }, ctx())).toEqual({ route: '/key-123', delayMs: 0 });
   });
 });
 
@@ -175,6 +210,10 @@ describe('/holograma', () => {
   it('"On completion goes to /identificacion." and "time-out at 50 s then goes to /identificacion"', () => {
     expect(next('holograma', { type: 'calibrated' }, ctx())?.route).toBe('/identificacion');
     expect(next('holograma', { type: 'timedOut' }, ctx())?.route).toBe('/identificacion');
+  });
+
+  it('a browser that cannot record goes on to the ID capture without calibrating', () => {
+    expect(next('holograma', { type: 'skipped' }, ctx())).toEqual({ route: '/identificacion', delayMs: 0, state: { passport: false } });
   });
 
   it('"CANCELAR to /preparacion_identificacion"', () => {

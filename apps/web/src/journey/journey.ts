@@ -130,6 +130,8 @@ const handlers: Handlers = {
     switch (event.type) {
       case 'calibrated':
       case 'timedOut':
+      // The browser cannot record the calibration video: the capture goes on without it.
+      case 'skipped':
         return go('/identificacion', 0, { state: { passport: false } });
       case 'cancel':
         return go('/preparacion_identificacion');
@@ -145,6 +147,15 @@ const handlers: Handlers = {
           : null;
       case 'backRead':
         return go('/resultados_identificacion', delays.afterBackRead, { state: { passport: false }, effects: idCaptured(ctx) });
+      case 'readFailed':
+        // The tips screen; its 'Capturar nuevamente' comes back to the same side.
+        return go('/error_pantalla', 0, { state: { side: event.side, passport: event.passport, message: event.message } });
+      case 'attemptsExhausted':
+        // Spec §4: "When front or back attempts reach the limit the 'Proceso no exitoso' screen shows" (on this
+        // screen); failure reporting: status FAIL, 'Finalizado por reintentos'; then completado is true.
+        return { route: null, delayMs: 0, effects: processFailed('identificacion', ctx) };
+      case 'acknowledgeFailure':
+        return go(entryRoute(ctx));
       case 'cancel':
         return go('/preparacion_identificacion');
     }
@@ -153,7 +164,9 @@ const handlers: Handlers = {
   error_pantalla(event) {
     switch (event.type) {
       case 'recapture':
-        return go('/identificacion', 0, { state: { passport: event.passport } });
+        return go('/identificacion', 0, {
+          state: { passport: event.passport, side: event.side ?? 'front', retry: true },
+        });
       case 'cancel':
         return go('/preparacion_identificacion');
     }
@@ -342,6 +355,19 @@ const handlers: Handlers = {
     }
   },
 };
+
+/** Spec §4 "Failure reporting" after a retry limit: FAIL with the process-failure text, opener told, completado true. */
+function processFailed(step: StepId, ctx: JourneyContext): Effect[] {
+  const effects: Effect[] = [{ kind: 'lifecycle', step, status: 'FAIL', description: errorTexts.processFailure }];
+  if (ctx.isPopup) {
+    effects.push({
+      kind: 'opener',
+      message: { step, result: 'FAIL', status: 'FAIL', type: 'PROCESS', error_text: errorTexts.processFailure, uuid: ctx.uuidUser ?? '' },
+    });
+  }
+  effects.push({ kind: 'markCompleted' });
+  return effects;
+}
 
 function idCaptured(ctx: JourneyContext): Effect[] {
   return [

@@ -42,6 +42,9 @@ export function runEffects(effects: readonly Effect[]): void {
       case 'userDatum':
         setUserDatum(sessionState(), effect.description, effect.value);
         break;
+      case 'markCompleted':
+        sessionState().set('completado', 'true');
+        break;
       case 'closeWindow':
         break;
     }

@@ -1,4 +1,5 @@
 import type { GrantorParam } from '@kyc/contracts/params';
+import type { IdSide } from '../session/idCapture';
 import type { OpenerMessage } from '../session/popup';
 
 /** Journey steps: route names of spec §2, plus the address step's id (served at /identificacion_edit). */
@@ -45,9 +46,15 @@ export interface StepEvents {
   terminos: Enter | { type: 'accept'; acceptance: TermsAcceptance };
   pasos_configuracion: Enter;
   preparacion_identificacion: { type: 'capture' } | CancelConfirmed;
-  holograma: { type: 'calibrated' } | { type: 'timedOut' } | { type: 'cancel' };
-  identificacion: { type: 'frontRead'; passport: boolean } | { type: 'backRead' } | { type: 'cancel' };
-  error_pantalla: { type: 'recapture'; passport: boolean } | { type: 'cancel' };
+  holograma: { type: 'calibrated' } | { type: 'timedOut' } | { type: 'skipped' } | { type: 'cancel' };
+  identificacion:
+    | { type: 'frontRead'; passport: boolean }
+    | { type: 'backRead' }
+    | { type: 'readFailed'; side: IdSide; passport: boolean; message: string }
+    | { type: 'attemptsExhausted' }
+    | { type: 'acknowledgeFailure' }
+    | { type: 'cancel' };
+  error_pantalla: { type: 'recapture'; passport: boolean; side?: IdSide } | { type: 'cancel' };
   resultados_identificacion: { type: 'confirmed' } | { type: 'recapture'; passport: boolean } | { type: 'terminate' };
   datos_direccion_ocr_page: { type: 'saved' };
   clausula: Enter | { type: 'read' } | CancelConfirmed;
@@ -93,7 +100,9 @@ export type Effect =
   | { kind: 'opener'; message: OpenerMessage }
   | { kind: 'userDatum'; description: string; value: string }
   /** Close the popup when the delay ends; the runner navigates to route if the window stays open. */
-  | { kind: 'closeWindow' };
+  | { kind: 'closeWindow' }
+  /** completado = 'true': spec §4 "Reporting after a retry-limit ends sets completado to true" (no more lifecycle updates). */
+  | { kind: 'markCompleted' };
 
 export interface Transition {
   /** Next route (path plus query), or null to stay on the current screen. */

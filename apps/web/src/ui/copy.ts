@@ -2,7 +2,8 @@ import { errorTexts } from '@kyc/contracts/texts';
 
 /**
  * Screen texts (es-MX). Texts quoted from the spec are marked `spec`; the others are the project's own,
- * written where the spec only describes the content.
+ * written where the spec only describes the content. The ID-capture screens' texts are in captureCopy.ts,
+ * so that the entry route's chunk does not carry them.
  */
 export const copy = {
   common: {

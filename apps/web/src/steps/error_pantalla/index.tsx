@@ -1,5 +1,82 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useState } from 'react';
+import { useLocation } from 'react-router';
+import { paramInt } from '@kyc/contracts/params';
+import { useJourney } from '../../journey/run';
+import { useGrantorParams } from '../../session/grantor';
+import { readIntents, type IdSide } from '../../session/idCapture';
+import { sessionState } from '../../session/storage';
+import { CaptureTips } from '../../ui/CaptureTips';
+import { captureCopy } from '../../ui/captureCopy';
+import { Screen } from '../../ui/Screen';
+import { attemptsLeft } from './attempts';
 
+interface ErrorState {
+  side: IdSide;
+  passport: boolean;
+  message: string | null;
+}
+
+function errorStateOf(state: unknown): ErrorState {
+  const value = (typeof state === 'object' && state !== null ? state : {}) as Record<string, unknown>;
+  return {
+    side: value.side === 'back' ? 'back' : 'front',
+    passport: value.passport === true,
+    message: typeof value.message === 'string' && value.message.trim() ? value.message : null,
+  };
+}
+
+/**
+ * /error_pantalla (spec §2): why the read failed (the server's message_client or the spec §8 text, passed by
+ * /identificacion), the capture tips (dark background, focus within the frame, avoid glare), the attempts
+ * left as mirrored in intentsData, and 'Capturar nuevamente' back to the same side, or 'Cancelar'.
+ */
 export function Component() {
-  return <PendingStep step="error_pantalla" />;
+  const location = useLocation();
+  const journey = useJourney('error_pantalla');
+  const params = useGrantorParams();
+  const [error] = useState(() => errorStateOf(location.state));
+  const [leaving, setLeaving] = useState(false);
+  const intents = readIntents(sessionState());
+  const left = attemptsLeft(error.side, intents, paramInt(params, 'INTENTOS_ID_FRONTAL'), paramInt(params, 'INTENTOS_ID_REVERSO'));
+
+  return (
+    <Screen
+      title={captureCopy.errorScreen.title}
+      step="error_pantalla"
+      actions={
+        <>
+          <button
+            type="button"
+            className="btn btn--primary"
+            disabled={leaving}
+            onClick={() => {
+              setLeaving(true);
+              journey({ type: 'recapture', passport: error.passport, side: error.side });
+            }}
+          >
+            {captureCopy.errorScreen.recapture}
+          </button>
+          <button
+            type="button"
+            className="btn btn--secondary"
+            disabled={leaving}
+            onClick={() => {
+              setLeaving(true);
+              journey({ type: 'cancel' });
+            }}
+          >
+            {captureCopy.errorScreen.cancel}
+          </button>
+        </>
+      }
+    >
+      {error.message ? (
+        <p className="notice__message" role="alert">
+          {error.message}
+        </p>
+      ) : null}
+      {left !== null ? <p>{captureCopy.errorScreen.attemptsLeft(left)}</p> : null}
+      <CaptureTips />
+    </Screen>
+  );
 }

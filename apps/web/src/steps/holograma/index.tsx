@@ -1,5 +1,204 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { errorTexts } from '@kyc/contracts/texts';
+import { api, sendAudit } from '../../api/calls';
+import { ApiError, isAbortError } from '../../api/client';
+import { useJourney } from '../../journey/run';
+import { openDocumentCamera } from '../../media/camera';
+import { cameraErrorDatum, classifyCameraError, type CameraErrorKind } from '../../media/camera-select';
+import { currentPlatform, isIOS, isMobileDevice, originOS } from '../../media/platform';
+import { recorderSupported, startRecording, type Recording } from '../../media/recorder';
+import { useCamera } from '../../media/useCamera';
+import { CameraErrorNotice } from '../../ui/CameraErrorNotice';
+import { CameraStage } from '../../ui/CameraStage';
+import { captureCopy } from '../../ui/captureCopy';
+import { Screen } from '../../ui/Screen';
+import { calibrationForm, hologramLimits } from './calibration';
+import '../../ui/capture.css';
 
+const copy = captureCopy.hologram;
+
+type Phase = 'instructions' | 'camera' | 'recording' | 'sending' | 'unsupported' | 'cameraError';
+
+const ignore = (): void => undefined;
+
+/**
+ * /holograma (spec §2, §4): calibration instructions, then the camera; CAPTURAR Y CALIBRAR records the ID
+ * while the user tilts it, stops at 6 s and uploads to id_calibrate; a hard stop at 60 s gives up and goes on
+ * to the capture. On desktop the instructions are skipped and the (user-facing) preview is mirrored.
+ */
 export function Component() {
-  return <PendingStep step="holograma" />;
+  const journey = useJourney('holograma');
+  const platform = useMemo(() => currentPlatform(), []);
+  const desktop = !isMobileDevice(platform);
+  const [phase, setPhase] = useState<Phase>(() => (!recorderSupported() ? 'unsupported' : desktop ? 'camera' : 'instructions'));
+  const [cameraError, setCameraError] = useState<CameraErrorKind>('other');
+  const [message, setMessage] = useState<string | null>(null);
+  const [ready, setReady] = useState(false);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const run = useRef<{ recording: Recording | null; controller: AbortController; timers: number[] } | null>(null);
+
+  const onCameraFailure = useCallback((kind: CameraErrorKind, error: unknown) => {
+    sendAudit('holograma', 'Error', cameraErrorDatum(kind, error)).catch(ignore);
+    setCameraError(kind);
+    setPhase('cameraError');
+  }, []);
+  const stream = useCamera(phase === 'camera' || phase === 'recording' || phase === 'sending', openDocumentCamera, onCameraFailure);
+
+  const stopRun = useCallback(() => {
+    const current = run.current;
+    run.current = null;
+    if (!current) return;
+    for (const timer of current.timers) window.clearTimeout(timer);
+    current.recording?.cancel();
+    current.controller.abort();
+  }, []);
+
+  useEffect(() => stopRun, [stopRun]);
+
+  async function upload(video: Blob, controller: AbortController): Promise<void> {
+    setPhase('sending');
+    try {
+      await api().postMultipart('idCalibrate', calibrationForm(video, originOS(platform)), { step: 'holograma', signal: controller.signal });
+      if (controller.signal.aborted) return;
+      stopRun();
+      journey({ type: 'calibrated' });
+    } catch (error) {
+      if (isAbortError(error) || controller.signal.aborted) return;
+      stopRun();
+      setMessage(
+        error instanceof ApiError
+          ? (error.messageClient ?? (error.hasResponse ? copy.failed : errorTexts.networkBlock))
+          : copy.failed,
+      );
+      setPhase('camera');
+    }
+  }
+
+  function calibrate(): void {
+    if (!stream || run.current) return;
+    setMessage(null);
+    let recording: Recording;
+    try {
+      recording = startRecording(stream, isIOS(platform));
+    } catch (error) {
+      onCameraFailure(classifyCameraError(error), error);
+      return;
+    }
+    const controller = new AbortController();
+    const current = { recording: recording as Recording | null, controller, timers: [] as number[] };
+    run.current = current;
+    setPhase('recording');
+    current.timers.push(
+      window.setTimeout(() => {
+        const active = current.recording;
+        current.recording = null;
+        active?.stop().then(
+          (video) => upload(video, controller),
+          (error: unknown) => {
+            if (run.current !== current) return;
+            stopRun();
+            onCameraFailure('other', error);
+          },
+        );
+      }, hologramLimits.stopAfterMs),
+      // Hard stop: whatever is still running is dropped and the ID capture goes on without calibration.
+      window.setTimeout(() => {
+        if (run.current !== current) return;
+        stopRun();
+        sendAudit('holograma', 'Error', JSON.stringify({ motivo: 'tiempo agotado', ms: hologramLimits.hardStopMs })).catch(ignore);
+        journey({ type: 'timedOut' });
+      }, hologramLimits.hardStopMs),
+    );
+  }
+
+  const cancel = () => {
+    stopRun();
+    journey({ type: 'cancel' });
+  };
+
+  if (phase === 'cameraError') return <CameraErrorNotice kind={cameraError} step="holograma" />;
+
+  if (phase === 'unsupported') {
+    return (
+      <Screen
+        title={copy.title}
+        step="holograma"
+        actions={
+          <button type="button" className="btn btn--primary" onClick={() => journey({ type: 'skipped' })}>
+            {captureCopy.common.continue}
+          </button>
+        }
+      >
+        <p className="notice__message" role="alert">
+          {copy.unsupported}
+        </p>
+      </Screen>
+    );
+  }
+
+  if (phase === 'instructions') {
+    return (
+      <Screen
+        key="instructions"
+        title={copy.title}
+        step="holograma"
+        actions={
+          <>
+            <button type="button" className="btn btn--primary" onClick={() => setPhase('camera')}>
+              {copy.calibrate}
+            </button>
+            <button type="button" className="btn btn--secondary" onClick={cancel}>
+              {captureCopy.common.cancel}
+            </button>
+          </>
+        }
+      >
+        <p>{copy.intro}</p>
+        <ol className="hologram-steps">
+          {copy.steps.map((text) => (
+            <li key={text}>{text}</li>
+          ))}
+        </ol>
+      </Screen>
+    );
+  }
+
+  const busy = phase === 'recording' || phase === 'sending';
+  return (
+    <Screen
+      key="camera"
+      title={copy.title}
+      step="holograma"
+      className="capture"
+      actions={
+        <>
+          <button type="button" className="btn btn--primary" disabled={!ready || busy} onClick={calibrate}>
+            {busy ? copy.calibrating : copy.captureCalibrate}
+          </button>
+          <button type="button" className="btn btn--secondary" onClick={cancel}>
+            {captureCopy.common.cancel}
+          </button>
+        </>
+      }
+    >
+      <CameraStage
+        stream={stream}
+        videoRef={videoRef}
+        label={copy.videoLabel}
+        guide="id1"
+        mirrored={desktop}
+        onReady={() => setReady(true)}
+        onFailure={(error) => onCameraFailure(classifyCameraError(error), error)}
+      />
+      <p className="capture-hint">{copy.cameraHint}</p>
+      {message ? (
+        <p className="notice__message" role="alert">
+          {message}
+        </p>
+      ) : null}
+      <p role="status" className="capture-note">
+        {phase === 'recording' ? copy.recording : phase === 'sending' ? copy.sending : null}
+      </p>
+    </Screen>
+  );
 }

@@ -1,5 +1,262 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router';
+import { paramEnabled, type GrantorParam } from '@kyc/contracts/params';
+import { useJourney } from '../../journey/run';
+import { useGrantorParams } from '../../session/grantor';
+import { readOcr, type OcrRecord } from '../../session/idCapture';
+import { sessionState } from '../../session/storage';
+import { setUserDatum } from '../../session/userData';
+import { captureCopy } from '../../ui/captureCopy';
+import { Dialog } from '../../ui/Dialog';
+import { Screen } from '../../ui/Screen';
+import { fireIdentityChecks } from './checks';
+import {
+  canContinue,
+  fieldError,
+  finalValue,
+  finalValues,
+  formErrors,
+  formSpec,
+  inputValue,
+  maxLengthOf,
+  prefill,
+  selectForm,
+  userDataOf,
+  validityOk,
+  type FieldName,
+  type FormSpec,
+  type FormValues,
+} from './form-model';
+import './resultados.css';
 
+const copy = captureCopy.results;
+
+function passportOf(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as { passport?: unknown }).passport === true;
+}
+
+/** /identificacion_resultados and /resultados_identificacion: "Verifica tu información" (spec §2). */
 export function Component() {
-  return <PendingStep step="resultados_identificacion" />;
+  const location = useLocation();
+  const params = useGrantorParams();
+  const [reads] = useState(() => {
+    const storage = sessionState();
+    return { front: readOcr(storage, 'ocrFront'), back: readOcr(storage, 'ocrBack') };
+  });
+  const passport = passportOf(location.state);
+  const dniVariant = paramEnabled(params, 'VARIANTE_DNI');
+  const kind = selectForm({ ocrFront: reads.front, ocrBack: reads.back, params, passport });
+  const spec = useMemo(() => formSpec(kind, dniVariant), [kind, dniVariant]);
+  return <ResultsForm key={`${kind}-${dniVariant}`} spec={spec} front={reads.front} back={reads.back} params={params} />;
+}
+
+interface ResultsFormProps {
+  spec: FormSpec;
+  front: OcrRecord | null;
+  back: OcrRecord | null;
+  params: readonly GrantorParam[] | null;
+}
+
+function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
+  const journey = useJourney('resultados_identificacion');
+  const formId = useId();
+  const [values, setValues] = useState<FormValues>(() => prefill(spec, front, back));
+  const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [invalidValidity, setInvalidValidity] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const inputs = useRef(new Map<FieldName, HTMLInputElement>());
+
+  const recapture = () => {
+    setLeaving(true);
+    journey({ type: 'recapture', passport: spec.kind === 'passport' });
+  };
+
+  if (!front) {
+    return (
+      <Screen
+        title={copy.title}
+        step="resultados_identificacion"
+        actions={
+          <button type="button" className="btn btn--primary" disabled={leaving} onClick={recapture}>
+            {copy.recapture}
+          </button>
+        }
+      >
+        <p className="notice__message" role="alert">
+          {copy.noRead}
+        </p>
+      </Screen>
+    );
+  }
+
+  const visibleError = (name: FieldName): string | null => {
+    const show = !spec.editable || submitted || touched[name] === true || values[name] !== '';
+    return show ? fieldError(name, values[name]) : null;
+  };
+  const errorCount = spec.fields.filter((name) => visibleError(name) !== null).length;
+
+  function submit(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    if (saving) return;
+    setSubmitted(true);
+    const final = finalValues(spec, values);
+    setValues(final);
+    const errors = formErrors(spec, final);
+    const firstInvalid = spec.fields.find((name) => errors[name] !== undefined);
+    if (firstInvalid) {
+      inputs.current.get(firstInvalid)?.focus();
+      return;
+    }
+    if (!validityOk(spec, final)) {
+      setInvalidValidity(true);
+      return;
+    }
+    setSaving(true);
+    const storage = sessionState();
+    for (const datum of userDataOf(spec, final)) setUserDatum(storage, datum.description, datum.value);
+    fireIdentityChecks(spec, final, params);
+    journey({ type: 'confirmed' });
+  }
+
+  return (
+    <Screen
+      title={copy.title}
+      step="resultados_identificacion"
+      className="results"
+      actions={
+        <>
+          <button
+            type="submit"
+            form={formId}
+            className="btn btn--primary"
+            disabled={saving || leaving || !canContinue(spec, values)}
+          >
+            {copy.continue}
+          </button>
+          <button type="button" className="btn btn--secondary" disabled={saving || leaving} onClick={recapture}>
+            {copy.recapture}
+          </button>
+          <p role="status" className="results__status">
+            {saving ? copy.saving : null}
+          </p>
+        </>
+      }
+    >
+      <p>{spec.editable ? copy.introEditable : copy.introReadOnly}</p>
+      <form id={formId} className="results__form" noValidate onSubmit={submit} data-form={spec.kind}>
+        {spec.fields.map((name) => (
+          <Field
+            key={name}
+            name={name}
+            value={values[name]}
+            spec={spec}
+            error={visibleError(name)}
+            inputRef={(element) => {
+              if (element) inputs.current.set(name, element);
+              else inputs.current.delete(name);
+            }}
+            onChange={(raw) => {
+              setValues((current) => ({ ...current, [name]: inputValue(spec, name, raw) }));
+              setTouched((current) => ({ ...current, [name]: true }));
+            }}
+            onBlur={() => {
+              setValues((current) => ({ ...current, [name]: finalValue(spec, name, current[name]) }));
+              setTouched((current) => ({ ...current, [name]: true }));
+            }}
+          />
+        ))}
+      </form>
+      <p role="alert" className="results__summary">
+        {submitted && errorCount > 0 ? copy.fixErrors : null}
+      </p>
+      <Dialog
+        open={invalidValidity}
+        title={copy.invalidTitle}
+        onClose={() => setInvalidValidity(false)}
+        actions={
+          <>
+            <button type="button" className="btn btn--primary" data-autofocus disabled={leaving} onClick={recapture}>
+              {copy.recapture}
+            </button>
+            <button
+              type="button"
+              className="btn btn--secondary"
+              disabled={leaving}
+              onClick={() => {
+                setLeaving(true);
+                journey({ type: 'terminate' });
+              }}
+            >
+              {copy.terminate}
+            </button>
+          </>
+        }
+      >
+        <p>{copy.invalidText}</p>
+      </Dialog>
+    </Screen>
+  );
+}
+
+const inputModes: Partial<Record<FieldName, 'numeric' | 'text'>> = {
+  fechaNacimiento: 'numeric',
+  fechaRegistro: 'numeric',
+  numeroEmision: 'numeric',
+  cic: 'numeric',
+  vigencia: 'numeric',
+};
+
+const autoCompletes: Partial<Record<FieldName, string>> = { nombreCompleto: 'name', fechaNacimiento: 'bday' };
+
+interface FieldProps {
+  name: FieldName;
+  value: string;
+  spec: FormSpec;
+  error: string | null;
+  inputRef: (element: HTMLInputElement | null) => void;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+}
+
+function Field({ name, value, spec, error, inputRef, onChange, onBlur }: FieldProps) {
+  const id = useId();
+  const hint = name === 'fechaNacimiento' || name === 'vigenciaPasaporte' ? copy.hints[name] : null;
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
+  return (
+    <div className={error ? 'field field--invalid' : 'field'}>
+      <label htmlFor={id} className="field__label">
+        {copy.labels[name]}
+      </label>
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      <input
+        id={id}
+        ref={inputRef}
+        name={name}
+        className="field__input"
+        type="text"
+        value={value}
+        readOnly={!spec.editable}
+        maxLength={maxLengthOf(name)}
+        inputMode={inputModes[name] ?? 'text'}
+        autoComplete={autoCompletes[name] ?? 'off'}
+        autoCapitalize={spec.upperCase || name === 'curp' ? 'characters' : 'words'}
+        spellCheck={false}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(event) => onChange(event.target.value)}
+        onBlur={onBlur}
+      />
+      <p id={errorId} className="field__error" aria-live="polite">
+        {error}
+      </p>
+    </div>
+  );
 }

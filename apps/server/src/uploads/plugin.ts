@@ -1,0 +1,29 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { ZodApp } from '../http/deps.js';
+import { HttpError } from '../http/errors.js';
+import type { UploadLimits } from './limits.js';
+
+export const multipartContentType = 'multipart/form-data';
+
+/**
+ * Multipart parsing, one file per request, within the limits (read with readUpload). Only routes whose schema
+ * declares `consumes: ['multipart/form-data']` take multipart bodies; the others keep refusing them with 415.
+ */
+export async function registerMultipart(app: ZodApp, limits: UploadLimits): Promise<void> {
+  await app.register(fastifyMultipart, {
+    limits: {
+      fileSize: limits.fileBytes,
+      files: 1,
+      fields: limits.fields,
+      fieldSize: limits.fieldBytes,
+      parts: limits.fields + 1,
+    },
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.isMultipart() && !request.routeOptions.schema?.consumes?.includes(multipartContentType)) {
+      done(new HttpError(415, `Unsupported media type ${request.headers['content-type'] ?? multipartContentType}`));
+      return;
+    }
+    done();
+  });
+}
