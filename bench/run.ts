@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { grantorParamsThroughput } from './suites/grantor-params.js';
 import { entryRouteJavaScript } from './suites/entry-js.js';
 import { postalCatalogue } from './suites/postal.js';
+import { ocrAccuracy } from './suites/ocr.js';
 
 export interface SuiteResult {
   title: string;
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   'grantor-params': grantorParamsThroughput,
   'entry-js': entryRouteJavaScript,
   postal: postalCatalogue,
+  ocr: ocrAccuracy,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

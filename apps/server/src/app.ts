@@ -16,6 +16,9 @@ import { registerParamsRoutes } from './http/params.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWeb } from './http/web.js';
 import { responseSerializerCompiler } from './http/serializer.js';
+import { registerOcrRoutes } from './http/ocr.js';
+import { createOcrEngine } from './engines/ocr/engine.js';
+import { lazyOcrEngine } from './engines/ocr/provider.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
 import { authorizeTransaction } from './http/auth.js';
 import { errorResponses } from './http/errors.js';
@@ -88,7 +91,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       app.log.warn('blobs are kept on the local disk (DATA_DIR/blobs): set S3_BUCKET when several nodes share the database');
     }
 
-    const deps = { config, db, cipher, blobs };
+    const ocr = lazyOcrEngine(() => createOcrEngine());
+    app.addHook('onClose', async () => ocr.close());
+    const deps = { config, db, cipher, blobs, ocr };
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app);
     await registerMultipart(app, uploadLimits(config));
@@ -97,6 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerParamsRoutes(app, deps);
     registerEventRoutes(app, deps);
     registerFileRoutes(app, deps);
+    registerOcrRoutes(app, deps);
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),

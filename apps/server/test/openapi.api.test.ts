@@ -23,6 +23,7 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
         '/v1/celd_events',
         '/v1/transactions/{uuidTrx}/events',
         '/v1/postalcodes',
+        '/v2/ocr',
         '/v1/file',
       ].sort(),
     );

@@ -151,8 +151,11 @@ export const calls = {
       bucket: { kind: 'text', required: false },
       originOS: { kind: 'text', required: false },
       SERVICE_ROTATE_IMAGE: { kind: 'text', required: false },
+      // project: the flow's hint that the user is capturing a passport (router state passport).
+      passport: { kind: 'text', required: false },
     },
-    response: envelope(z.object({ ocrData: z.union([ocrFront, ocrBack]) })),
+    // ocrBack is present when the side read also carries the MRZ (the passport data page).
+    response: envelope(z.object({ ocrData: z.union([ocrFront, ocrBack]), ocrBack: z.record(z.string(), z.string()).optional() })),
   },
   otp: {
     ...routes.otp,

@@ -4,6 +4,7 @@ import type { BlobStore } from '../blob/blob-store.js';
 import type { Config } from '../config.js';
 import type { DataCipher } from '../crypto/data-cipher.js';
 import type { Db } from '../store/db.js';
+import type { OcrEngineProvider } from '../engines/ocr/provider.js';
 
 /** What route modules need, passed explicitly rather than hung on the Fastify instance. */
 export interface Deps {
@@ -11,6 +12,7 @@ export interface Deps {
   db: Db;
   cipher: DataCipher;
   blobs: BlobStore;
+  ocr: OcrEngineProvider;
 }
 
 export type ZodApp = FastifyInstance<

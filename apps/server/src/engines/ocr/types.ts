@@ -11,6 +11,11 @@ export interface OcrInput {
   side: IdSide;
   /** The flow's hint that the user is capturing a passport (router state passport=true). */
   passportHint?: boolean;
+  /**
+   * Added: the ocrData of this document's front read earlier in the transaction. When given with a back,
+   * the back's MRZ is cross-checked against it (warnings 'mrz_front_mismatch:<field>').
+   */
+  frontData?: Record<string, string | boolean>;
 }
 
 export interface MrzReading {
@@ -26,6 +31,10 @@ export interface OcrResult {
   side: IdSide;
   /** ocrFront or ocrBack fields with the spec §3 wire names; values as read (after the §5 normalisations). */
   ocrData: Record<string, string | boolean>;
+  /** Added: the ocrBack fields (cadena, nombreCompletoMRZ) when the side read also carries the MRZ (passport page). */
+  ocrBack?: Record<string, string>;
+  /** Added: printed facts without a spec wire name (passport number, nationality, FMM folio and entry date...). */
+  extra?: Record<string, string>;
   mrz?: MrzReading;
   /** PNG of the holder's photo on the front, kept for the face match. */
   faceCrop?: Buffer;

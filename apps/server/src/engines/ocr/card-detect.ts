@@ -1,0 +1,220 @@
+/**
+ * Finds a bright card lying on a darker surface in a small greyscale copy of a photo: Otsu threshold,
+ * the largest bright connected region, its outer boundary, and one robust line fitted to each border
+ * (rounded corners and the shadow are left out of the fit). Pure functions on raw pixels.
+ */
+import { isPlausibleCardQuad, quadArea, type Point, type Quad } from './homography.js';
+
+export interface GreyImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export function otsuThreshold(image: GreyImage): number {
+  const histogram = new Array<number>(256).fill(0);
+  for (const value of image.data) histogram[value]!++;
+  const total = image.data.length;
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) sumAll += i * histogram[i]!;
+  let sumBelow = 0;
+  let countBelow = 0;
+  let best = 0;
+  let threshold = 127;
+  for (let t = 0; t < 256; t++) {
+    countBelow += histogram[t]!;
+    if (countBelow === 0) continue;
+    const countAbove = total - countBelow;
+    if (countAbove === 0) break;
+    sumBelow += t * histogram[t]!;
+    const meanBelow = sumBelow / countBelow;
+    const meanAbove = (sumAll - sumBelow) / countAbove;
+    const between = countBelow * countAbove * (meanBelow - meanAbove) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
+  }
+  return threshold;
+}
+
+/** Share of the image's outer ring (2% deep) brighter than the threshold. */
+function brightBorderShare(image: GreyImage, threshold: number): number {
+  const { data, width, height } = image;
+  const depth = Math.max(1, Math.round(Math.min(width, height) * 0.02));
+  let bright = 0;
+  let count = 0;
+  for (let y = 0; y < height; y++) {
+    const edgeRow = y < depth || y >= height - depth;
+    for (let x = 0; x < width; x++) {
+      if (!edgeRow && x >= depth && x < width - depth) continue;
+      count++;
+      if (data[y * width + x]! > threshold) bright++;
+    }
+  }
+  return bright / count;
+}
+
+/** Label of the largest 4-connected region of `mask` pixels, as a 0/1 map. */
+function largestRegion(mask: Uint8Array, width: number, height: number): { region: Uint8Array; size: number } {
+  const labels = new Int32Array(width * height);
+  const stack = new Int32Array(width * height);
+  let bestLabel = 0;
+  let bestSize = 0;
+  let label = 0;
+  for (let start = 0; start < mask.length; start++) {
+    if (!mask[start] || labels[start]) continue;
+    label++;
+    let top = 0;
+    stack[top++] = start;
+    labels[start] = label;
+    let size = 0;
+    while (top > 0) {
+      const p = stack[--top]!;
+      size++;
+      const x = p % width;
+      const neighbours = [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width];
+      for (const n of neighbours) {
+        if (n < 0 || n >= mask.length || !mask[n] || labels[n]) continue;
+        labels[n] = label;
+        stack[top++] = n;
+      }
+    }
+    if (size > bestSize) {
+      bestSize = size;
+      bestLabel = label;
+    }
+  }
+  const region = new Uint8Array(width * height);
+  for (let i = 0; i < region.length; i++) region[i] = labels[i] === bestLabel ? 1 : 0;
+  return { region, size: bestSize };
+}
+
+/** Line a*t + b fitted to (t, s) samples, refitted twice without the samples far from it. */
+export function robustLineFit(samples: Array<[number, number]>): { a: number; b: number } | null {
+  let kept = samples;
+  let line: { a: number; b: number } | null = null;
+  for (let pass = 0; pass < 3; pass++) {
+    if (kept.length < 5) return line;
+    let st = 0;
+    let ss = 0;
+    let stt = 0;
+    let sts = 0;
+    for (const [t, s] of kept) {
+      st += t;
+      ss += s;
+      stt += t * t;
+      sts += t * s;
+    }
+    const n = kept.length;
+    const den = n * stt - st * st;
+    if (den === 0) return line;
+    const a = (n * sts - st * ss) / den;
+    line = { a, b: (ss - a * st) / n };
+    const residuals = kept.map(([t, s]) => Math.abs(s - (line!.a * t + line!.b)));
+    const sorted = [...residuals].sort((x, y) => x - y);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    const limit = Math.max(1, median * 3);
+    kept = kept.filter((_, i) => residuals[i]! <= limit);
+  }
+  return line;
+}
+
+type Line = { kind: 'y-of-x' | 'x-of-y'; a: number; b: number };
+
+function intersect(p: Line, q: Line): Point {
+  // p: y = a x + b (horizontal-ish), q: x = a y + b (vertical-ish).
+  const h = p.kind === 'y-of-x' ? p : q;
+  const v = p.kind === 'y-of-x' ? q : p;
+  const y = (h.a * v.b + h.b) / (1 - h.a * v.a);
+  return [v.a * y + v.b, y];
+}
+
+export interface CardDetection {
+  quad: Quad;
+  /** Card area over image area. */
+  coverage: number;
+}
+
+/**
+ * The card's corners in `image` pixels, or null when the image is the card itself (its border is
+ * bright), no bright region big enough exists, or the region is not card-shaped.
+ */
+export function detectCard(image: GreyImage, minCoverage = 0.12): CardDetection | null {
+  const { data, width, height } = image;
+  const threshold = otsuThreshold(image);
+  if (brightBorderShare(image, threshold) > 0.5) return null;
+  const mask = new Uint8Array(width * height);
+  for (let i = 0; i < mask.length; i++) mask[i] = data[i]! > threshold ? 1 : 0;
+  const { region, size } = largestRegion(mask, width, height);
+  if (size < width * height * minCoverage) return null;
+
+  // Outer boundary: the first region pixel from each side, per row and per column.
+  const top: Array<[number, number]> = [];
+  const bottom: Array<[number, number]> = [];
+  const left: Array<[number, number]> = [];
+  const right: Array<[number, number]> = [];
+  for (let x = 0; x < width; x++) {
+    let y0 = -1;
+    let y1 = -1;
+    for (let y = 0; y < height; y++) {
+      if (region[y * width + x]) {
+        if (y0 < 0) y0 = y;
+        y1 = y;
+      }
+    }
+    if (y0 >= 0) {
+      top.push([x, y0]);
+      bottom.push([x, y1 + 1]);
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let x0 = -1;
+    let x1 = -1;
+    for (let x = 0; x < width; x++) {
+      if (region[row + x]) {
+        if (x0 < 0) x0 = x;
+        x1 = x;
+      }
+    }
+    if (x0 >= 0) {
+      left.push([y, x0]);
+      right.push([y, x1 + 1]);
+    }
+  }
+
+  // Rough corners from the extremes of x+y and x-y.
+  const points: Point[] = [...top.map(([x, y]): Point => [x, y]), ...bottom.map(([x, y]): Point => [x, y])];
+  const extreme = (score: (p: Point) => number): Point =>
+    points.reduce((best, p) => (score(p) > score(best) ? p : best), points[0]!);
+  const tl = extreme(([x, y]) => -x - y);
+  const tr = extreme(([x, y]) => x - y);
+  const br = extreme(([x, y]) => x + y);
+  const bl = extreme(([x, y]) => -x + y);
+
+  // Keep the middle 70% of each border: away from the rounded corners.
+  const within = (t: number, a: number, b: number) => {
+    const lo = Math.min(a, b);
+    const hi = Math.max(a, b);
+    const margin = (hi - lo) * 0.15;
+    return t >= lo + margin && t <= hi - margin;
+  };
+  const fit = (samples: Array<[number, number]>, from: number, to: number) =>
+    robustLineFit(samples.filter(([t]) => within(t, from, to)));
+  const topLine = fit(top, tl[0], tr[0]);
+  const bottomLine = fit(bottom, bl[0], br[0]);
+  const leftLine = fit(left, tl[1], bl[1]);
+  const rightLine = fit(right, tr[1], br[1]);
+  if (!topLine || !bottomLine || !leftLine || !rightLine) return null;
+  const T: Line = { kind: 'y-of-x', ...topLine };
+  const B: Line = { kind: 'y-of-x', ...bottomLine };
+  const L: Line = { kind: 'x-of-y', ...leftLine };
+  const R: Line = { kind: 'x-of-y', ...rightLine };
+  const quad: Quad = [intersect(T, L), intersect(T, R), intersect(B, R), intersect(B, L)];
+  if (!quad.every(([x, y]) => Number.isFinite(x) && Number.isFinite(y))) return null;
+  if (!isPlausibleCardQuad(quad)) return null;
+  const coverage = quadArea(quad) / (width * height);
+  if (coverage < minCoverage) return null;
+  return { quad, coverage };
+}

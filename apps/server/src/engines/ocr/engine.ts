@@ -1,0 +1,239 @@
+/**
+ * The OCR engine: straighten the photo, read the header and (when there is one) the MRZ in parallel,
+ * classify, read every field of that document's layout on the pooled workers, parse, cross-check, and
+ * crop the holder's photo.
+ */
+import { classify, type Classification } from './classify.js';
+import { cropFace } from './face-crop.js';
+import { ineBack } from './fields/ine-back.js';
+import { ineFront } from './fields/ine-front.js';
+import { dniPeruBack, dniPeruFront } from './fields/dni-peru.js';
+import { fmm } from './fields/fmm.js';
+import { passportFront } from './fields/passport.js';
+import type { DocumentReader, FieldSpec, ParsedSide, ParseInput } from './fields/spec.js';
+import { fieldImage } from './field-image.js';
+import { encodeGreyPng, straighten, type StraightenedCard } from './geometry.js';
+import { readMrz, type MrzResult } from './mrz.js';
+import { locateMrzBand } from './mrz-locate.js';
+import { regionToPixels } from './page.js';
+import { OcrPool, type RawRead } from './pool.js';
+import type { OcrEngine, OcrInput, OcrResult } from './types.js';
+
+export interface OcrEngineOptions {
+  /** LSTM workers for printed text (default 2); one more legacy worker reads MRZs. */
+  textWorkers?: number;
+  /** Width of the straightened card the fields are read from (default 2000 px). */
+  cardWidth?: number;
+  /** "Today", for two-digit years (default: the clock). */
+  now?: () => Date;
+}
+
+/** The image could not be decoded as a picture. */
+export class OcrImageError extends Error {
+  override readonly name = 'OcrImageError';
+}
+
+const READERS: Record<string, DocumentReader> = Object.fromEntries(
+  [ineFront, ineBack, passportFront, fmm, dniPeruFront, dniPeruBack].map((r) => [`${r.documentType}:${r.side}`, r]),
+);
+
+const EMPTY_READ: RawRead = { text: '', lines: [] };
+
+interface Rendition {
+  /** Overrides the field's own choice when set. */
+  binarise?: boolean;
+  level?: number;
+  scale: number;
+}
+
+/** Print found but nothing read, or a free-text field with a doubtful word (a split or a speck). */
+function needsAnotherLook(field: FieldSpec, read: RawRead): boolean {
+  if (read === EMPTY_READ) return false;
+  const words = read.lines.flatMap((l) => l.words);
+  return words.length === 0 || (!field.whitelist && words.some((w) => w.confidence < DOUBTFUL_CONFIDENCE));
+}
+
+const DOUBTFUL_CONFIDENCE = 50;
+
+const FIRST_RENDITION: Rendition = { scale: 1 };
+/** Read again when a first parse flags a field: thresholded nearer the ink, and enlarged. */
+const RETRY_RENDITIONS: Rendition[] = [{ binarise: true, level: 0.3, scale: 1 }, { scale: 1.5 }];
+
+/** The whole card, read for its words when the header did not say what it is (titles are large print). */
+const PAGE_SCALE = 0.5;
+
+/** The header band (document titles) of every supported document, read at reduced size. */
+const HEADER = { top: 0, height: 0.2, scale: 0.6 };
+
+class TesseractOcrEngine implements OcrEngine {
+  private closed = false;
+
+  constructor(
+    private readonly pool: OcrPool,
+    private readonly cardWidth: number,
+    private readonly now: () => Date,
+  ) {}
+
+  async read(input: OcrInput): Promise<OcrResult> {
+    if (this.closed) throw new Error('OCR engine is closed');
+    const started = performance.now();
+    const timingsMs: Record<string, number> = {};
+    const lap = (name: string, from: number) => {
+      timingsMs[name] = Math.round(performance.now() - from);
+    };
+
+    let card = await this.straighten(input.image, 0);
+    lap('geometry', started);
+
+    const classifyStart = performance.now();
+    let { classification, mrz } = await this.identify(card, input);
+    const warnings: string[] = [];
+    if (classification.documentType === 'UNKNOWN') {
+      // Perhaps upside down (or a portrait photo turned the wrong way): one more look, half a turn round.
+      const turned = await this.straighten(input.image, 2);
+      const second = await this.identify(turned, input);
+      if (second.classification.documentType !== 'UNKNOWN') {
+        ({ classification, mrz } = second);
+        card = turned;
+        warnings.push('card_upside_down');
+      }
+    }
+    lap('classify', classifyStart);
+
+    if (classification.side !== input.side) warnings.push('side_mismatch');
+    const reader = READERS[`${classification.documentType}:${classification.side}`];
+    const mrzReading = mrz
+      ? { format: mrz.format, lines: mrz.lines, valid: mrz.valid, checkDigits: mrz.checkDigits }
+      : undefined;
+    const base = { ...classification, geometry: card.geometry, ...(mrzReading ? { mrz: mrzReading } : {}) };
+    if (!reader) {
+      lap('total', started);
+      return { ...base, ocrData: {}, warnings: [...warnings, 'document_not_recognised'], timingsMs };
+    }
+
+    const fieldsStart = performance.now();
+    const [parsed, faceCrop] = await Promise.all([
+      this.readSide(card, reader, { mrz, today: this.now(), front: input.frontData }),
+      reader.photo ? cropFace(card, reader.photo) : Promise.resolve(undefined),
+    ]);
+    lap('fields', fieldsStart);
+    lap('total', started);
+    return {
+      ...base,
+      ...(mrzReading && parsed.mrzLines ? { mrz: { ...mrzReading, lines: parsed.mrzLines } } : {}),
+      ocrData: parsed.ocrData,
+      ...(parsed.ocrBack ? { ocrBack: parsed.ocrBack } : {}),
+      ...(Object.keys(parsed.extra).length > 0 ? { extra: parsed.extra } : {}),
+      ...(faceCrop ? { faceCrop } : {}),
+      warnings: [...warnings, ...parsed.warnings],
+      timingsMs,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.pool.close();
+  }
+
+  private straighten(image: Buffer, quarterTurns: number): Promise<StraightenedCard> {
+    return straighten(image, { cardWidth: this.cardWidth, quarterTurns }).catch((error: unknown) => {
+      throw new OcrImageError(`image could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** Document type and side: the header words and, when the card has one, the MRZ (read in parallel). */
+  private async identify(
+    card: StraightenedCard,
+    input: OcrInput,
+  ): Promise<{ classification: Classification; mrz: MrzResult | null }> {
+    const band = locateMrzBand(card.grey);
+    const wantMrz = band !== null || input.side === 'back' || input.passportHint === true;
+    const [mrz, headerText] = await Promise.all([
+      wantMrz ? readMrz(this.pool, card.grey, band) : Promise.resolve(null),
+      input.side === 'front' || band === null ? this.readHeader(card) : Promise.resolve(''),
+    ]);
+    const given = { mrzLines: mrz?.lines ?? null, declaredSide: input.side, passportHint: input.passportHint };
+    let classification = classify({ text: headerText, ...given });
+    if (classification.documentType === 'UNKNOWN') {
+      const png = await encodeGreyPng(card.grey, undefined, PAGE_SCALE);
+      const page = await this.pool.readText(png, { segmentation: 'auto' });
+      classification = classify({ text: page.text, ...given });
+    }
+    return { classification, mrz };
+  }
+
+  /**
+   * Every field of the layout (codes also by the legacy engine), parsed; fields the parse flags, or whose
+   * read looks doubtful, are read again from other renditions and the side parsed once more.
+   */
+  private async readSide(
+    card: StraightenedCard,
+    reader: DocumentReader,
+    context: Pick<ParseInput, 'mrz' | 'today' | 'front'>,
+  ): Promise<ParsedSide> {
+    const [reads, legacyReads] = await Promise.all([
+      this.readFields(card, reader.fields, FIRST_RENDITION),
+      this.readCodes(card, reader.fields.filter((f) => f.legacyToo)),
+    ]);
+    const alternates: Record<string, RawRead[]> = {};
+    for (const [key, read] of Object.entries(legacyReads)) alternates[key] = [read];
+    const parseInput: ParseInput = { reads, alternates, card: card.grey, ...context };
+    const first = reader.parse(parseInput);
+    const retry = reader.fields.filter((f) =>
+      f.retryOn?.some((w) => first.warnings.includes(w)) || needsAnotherLook(f, reads[f.key]!));
+    if (retry.length === 0) return first;
+    const renditions = await Promise.all(RETRY_RENDITIONS.map((r) => this.readFields(card, retry, r)));
+    for (const field of retry) {
+      alternates[field.key] = [...(alternates[field.key] ?? []), ...renditions.map((r) => r[field.key]!)];
+    }
+    return reader.parse(parseInput);
+  }
+
+  private async readHeader(card: StraightenedCard): Promise<string> {
+    const { grey } = card;
+    const png = await encodeGreyPng(grey, { top: HEADER.top, height: grey.height * HEADER.height }, HEADER.scale);
+    return (await this.pool.readText(png, { segmentation: 'auto' })).text;
+  }
+
+  private async readCodes(card: StraightenedCard, fields: FieldSpec[]): Promise<Record<string, RawRead>> {
+    const { grey } = card;
+    const entries = await Promise.all(fields.map(async (field) => {
+      const image = await fieldImage(grey, regionToPixels(field.region, grey.width, grey.height));
+      const read = image.inked
+        ? await this.pool.readCode(image.png, field.whitelist ?? '', field.adaptiveThreshold === true)
+        : EMPTY_READ;
+      return [field.key, read] as const;
+    }));
+    return Object.fromEntries(entries);
+  }
+
+  private async readFields(
+    card: StraightenedCard,
+    fields: FieldSpec[],
+    rendition: Rendition,
+  ): Promise<Record<string, RawRead>> {
+    const { grey } = card;
+    const entries = await Promise.all(fields.map(async (field) => {
+      const image = await fieldImage(grey, regionToPixels(field.region, grey.width, grey.height), {
+        binarise: rendition.binarise ?? field.binarise === true,
+        ...(rendition.level !== undefined ? { level: rendition.level } : {}),
+        scale: rendition.scale,
+      });
+      const read = image.inked
+        ? await this.pool.readText(image.png, {
+          segmentation: field.segmentation,
+          ...(field.whitelist ? { whitelist: field.whitelist } : {}),
+          adaptiveThreshold: field.adaptiveThreshold === true,
+        })
+        : EMPTY_READ;
+      return [field.key, read] as const;
+    }));
+    return Object.fromEntries(entries);
+  }
+}
+
+/** Starts every worker now; rejects clearly when language data or the wasm core is missing. */
+export async function createOcrEngine(options: OcrEngineOptions = {}): Promise<OcrEngine> {
+  const pool = await OcrPool.create({ textWorkers: options.textWorkers ?? 2 });
+  return new TesseractOcrEngine(pool, options.cardWidth ?? 2000, options.now ?? (() => new Date()));
+}

@@ -1,0 +1,105 @@
+/**
+ * Mexican passport data page: labelled values in two columns beside the photo and the TD3 MRZ below.
+ * Dates print as 'DD MM YYYY'. The MRZ is cross-checked with the printed values; where they differ, the
+ * MRZ wins for values its check digits cover (dates), the print wins otherwise.
+ */
+import { normaliseOcrBirthDate, ocrCurpOrEmpty } from '@kyc/contracts/rules';
+import { cleanCode, curpNameLetters, repairCurpFrom, stateCodeFromName } from '../id-codes.js';
+import { mrzNameGivenFirst } from '../mrz-parse.js';
+import { correctMrzNameFromPrint, mrzFacts, reconcile, sameMrzName } from './mrz-facts.js';
+import {
+  bestReading, code, CODE_CHARS, CURP_RETRY, DIGITS, documentFlags, line, px, readings, sexLetter, type DocumentReader,
+  type ParsedSide,
+} from './spec.js';
+import { cleanName, dateText, findDate, fullName, readText, readWords, splitSurnames } from './text.js';
+
+const H = 1408;
+
+export const passportFront: DocumentReader = {
+  documentType: 'PASAPORTE',
+  side: 'front',
+  photo: px(H, 0, 90, 620, 880),
+  fields: [
+    line('numero', px(H, 1490, 227, 1960, 275), { whitelist: CODE_CHARS, retryOn: [] }),
+    line('apellidos', px(H, 550, 325, 1900, 375)),
+    line('nombres', px(H, 550, 425, 1900, 475)),
+    line('nacionalidad', px(H, 550, 525, 1130, 575), { retryOn: [] }),
+    line('fechaNacimiento', px(H, 1140, 525, 1640, 575), { whitelist: `${DIGITS} `, retryOn: [] }),
+    code('curp', px(H, 550, 625, 1130, 675), CURP_RETRY),
+    sexLetter(px(H, 1140, 625, 1300, 675), 'MF'),
+    line('lugarNacimiento', px(H, 550, 725, 1130, 775), { retryOn: [] }),
+    line('fechaExpedicion', px(H, 550, 825, 1130, 875), { whitelist: `${DIGITS} `, retryOn: [] }),
+    line('fechaCaducidad', px(H, 1140, 825, 1640, 875), { whitelist: `${DIGITS} `, retryOn: [] }),
+  ],
+  parse(input): ParsedSide {
+    const { reads, mrz, today } = input;
+    const warnings: string[] = [];
+    const firstWords = (key: string): string => {
+      const found = cleanName(readWords(bestReading(input, key)));
+      if (!found) warnings.push(`${key}_unreadable`);
+      return found ?? '';
+    };
+    let [apellidoPaterno, apellidoMaterno] = splitSurnames(firstWords('apellidos'));
+    let nombres = firstWords('nombres');
+    let sexo = readings(input, 'sexo').map((r) => /[MF]/.exec(readText(r))?.[0]).find(Boolean) ?? '';
+    let numero = cleanCode(readText(reads.numero));
+    let birth = dateText(findDate(readText(reads.fechaNacimiento)));
+    let expiry = dateText(findDate(readText(reads.fechaCaducidad)));
+    const extra: Record<string, string> = {};
+    let ocrBack: Record<string, string> | undefined;
+    let mrzLines: string[] | undefined;
+
+    if (mrz) {
+      const facts = mrzFacts(mrz, today);
+      numero = reconcile('numeroPasaporte', numero, facts.documentNumber, facts.trusted.documentNumber, warnings);
+      birth = reconcile('fechaNacimiento', birth, facts.birthDate, facts.trusted.birthDate, warnings);
+      expiry = reconcile('vigencia', expiry, facts.expiryDate, facts.trusted.expiryDate, warnings);
+      const icaoSex = facts.sex === 'H' ? 'M' : facts.sex === 'M' ? 'F' : null;
+      sexo = reconcile('sexo', sexo, icaoSex, false, warnings);
+      if (!apellidoPaterno && !nombres) {
+        [apellidoPaterno, apellidoMaterno] = splitSurnames(facts.surnames.join(' '));
+        nombres = facts.given;
+      }
+      mrzLines = correctMrzNameFromPrint(mrz, [apellidoPaterno, apellidoMaterno], nombres) ?? undefined;
+      const lines = mrzLines ?? mrz.lines;
+      if (!mrzLines && !sameMrzName([apellidoPaterno, apellidoMaterno], nombres, mrz)) {
+        warnings.push('mrz_front_mismatch:nombreCompleto');
+      }
+      ocrBack = { cadena: lines.join('\n'), nombreCompletoMRZ: mrzNameGivenFirst(lines[0]!.slice(5)) };
+      if (!mrz.valid) warnings.push('mrz_check_digits_failed');
+    }
+    if (!sexo) warnings.push('sexo_unreadable');
+
+    const lugarNacimiento = cleanName(readWords(reads.lugarNacimiento));
+    const curp = repairCurpFrom(readings(input, 'curp').map(readText), {
+      birthDate: findDate(birth),
+      sex: sexo === 'M' ? 'H' : sexo === 'F' ? 'M' : null,
+      nameLetters: curpNameLetters({ apellidoPaterno, apellidoMaterno, nombres }),
+      birthState: stateCodeFromName(lugarNacimiento),
+    });
+    warnings.push(...curp.warnings);
+    if (numero) extra.numeroPasaporte = numero;
+    const nacionalidad = cleanName(readWords(reads.nacionalidad));
+    if (nacionalidad) extra.nacionalidad = nacionalidad;
+    if (lugarNacimiento) extra.lugarNacimiento = lugarNacimiento;
+    const issued = dateText(findDate(readText(reads.fechaExpedicion)));
+    if (issued) extra.fechaExpedicion = issued;
+    return {
+      ocrData: {
+        nombreCompleto: fullName(nombres, apellidoPaterno, apellidoMaterno),
+        nombres,
+        apellidoPaterno,
+        apellidoMaterno,
+        fechaNacimiento: birth ? normaliseOcrBirthDate(birth, today) : '',
+        sexo,
+        curp: ocrCurpOrEmpty(curp.value),
+        vigencia: expiry,
+        ...documentFlags('PASAPORTE'),
+      },
+      ...(ocrBack ? { ocrBack } : {}),
+      ...(mrzLines ? { mrzLines } : {}),
+      extra,
+      warnings,
+    };
+  },
+};

@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import { dniCheckCharacters, dniPeruFront, parseDniNumber } from '../../../src/engines/ocr/fields/dni-peru.js';
+import { fmm, lastAuthorisedDay, tickedSex } from '../../../src/engines/ocr/fields/fmm.js';
+import { ineBack } from '../../../src/engines/ocr/fields/ine-back.js';
+import { ineFront, parseIneAddress } from '../../../src/engines/ocr/fields/ine-front.js';
+import { passportFront } from '../../../src/engines/ocr/fields/passport.js';
+import type { ParseInput } from '../../../src/engines/ocr/fields/spec.js';
+import { cleanName, findDate, splitSurnames } from '../../../src/engines/ocr/fields/text.js';
+import type { RawImage } from '../../../src/engines/ocr/homography.js';
+import { checkMrz } from '../../../src/engines/ocr/mrz-parse.js';
+import type { MrzResult } from '../../../src/engines/ocr/mrz.js';
+import type { RawRead } from '../../../src/engines/ocr/pool.js';
+
+/** A read as tesseract reports it: lines of words with boxes and confidences ('word@40' sets 40). */
+function read(...lines: string[]): RawRead {
+  let y = 0;
+  return {
+    text: lines.join('\n'),
+    lines: lines.map((line) => {
+      y += 60;
+      let x = 0;
+      const words = line.split(' ').filter(Boolean).map((token) => {
+        const [text = '', conf] = token.split('@');
+        const box = { x0: x, y0: y, x1: x + text.length * 20, y1: y + 40 };
+        x = box.x1 + 20;
+        return { text, confidence: conf ? Number(conf) : 90, box, symbols: [] };
+      });
+      return { text: words.map((w) => w.text).join(' '), confidence: 90, box: { x0: 0, y0: y, x1: x, y1: y + 40 }, words };
+    }),
+  };
+}
+
+const blankCard: RawImage = { data: Buffer.alloc(2000 * 1262, 230), width: 2000, height: 1262, channels: 1 };
+const today = new Date('2026-11-26T12:00:00Z');
+
+function input(reads: Record<string, RawRead>, extra: Partial<ParseInput> = {}): ParseInput {
+  return { reads, alternates: {}, card: blankCard, mrz: null, today, ...extra };
+}
+
+function mrzResult(lines: string[]): MrzResult {
+  const check = checkMrz(lines);
+  return {
+    format: lines.length === 2 ? 'TD3' : 'TD1', lines, valid: check.valid, checkDigits: check.checkDigits,
+    fields: check.fields, located: true, attempts: 1,
+  };
+}
+
+describe('INE front', () => {
+  const reads = {
+    names: read('DÍAZ', 'YAÑEZ', 'HECTOR e@20'),
+    sexo: read('H'),
+    address: read('AV INSURGENTES SUR 138 INT 12', 'COL PROGRESO 33159', 'CHIHUAHUA, CHIH.'),
+    claveElector: read('DZYXHC01091208H473'),
+    curp: read('DIYHO10912HCHZXCC7'),
+    registro: read('2021 00'),
+    fechaNacimiento: read('12/09/2001'),
+    seccion: read('3447'),
+    vigencia: read('2021 - 2031'),
+    emision: read('04'),
+  };
+
+  it('parses every field by its place, with diacritics, repairs and §5 normalisations', () => {
+    const parsed = ineFront.parse(input(reads));
+    expect(parsed.ocrData).toEqual({
+      nombreCompleto: 'HÉCTOR DÍAZ YÁÑEZ',
+      nombres: 'HÉCTOR',
+      apellidoPaterno: 'DÍAZ',
+      apellidoMaterno: 'YÁÑEZ',
+      fechaNacimiento: '12/09/2001',
+      sexo: 'H',
+      curp: 'DIYH010912HCHZXCC7',
+      claveElector: 'DZYXHC01091208H473',
+      anioRegistro: '2021',
+      numeroRegistro: '00',
+      seccion: '3447',
+      emision: '04',
+      vigencia: '2031',
+      calle: 'AV INSURGENTES SUR',
+      numero: '138 INT 12',
+      colonia: 'PROGRESO',
+      cp: '33159',
+      municipio: 'CHIHUAHUA',
+      estado: 'CHIH.',
+      identificacionElectoral: true,
+      identificacionPasaporte: false,
+      identificacionMigratoria: false,
+      documentoNacionalPeru: false,
+      documentoPermanente: false,
+    });
+    expect(parsed.warnings).toEqual([]);
+  });
+
+  it('takes an unreadable sex from a sound CURP, and flags fields it could not read', () => {
+    const parsed = ineFront.parse(input({ ...reads, sexo: read(), emision: read() }));
+    expect(parsed.ocrData.sexo).toBe('H');
+    expect(parsed.warnings).toEqual(['emision_unreadable']);
+  });
+
+  it('uses a later rendition of a field when the first one fails', () => {
+    const parsed = ineFront.parse({ ...input({ ...reads, curp: read('DIYH010912HCHZXCC4') }), alternates: { curp: [read('DIYH010912HCHZXCC7')] } });
+    expect(parsed.ocrData.curp).toBe('DIYH010912HCHZXCC7');
+  });
+});
+
+describe('parseIneAddress', () => {
+  it('splits street and number, colonia and postal code, municipality and state', () => {
+    expect(parseIneAddress(['C 5 DE MAYO 1O2', 'COL NIÑOS HEROES 44100', 'SAN NICOLAS DE LOS GARZA, N.L.'])).toEqual({
+      calle: 'C 5 DE MAYO', numero: '102', colonia: 'NIÑOS HÉROES', cp: '44100', municipio: 'SAN NICOLÁS DE LOS GARZA', estado: 'N.L.',
+    });
+  });
+});
+
+describe('INE back', () => {
+  const lines = ['IDMEX5338842371<<3447342242468', '0109121M3112319MEX<<<<<<<<<<<3', 'DIAZ<YANEZ<<HECTOR<<<<<<<<<<<<'];
+
+  it('derives the ocrBack fields from the MRZ', () => {
+    const parsed = ineBack.parse(input({}, { mrz: mrzResult(lines) }));
+    expect(parsed.ocrData).toEqual({
+      cadena: lines.join('\n'),
+      ineVigencia: '2031',
+      cicMRZ: '533884237',
+      ciudadanoMRZ: '342242468',
+      nombreCompletoMRZ: 'HECTOR DIAZ YANEZ',
+      seccionMRZ: '3447',
+    });
+    expect(parsed.warnings).toEqual([]);
+  });
+
+  it('cross-checks the MRZ with the front read before', () => {
+    const front = { fechaNacimiento: '12/09/2002', sexo: 'H', vigencia: '2031', seccion: '3447', apellidoPaterno: 'DÍAZ', apellidoMaterno: 'YÁÑEZ', nombres: 'HÉCTOR' };
+    const parsed = ineBack.parse(input({}, { mrz: mrzResult(lines), front }));
+    expect(parsed.warnings).toEqual(['mrz_front_mismatch:fechaNacimiento']);
+  });
+
+  it('says when there is no MRZ', () => {
+    expect(ineBack.parse(input({})).warnings).toEqual(['mrz_not_found']);
+  });
+});
+
+describe('passport', () => {
+  const lines = ['P<MEXAGUILAR<BRISENO<<JOAQUIN<<<<<<<<<<<<<<<', 'G509395450MEX0112226M2706188<<<<<<<<<<<<<<04'];
+  const reads = {
+    numero: read('G50939545'),
+    apellidos: read('AGUILAR BRISEÑO'),
+    nombres: read('JOAQUIN'),
+    nacionalidad: read('MEXICANA'),
+    fechaNacimiento: read('22 12 2001'),
+    curp: read('AUBJO11222HOCGRQK1'),
+    sexo: read('M'),
+    fechaExpedicion: read('19 06 2021'),
+    fechaCaducidad: read('18 06 2027'),
+  };
+
+  it('reads the page, takes ocrBack from the MRZ and cross-checks them', () => {
+    const parsed = passportFront.parse(input(reads, { mrz: mrzResult(lines) }));
+    expect(parsed.ocrData).toMatchObject({
+      nombreCompleto: 'JOAQUÍN AGUILAR BRISEÑO', apellidoPaterno: 'AGUILAR', apellidoMaterno: 'BRISEÑO', nombres: 'JOAQUÍN',
+      fechaNacimiento: '22/12/2001', sexo: 'M', curp: 'AUBJ011222HOCGRQK1', vigencia: '18/06/2027', identificacionPasaporte: true,
+    });
+    expect(parsed.ocrBack).toEqual({ cadena: lines.join('\n'), nombreCompletoMRZ: 'JOAQUIN AGUILAR BRISENO' });
+    expect(parsed.extra).toEqual({ numeroPasaporte: 'G50939545', nacionalidad: 'MEXICANA', fechaExpedicion: '19/06/2021' });
+    expect(parsed.warnings).toEqual([]);
+  });
+
+  it('prefers the MRZ date its check digit covers, and says the two differ', () => {
+    const parsed = passportFront.parse(input({ ...reads, fechaCaducidad: read('18 08 2027') }, { mrz: mrzResult(lines) }));
+    expect(parsed.ocrData.vigencia).toBe('18/06/2027');
+    expect(parsed.warnings).toEqual(['mrz_front_mismatch:vigencia']);
+  });
+});
+
+describe('Peru DNI and FMM', () => {
+  it('reads the DNI number and its check character', () => {
+    expect(dniCheckCharacters('56440282')).toEqual({ digit: '1', letter: 'F' });
+    expect(parseDniNumber('DNI 56440282 - 1')).toEqual({ dni: '56440282', check: '1' });
+    expect(parseDniNumber('156440282 1')).toEqual({ dni: '56440282', check: '1' });
+  });
+
+  it('parses the DNI front', () => {
+    const parsed = dniPeruFront.parse(input({
+      dni: read('56440282 - 1'), apellidoPaterno: read('QUISPE'), apellidoMaterno: read('CONDORI'), nombres: read('WILFREDO'),
+      fechaNacimiento: read('02 07 2006'), sexo: read('M'), fechaEmision: read('31 08 2025'), fechaCaducidad: read('31 08 2033'),
+    }));
+    expect(parsed.ocrData).toMatchObject({
+      nombreCompleto: 'WILFREDO QUISPE CONDORI', dni: '56440282', fechaNacimiento: '02/07/2006', sexo: 'M', vigencia: '31/08/2033',
+      documentoNacionalPeru: true,
+    });
+    expect(parsed.warnings).toEqual([]);
+  });
+
+  it('computes the FMM validity as the last authorised day and reads the ticked box', () => {
+    expect(lastAuthorisedDay({ day: 26, month: 11, year: 2026 }, 7)).toBe('02/12/2026');
+    const card: RawImage = { ...blankCard, data: Buffer.alloc(2000 * 1294, 235), height: 1294 };
+    for (let y = 465; y < 490; y++) for (let x = 910; x < 935; x++) card.data[y * 2000 + x] = 20;
+    expect(tickedSex(card)).toBe('M');
+    const parsed = fmm.parse(input({
+      apellidoPaterno: read('JOHNSON'), apellidoMaterno: read(), nombres: read('ROBERT ALAN'), nacionalidad: read('ESTADOUNIDENSE'),
+      fechaNacimiento: read('01/02/1971'), pasaporte: read('A12345678'), paisResidencia: read('ESTADOS UNIDOS'),
+      fechaEntrada: read('26/11/2026'), dias: read('7'), folio: read('4769136557'),
+    }, { card }));
+    expect(parsed.ocrData).toMatchObject({
+      nombreCompleto: 'ROBERT ALAN JOHNSON', apellidoMaterno: '', sexo: 'M', fechaNacimiento: '01/02/1971', vigencia: '02/12/2026',
+    });
+    expect(parsed.extra.folio).toBe('4769136557');
+  });
+});
+
+describe('text helpers', () => {
+  it('cleans names: noise words dropped, diacritics from the lexicon, doubled accent vowels collapsed', () => {
+    expect(cleanName('— YANEZ 7')).toBe('YÁÑEZ');
+    expect(cleanName('ESTEFANIÍA')).toBe('ESTEFANÍA');
+    expect(cleanName('XOCOP')).toBe('XOCOP');
+  });
+
+  it('finds dates printed with slashes or spaces, with digit-shaped letters', () => {
+    expect(findDate('12/O9/2001')).toEqual({ day: 12, month: 9, year: 2001 });
+    expect(findDate('22 12 2001')).toEqual({ day: 22, month: 12, year: 2001 });
+    expect(findDate('31/02/2001')).toBeNull();
+  });
+
+  it('keeps particles with the surname they belong to', () => {
+    expect(splitSurnames('DE LA CRUZ GARCÍA')).toEqual(['DE LA CRUZ', 'GARCÍA']);
+    expect(splitSurnames('AGUILAR DEL VALLE')).toEqual(['AGUILAR', 'DEL VALLE']);
+    expect(splitSurnames('JOHNSON')).toEqual(['JOHNSON', '']);
+  });
+});

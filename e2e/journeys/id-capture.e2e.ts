@@ -1,0 +1,113 @@
+import { copyFile, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { generateFixtureSet, pngToY4m, type GroundTruth } from '@kyc/fixtures';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+let server: RunningServer;
+let browser: Browser;
+let work: string;
+let camera: string;
+let frontY4m: string;
+let backY4m: string;
+let front: GroundTruth;
+
+/** The card centred on a dark table at 80% of a 1280x720 frame, as a phone camera would see it. */
+async function cameraFrame(png: string, out: string): Promise<void> {
+  const card = await sharp(png).resize({ height: 576 }).toBuffer();
+  const framed = path.join(work, `${path.basename(out, '.y4m')}.png`);
+  await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#141414' } })
+    .composite([{ input: card, gravity: 'centre' }])
+    .png()
+    .toFile(framed);
+  await pngToY4m(framed, out, { width: 1280, height: 720, seconds: 1, fps: 10 });
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-id-'));
+  await generateFixtureSet({ outDir: work, seed: 21, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
+  front = JSON.parse(await readFile(path.join(work, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
+  frontY4m = path.join(work, 'front.y4m');
+  backY4m = path.join(work, 'back.y4m');
+  await cameraFrame(path.join(work, 'ine-000-front-clean.png'), frontY4m);
+  await cameraFrame(path.join(work, 'ine-000-back-clean.png'), backY4m);
+  camera = path.join(work, 'camera.y4m');
+  await copyFile(frontY4m, camera);
+  server = await startServer();
+  browser = await launchBrowser({ videoFile: camera });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** Chromium reopens the fake-camera file when the flow reopens the camera: swap it atomically. */
+async function showOnCamera(y4m: string): Promise<void> {
+  const staged = path.join(work, 'staged.y4m');
+  await copyFile(y4m, staged);
+  await rename(staged, camera);
+}
+
+async function captureSide(page: Page, label: 'CAPTURAR FRENTE' | 'CAPTURAR REVERSO', shot: string): Promise<void> {
+  const capture = page.getByRole('button', { name: label });
+  await expect.poll(() => capture.isEnabled(), { timeout: 20_000 }).toBe(true);
+  await screenshot(page, `${shot}-camara`);
+  await capture.click();
+  await page.getByRole('heading', { name: 'Ajusta tu identificación/comprobante' }).waitFor({ timeout: 20_000 });
+  await screenshot(page, `${shot}-ajuste`);
+  await page.getByRole('button', { name: 'AJUSTE LISTO' }).click();
+  await page.getByRole('heading', { name: 'Revisa tu captura' }).waitFor();
+  const save = page.getByRole('button', { name: 'GUARDAR' });
+  expect(await save.isDisabled()).toBe(true);
+  await page.getByRole('checkbox', { name: 'Confirmo que la captura es clara y los datos legibles.' }).check();
+  await save.click();
+  await page.getByRole('heading', { name: /Analizando/ }).waitFor();
+}
+
+describe('ID capture with the fake camera and the real OCR', () => {
+  it('INE front and back → the confirmation form pre-filled with what was read → address step', async () => {
+    const context = await newPhoneOrDesktop(browser, 'phone');
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+
+    await page.goto(`${server.url}/demo`);
+    const start = page.getByRole('button', { name: 'EMPEZAR' });
+    await expect.poll(() => start.isEnabled()).toBe(true);
+    await start.click();
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'CAPTURAR IDENTIFICACIÓN' }).click();
+    await page.getByRole('heading', { name: 'Tómale una foto al frente de tu identificación' }).waitFor();
+    await page.getByRole('button', { name: 'CONTINUAR' }).click();
+
+    await captureSide(page, 'CAPTURAR FRENTE', 'phone-10-frente');
+    await showOnCamera(backY4m);
+    await captureSide(page, 'CAPTURAR REVERSO', 'phone-11-reverso');
+
+    await page.waitForURL('**/resultados_identificacion', { timeout: 60_000 });
+    await page.getByRole('heading', { name: 'Verifica tu información' }).waitFor();
+    await screenshot(page, 'phone-12-verifica');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const form = page.locator('form[data-form]');
+    expect(await form.getAttribute('data-form')).toMatch(/^ine/);
+    expect(await page.locator('input[name="nombreCompleto"]').inputValue()).toBe(front.ocrFront?.nombreCompleto);
+    expect(await page.locator('input[name="curp"]').inputValue()).toBe(front.ocrFront?.curp);
+
+    const stored = await page.evaluate(() => ({ ocrFront: localStorage.getItem('ocrFront'), ocrBack: localStorage.getItem('ocrBack') }));
+    expect(stored.ocrFront).toContain(String(front.ocrFront?.curp));
+    expect(stored.ocrBack).toBeTruthy();
+
+    await page.getByRole('button', { name: 'CONTINUAR' }).click();
+    await page.waitForURL('**/identificacion_edit', { timeout: 5_000 });
+    const userData = await page.evaluate(() => localStorage.getItem('data_user'));
+    expect(userData).toContain('31/12/');
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
