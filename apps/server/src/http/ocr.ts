@@ -84,10 +84,14 @@ export function registerOcrRoutes(app: ZodApp, { config, db, cipher, blobs, ocr 
       const image = await blobs.put(key, file.buffer, { contentType: file.sniffedType });
       const front = side === 'back' ? await latestEvidence(db, cipher, transaction.uuidTrx, idSides.front.evidenceKind) : undefined;
       const frontData = (front?.payload as { ocrData?: Record<string, string | boolean> } | undefined)?.ocrData;
-      const engine = await ocr.get();
       let result;
       try {
-        result = await engine.read({ image: file.buffer, side, passportHint: fields.passport === 'true', frontData });
+        const read = await ocr.withSlot((engine) => engine.read({ image: file.buffer, side, passportHint: fields.passport === 'true', frontData }));
+        if (!read) {
+          await blobs.delete(image.key);
+          throw new HttpError(503, 'Busy: too many documents are being read; try again', errorTexts.serviceUnavailable);
+        }
+        result = read;
       } catch (error) {
         if (!(error instanceof OcrImageError)) throw error;
         result = undefined;
