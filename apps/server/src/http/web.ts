@@ -1,3 +1,4 @@
+import { contentSecurityPolicy } from './security-headers.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -44,6 +45,7 @@ export async function registerWeb(app: ZodApp, config: Pick<Config, 'webDist'>):
         const relative = path.relative(root, filePath).split(path.sep).join('/');
         const cacheable = relative.startsWith('assets/') && !relative.endsWith('.html');
         res.setHeader('cache-control', cacheable ? immutable : 'no-cache');
+        if (relative.endsWith('.html')) res.setHeader('content-security-policy', contentSecurityPolicy);
       },
     });
   } else {
