@@ -56,9 +56,15 @@ export async function insertAuditEvent(
   return id;
 }
 
-export async function listLifecycleEvents(db: Db, cipher: DataCipher, uuidTrx: string): Promise<StoredEvent[]> {
+async function listEvents(
+  db: Db,
+  cipher: DataCipher,
+  table: 'lifecycle_events' | 'audit_events',
+  context: (uuidTrx: string, id: string) => string,
+  uuidTrx: string,
+): Promise<StoredEvent[]> {
   const rows = await db
-    .selectFrom('lifecycle_events')
+    .selectFrom(table)
     .select(['id', 'payload_enc', 'received_at'])
     .where('uuid_trx', '=', uuidTrx)
     .orderBy('id')
@@ -66,20 +72,14 @@ export async function listLifecycleEvents(db: Db, cipher: DataCipher, uuidTrx: s
   return rows.map((r) => ({
     id: r.id,
     receivedAt: r.received_at,
-    payload: JSON.parse(cipher.decrypt(r.payload_enc, lifecycleContext(uuidTrx, r.id))),
+    payload: JSON.parse(cipher.decrypt(r.payload_enc, context(uuidTrx, r.id))),
   }));
 }
 
-export async function listAuditEvents(db: Db, cipher: DataCipher, uuidTrx: string): Promise<StoredEvent[]> {
-  const rows = await db
-    .selectFrom('audit_events')
-    .select(['id', 'payload_enc', 'received_at'])
-    .where('uuid_trx', '=', uuidTrx)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    receivedAt: r.received_at,
-    payload: JSON.parse(cipher.decrypt(r.payload_enc, auditContext(uuidTrx, r.id))),
-  }));
+export function listLifecycleEvents(db: Db, cipher: DataCipher, uuidTrx: string): Promise<StoredEvent[]> {
+  return listEvents(db, cipher, 'lifecycle_events', lifecycleContext, uuidTrx);
+}
+
+export function listAuditEvents(db: Db, cipher: DataCipher, uuidTrx: string): Promise<StoredEvent[]> {
+  return listEvents(db, cipher, 'audit_events', auditContext, uuidTrx);
 }
