@@ -1,0 +1,100 @@
+/**
+ * The evidence a transaction leaves behind, by kind, with the payload each kind stores (encrypted, see
+ * store/evidence.ts). Scoring, the report PDF and the evidence bundle read these; each capability writes its own.
+ * Payloads are JSON; fields may be added, never renamed.
+ */
+export const evidenceKind = {
+  /** ID front read (http/ocr.ts): { verdict, documentType, ocrData, ocrBack?, extra, mrz?, warnings, ... }. */
+  idFront: 'ocr_frente',
+  /** ID back read (http/ocr.ts): same shape, mrz carries the check-digit result. */
+  idBack: 'ocr_reverso',
+  /** Holder's face cropped from the ID front (blob only). */
+  holderPhoto: 'rostro_identificacion',
+  /** Proof-of-address upload (blob only). */
+  proofOfAddress: 'comprobante_domicilio',
+  /** What was read from the proof of address: ProofReading. */
+  proofReading: 'comprobante_lectura',
+  /** CURP check: CurpCheck. */
+  renapo: 'renapo',
+  /** INE data check: IneCheck. */
+  ine: 'ine',
+  /** Hologram calibration video measure: HologramMeasure. */
+  hologram: 'holograma',
+  /** One face-video decision: VideoTokenDecision (the video itself is the blob). */
+  videoToken: 'video_token',
+  /** The data the user confirmed (data_user), as saved by the flow. */
+  userData: 'data_user',
+  /** A consent accepted: ConsentAcceptance. */
+  consent: 'consentimiento',
+  /** Generated documents (clause, authorization, report): DocumentRecord per document. */
+  document: 'documento',
+} as const;
+
+export type EvidenceKind = (typeof evidenceKind)[keyof typeof evidenceKind];
+
+/** A check that can pass, fail, or not have been possible (no input, no engine configured). */
+export type CheckOutcome = 'passed' | 'failed' | 'not_checked';
+
+export interface CurpCheck {
+  curp: string;
+  outcome: CheckOutcome;
+  /** Each rule with its result: structure, check digit, name initials, birth date, sex, state. */
+  checks: { rule: string; passed: boolean; detail: string }[];
+  /** 'local' when only the rules ran; the gateway's name when an external RENAPO service answered. */
+  source: string;
+}
+
+export interface IneCheck {
+  outcome: CheckOutcome;
+  checks: { rule: string; passed: boolean; detail: string }[];
+  source: string;
+}
+
+export interface HologramMeasure {
+  outcome: CheckOutcome;
+  /** Change of specular highlights over the tracked document region, 0..1. */
+  highlightChange: number;
+  framesAnalysed: number;
+  detail: string;
+}
+
+export interface ProofReading {
+  outcome: CheckOutcome;
+  holderName?: string;
+  street?: string;
+  settlement?: string;
+  postalCode?: string;
+  issueDate?: string;
+  /** Null when either name is unknown. */
+  nameMatchesId: boolean | null;
+  /** Issued within MESES_VIGENCIA_COMPROBANTE months; null when no date was read. */
+  recent: boolean | null;
+}
+
+export interface VideoTokenDecision {
+  match: boolean;
+  /** Cosine similarity of the best frames against the ID photo, and the threshold applied. */
+  faceScore: number | null;
+  threshold: number;
+  liveness: { passed: boolean; spoof: boolean; signals: Record<string, number | boolean | string> };
+  /** verified true/false when a speech engine ran; null with the reason when none is installed. */
+  spokenCode: { verified: boolean | null; engine: string; detail: string };
+  /** The section 8 message when the decision was not a match. */
+  message?: string;
+  service_call?: string;
+}
+
+export interface ConsentAcceptance {
+  /** terminos, clausula, autorizacion, consulta_historial. */
+  consent: string;
+  version: string;
+  sha256: string;
+  acceptedAt: string;
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface DocumentRecord {
+  name: 'clausula' | 'autorizacion' | 'reporte';
+  sha256: string;
+}
