@@ -44,11 +44,20 @@ export interface Config {
   webDist: string;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** SMS gateway (SMS_GATEWAY_URL); undefined: codes go to the local outbox under dataDir. */
+  smsGateway?: { url: string; token: string | undefined } | undefined;
+  /** HS256 secret of the launcher's tokens (LAUNCHER_JWT_SECRET); undefined: derived from the data key. */
+  launcherJwtSecret?: Buffer | undefined;
+  /** Lifetime of a launcher token in seconds. */
+  launcherTokenTtlSeconds?: number;
+  /** The built launcher (packages/launcher/dist), served under /launcher/v1/. */
+  launcherDist?: string;
 }
 
 const MiB = 1024 * 1024;
 // Relative to this module, so it resolves the same from src/ (tsx) and from dist/ (node).
 const defaultWebDist = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+const defaultLauncherDist = fileURLToPath(new URL('../../../packages/launcher/dist/', import.meta.url));
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
@@ -125,6 +134,25 @@ const envSchema = z.object({
   WEB_DIST: optional(z.string().trim()),
   TRUST_PROXY: optional(flag()),
   SHUTDOWN_TIMEOUT_MS: optional(integer(100, 600_000)),
+  SMS_GATEWAY_URL: optional(
+    z.string().trim().refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { error: 'must be an http:// or https:// URL' }),
+  ),
+  SMS_GATEWAY_TOKEN: optional(z.string().trim()),
+  LAUNCHER_JWT_SECRET: optional(
+    z
+      .string()
+      .trim()
+      .transform((v, ctx) => {
+        const key = Buffer.from(v, 'base64');
+        if (key.length < 32) {
+          ctx.addIssue({ code: 'custom', message: 'must be at least 32 bytes encoded in base64 (openssl rand -base64 32)' });
+          return z.NEVER;
+        }
+        return key;
+      }),
+  ),
+  LAUNCHER_TOKEN_TTL_SECONDS: optional(integer(30, 3600)),
+  LAUNCHER_DIST: optional(z.string().trim()),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -165,6 +193,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
+  if (e.SMS_GATEWAY_TOKEN && !e.SMS_GATEWAY_URL) {
+    throw new ConfigError('Invalid configuration: SMS_GATEWAY_TOKEN set without SMS_GATEWAY_URL');
+  }
   if (e.DATABASE_URL && !e.DATA_ENCRYPTION_KEY) {
     throw new ConfigError(
       'Invalid configuration: DATA_ENCRYPTION_KEY is required with DATABASE_URL, so that every node ' +
@@ -188,6 +219,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? defaultWebDist),
     trustProxy: e.TRUST_PROXY ?? false,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    smsGateway: e.SMS_GATEWAY_URL ? { url: e.SMS_GATEWAY_URL, token: e.SMS_GATEWAY_TOKEN } : undefined,
+    launcherJwtSecret: e.LAUNCHER_JWT_SECRET,
+    launcherTokenTtlSeconds: e.LAUNCHER_TOKEN_TTL_SECONDS ?? 600,
+    launcherDist: path.resolve(e.LAUNCHER_DIST ?? defaultLauncherDist),
   };
 }
 

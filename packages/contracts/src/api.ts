@@ -315,6 +315,14 @@ export const calls = {
     body: z.object({ user: z.object({ uuid, key: z.string().min(1).max(200) }) }),
     response: envelope(z.object({ token: z.string() })),
   },
+  launcherVerify: {
+    ...routes.launcherVerify,
+    // project: the popup's jwt is checked by the server when the flow starts in popup mode (docs/decisions.md).
+    summary: "Popup mode: verifies the launcher's JWT for this grantor, user and referer origin.",
+    headers: trxHeaders,
+    body: z.object({ token: z.string().min(10).max(4000), referer: z.string().min(1).max(2000) }),
+    response: envelope(z.object({ uuid, origin: z.string(), expiresAt: z.string() })),
+  },
   recordConnections: {
     ...routes.recordConnections,
     summary: 'Real-time media server: new peer connection with its offer.',

@@ -48,6 +48,13 @@ export const grantorParamDefaults = {
   RESULTADO_COMPLETO_OPENER: 'false',
   // project: the credit-history consent (/consulta_historial) after the face match.
   ENABLE_CONSULTA_HISTORIAL: 'false',
+  // project: title, text and version of the credit-history consent; {OTORGANTE}, {USUARIO}, {enter} placeholders.
+  TITULO_CONSULTA_HISTORIAL: 'Autorización para consultar tu historial crediticio',
+  TEXTO_CONSULTA_HISTORIAL:
+    'Autorizo expresamente a {OTORGANTE} para que lleve a cabo investigaciones sobre mi comportamiento crediticio en las Sociedades de Información Crediticia que estime conveniente.{enter}Declaro que conozco la naturaleza y alcance de la información que se solicitará, del uso que {OTORGANTE} hará de ella y de que podrá realizar consultas periódicas de mi historial crediticio.{enter}Consiento que esta autorización tenga una vigencia de tres años contados a partir de hoy y, en su caso, mientras mantengamos una relación jurídica.',
+  VERSION_CONSULTA_HISTORIAL: '1',
+  // project: partner origins allowed to use the launcher (comma-separated, e.g. https://tienda.example); empty: any.
+  ORIGENES_LAUNCHER: '',
   // project: face video path: 'grabacion' (MediaRecorder upload) or 'tiempo_real' (WebRTC).
   MODO_VIDEO_TOKEN: 'grabacion',
   // project: the help phone on the expired-link page (spec: "a hard-coded phone number").

@@ -26,6 +26,7 @@ export const routes = {
   enlace: { method: 'GET', path: '/v1/enlace/:token' },
   launcherIdentity: { method: 'POST', path: '/v1/launcher/identity' },
   launcherAuth: { method: 'POST', path: '/v1/launcher/auth' },
+  launcherVerify: { method: 'POST', path: '/v1/launcher/verify' },
   recordConnections: { method: 'POST', path: '/record/connections' },
   recordRemoteDescription: { method: 'POST', path: '/record/connections/:id/remote-description' },
   recordClose: { method: 'DELETE', path: '/record/connections/:id' },

@@ -43,3 +43,27 @@ export const faceMessages = {
   phrase: 'No logramos entender la frase...',
   phraseShort: 'Error frase',
 } as const;
+
+/**
+ * Launcher errors (spec §8 names the cases, not the texts): the project's Spanish texts, shown to the partner's
+ * user by the launcher and passed to its errors callback.
+ */
+export const launcherTexts = {
+  invalidKeys: 'No pudimos iniciar tu proceso: la llave de acceso de este sitio no es válida. Avisa al comercio para que la revise.',
+  outdated: 'Este sitio usa una versión del botón de verificación que ya no está disponible. Avisa al comercio para que use la versión más reciente.',
+  serviceDown: 'El servicio de verificación no está disponible en este momento. Por favor intenta nuevamente en unos minutos.',
+  authenticity: 'No pudimos comprobar la autenticidad de la conexión con el servicio de verificación. Por favor intenta nuevamente.',
+  noConnection: 'No hay conexión con el servicio de verificación. Revisa tu conexión a internet e intenta nuevamente.',
+  popupBlocked: 'Tu navegador bloqueó la ventana emergente. Permite las ventanas emergentes para este sitio y vuelve a presionar el botón.',
+  opening: 'Abriendo tu proceso de verificación…',
+} as const;
+
+/** SMS code problems the service explains to the user (project texts; spec §8 gives only smsFailed). */
+export const smsTexts = {
+  wait: 'Espera unos segundos antes de solicitar un nuevo código.',
+  sendLimit: 'Alcanzaste el número máximo de códigos para este proceso. Inténtalo nuevamente más tarde.',
+  expired: 'El código venció. Solicita uno nuevo con «Reenviar codigo».',
+  exhausted: 'Ingresaste un código incorrecto demasiadas veces. Solicita uno nuevo con «Reenviar codigo».',
+  notSent: 'No encontramos un código enviado a este número. Solicita uno nuevo.',
+  consentMissing: 'Primero debes aceptar la autorización de consulta de tu historial crediticio.',
+} as const;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -28,6 +28,8 @@ export interface DataCipher {
   decrypt(sealed: string, context: string): string;
   encryptBytes(plaintext: Buffer, context: string): Buffer;
   decryptBytes(sealed: Buffer, context: string): Buffer;
+  /** A 32-byte key for another purpose (HKDF-SHA256 of the data key with `purpose` as info): never the data key itself. */
+  deriveKey(purpose: string): Buffer;
 }
 
 export function keyIdOf(key: Buffer): string {
@@ -53,6 +55,9 @@ export function createDataCipher(key: Buffer): DataCipher {
   };
   return {
     keyId,
+    deriveKey(purpose) {
+      return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), Buffer.from(`kyc:${purpose}`, 'utf8'), 32));
+    },
     encrypt(plaintext, context) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

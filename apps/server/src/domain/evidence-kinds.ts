@@ -28,6 +28,8 @@ export const evidenceKind = {
   consent: 'consentimiento',
   /** Generated documents (clause, authorization, report): DocumentRecord per document. */
   document: 'documento',
+  /** A mobile number proved by an SMS code (credit-history consent): PhoneVerification. */
+  phoneVerified: 'telefono_verificado',
 } as const;
 
 export type EvidenceKind = (typeof evidenceKind)[keyof typeof evidenceKind];
@@ -97,4 +99,10 @@ export interface ConsentAcceptance {
 export interface DocumentRecord {
   name: 'clausula' | 'autorizacion' | 'reporte';
   sha256: string;
+}
+
+export interface PhoneVerification {
+  areaCode: string;
+  number: string;
+  verifiedAt: string;
 }

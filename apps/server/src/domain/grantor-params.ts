@@ -88,6 +88,9 @@ export function paramValueProblem(id: string, value: string): string | null {
   }
   if (id.startsWith('EMAIL_') && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return `${id} must be an e-mail address`;
   if (id.startsWith('URL_') && !/^https:\/\/\S+$/.test(value)) return `${id} must be an https:// URL`;
+  if (id === 'ORIGENES_LAUNCHER' && !value.split(',').every((item) => /^https?:\/\/[^/\s]+$/.test(item.trim()))) {
+    return 'ORIGENES_LAUNCHER must be comma-separated origins like https://tienda.example';
+  }
   if (id === 'MODO_VIDEO_TOKEN' && value !== 'grabacion' && value !== 'tiempo_real') {
     return "MODO_VIDEO_TOKEN must be 'grabacion' or 'tiempo_real'";
   }
