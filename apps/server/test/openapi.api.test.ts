@@ -25,6 +25,11 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
         '/v1/postalcodes',
         '/v2/ocr',
         '/v1/file',
+        '/v1/launcher/identity',
+        '/v1/launcher/auth',
+        '/v1/launcher/verify',
+        '/v1/token_sms_ac',
+        '/v1/verify_token_sms/verify',
       ].sort(),
     );
     const headerNames = doc.paths['/v1/params']?.get?.parameters?.filter((p) => p.in === 'header').map((p) => p.name);
