@@ -355,6 +355,23 @@ describe('Proof of address', () => {
 });
 
 describe('Mobile and SMS', () => {
+  it('/consulta_historial: the accepted credit-history consent is recorded like /terminos and leads to the mobile number', () => {
+    const acceptance = { version: '1', sha256: 'a'.repeat(64), userAgent: 'ua' };
+    const t = next('consulta_historial', { type: 'accept', acceptance }, popup());
+    expect(t).toMatchObject({ route: '/validar_movil', delayMs: delays.afterCheckboxAcceptance });
+    expect(effect(t, 'audit')).toEqual({ kind: 'audit', paso: 'consulta_historial', tipo: 'Aceptación', dato: JSON.stringify(acceptance) });
+    expect(effect(t, 'opener')?.message).toMatchObject({ step: 'consulta_historial', result: 'OK' });
+    expect(next('consulta_historial', { type: 'cancelConfirmed' }, ctx())?.route).toBe('/key-123');
+  });
+
+  it('/validar_movil: a sent code leads to /validar_sms with the number', () => {
+    expect(next('validar_movil', { type: 'sent', phone: '5512345678' }, ctx())).toMatchObject({
+      route: '/validar_sms',
+      delayMs: 0,
+      state: { phone: '5512345678' },
+    });
+  });
+
   it('/validar_movil: "CANCELAR confirms, then returns to the entry route."', () => {
     expect(next('validar_movil', { type: 'cancelConfirmed' }, ctx())?.route).toBe('/key-123');
   });

@@ -270,8 +270,29 @@ const handlers: Handlers = {
     return go(entryRoute(ctx));
   },
 
+  consulta_historial(event, ctx) {
+    switch (event.type) {
+      // Recorded like /terminos: the audit event holds the version and the SHA-256 of the text accepted.
+      case 'accept':
+        return go('/validar_movil', delays.afterCheckboxAcceptance, {
+          effects: [
+            { kind: 'audit', paso: 'consulta_historial', tipo: 'Aceptación', dato: JSON.stringify(event.acceptance) },
+            { kind: 'lifecycle', step: 'consulta_historial', status: 'OK', description: 'Aceptación de consulta de historial crediticio' },
+            ...stepOk('consulta_historial', ctx),
+          ],
+        });
+      case 'cancelConfirmed':
+        return cancellation('consulta_historial', ctx, event.ruta);
+    }
+  },
+
   validar_movil(event, ctx) {
-    return cancellation('validar_movil', ctx, event.ruta);
+    switch (event.type) {
+      case 'sent':
+        return go('/validar_sms', 0, { state: { phone: event.phone }, effects: stepOk('validar_movil', ctx) });
+      case 'cancelConfirmed':
+        return cancellation('validar_movil', ctx, event.ruta);
+    }
   },
 
   validar_sms(event, ctx) {

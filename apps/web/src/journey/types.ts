@@ -21,6 +21,7 @@ export type StepId =
   | 'pdf_video_token'
   | 'preparacion_comprobante'
   | 'comprobante'
+  | 'consulta_historial'
   | 'validar_movil'
   | 'validar_sms'
   | 'pdf_token'
@@ -65,7 +66,8 @@ export interface StepEvents {
   pdf_video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
   preparacion_comprobante: { type: 'capture' } | CancelConfirmed;
   comprobante: { type: 'acknowledge' };
-  validar_movil: CancelConfirmed;
+  consulta_historial: { type: 'accept'; acceptance: TermsAcceptance } | CancelConfirmed;
+  validar_movil: { type: 'sent'; phone: string } | CancelConfirmed;
   validar_sms: { type: 'verified'; phone: string } | CancelConfirmed;
   pdf_token: Enter | { type: 'continue' };
   pdf_token_result: { type: 'downloadFailed' };

@@ -49,3 +49,26 @@ export function postToOpener(message: OpenerMessage): boolean {
     return false;
   }
 }
+
+/**
+ * The user id (sub) inside the launcher's JWT, read without checking the signature: the flow uses it as its
+ * cliente so that the partner's messages carry the uuid its identity call issued. The server verifies the token
+ * (launcherVerify) before the journey goes on, and refuses it for any other cliente.
+ */
+export function jwtSubject(jwt: string | null | undefined): string | null {
+  const payload = jwt?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const sub = (JSON.parse(json) as { sub?: unknown }).sub;
+    return typeof sub === 'string' ? sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Popup mode (spec §6): the entry URL carries referer and jwt (and optionally schema). */
+export function hasPopupQuery(search: string): boolean {
+  const query = new URLSearchParams(search);
+  return query.has('referer') || query.has('jwt');
+}

@@ -1,4 +1,5 @@
 import { stateKeys, type StateKey } from '@kyc/contracts/state';
+import { jwtSubject } from './popup';
 import type { StateStorage } from './storage';
 
 /**
@@ -36,7 +37,9 @@ export function beginJourney(input: StartInput, storage: StateStorage, randomUUI
   const query = new URLSearchParams(input.search);
   const cliente = query.get('cliente');
   const trx = query.get('uuidTrx');
-  const uuidUser = isUuid(cliente) ? cliente.toLowerCase() : randomUUID();
+  // Popup mode: the user id the launcher's identity call issued (the JWT's subject, checked by the server).
+  const launched = jwtSubject(query.get('jwt'));
+  const uuidUser = isUuid(cliente) ? cliente.toLowerCase() : isUuid(launched) ? launched.toLowerCase() : randomUUID();
   const uuidTrx = isUuid(trx) ? trx.toLowerCase() : randomUUID();
 
   for (const key of previousJourneyKeys) storage.remove(key);

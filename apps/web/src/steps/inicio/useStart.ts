@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { fetchGrantorParams } from '../../api/calls';
 import { ApiError, isAbortError } from '../../api/client';
+import { forgetPopupLaunch, verifyPopupLaunch } from '../../api/launcher';
+import { hasPopupQuery } from '../../session/popup';
 import { currentGrantorParams, setGrantorParams } from '../../session/grantor';
 import { beginJourney } from '../../session/start';
 import { sessionState } from '../../session/storage';
@@ -16,6 +18,8 @@ export type StartStatus = 'loading' | 'ready' | 'badUrl' | 'offline';
 export const startSpinnerMaxMs = 2000;
 
 let startedForLocation: string | null = null;
+/** The visit whose start the opener has not heard of yet (popup mode: told once the launch is verified). */
+let enterPendingFor: string | null = null;
 
 /** Whether the entry is re-entered within the same journey (back from the help screen). */
 function canResume(apikey: string, resume: boolean): boolean {
@@ -35,7 +39,9 @@ export function useStart(apikey: string, search: string, locationKey: string, re
       startedForLocation = locationKey;
       beginJourney({ apikey, search }, sessionState(), () => crypto.randomUUID());
       setGrantorParams(null);
-      onStarted();
+      // In popup mode the opener hears of the start only once the server has verified the launch.
+      if (hasPopupQuery(search)) enterPendingFor = locationKey;
+      else onStarted();
     }
     if (resuming && currentGrantorParams()) {
       setStatus('ready');
@@ -47,14 +53,24 @@ export function useStart(apikey: string, search: string, locationKey: string, re
     setSpinner(true);
     const controller = new AbortController();
     const timer = window.setTimeout(() => setSpinner(false), startSpinnerMaxMs);
-    fetchGrantorParams('inicio', controller.signal).then(
+    fetchGrantorParams('inicio', controller.signal)
+      .then(async (params) => {
+        await verifyPopupLaunch('inicio', controller.signal);
+        return params;
+      })
+      .then(
       (params) => {
         setGrantorParams(params);
         setStatus('ready');
         setSpinner(false);
+        if (enterPendingFor === locationKey) {
+          enterPendingFor = null;
+          onStarted();
+        }
       },
       (error: unknown) => {
         if (isAbortError(error)) return;
+        if (error instanceof ApiError && error.hasResponse) forgetPopupLaunch();
         // The client has already recorded the failure to the audit call (spec §8).
         setStatus(error instanceof ApiError && error.hasResponse ? 'badUrl' : 'offline');
         setSpinner(false);

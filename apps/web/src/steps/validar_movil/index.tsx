@@ -1,5 +1,94 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useId, useState } from 'react';
+import { paramEnabled } from '@kyc/contracts/params';
+import { ApiError } from '../../api/client';
+import { sendSmsCode } from '../../api/sms';
+import { useJourney } from '../../journey/run';
+import { useGrantorParams } from '../../session/grantor';
+import { sessionState } from '../../session/storage';
+import { CancelDialog } from '../../ui/CancelDialog';
+import { copy } from '../../ui/copy';
+import { Screen } from '../../ui/Screen';
+import { digitsOnly, phoneRules, smsCopy } from './smsCopy';
+import './sms.css';
 
 export function Component() {
-  return <PendingStep step="validar_movil" />;
+  const params = useGrantorParams();
+  const journey = useJourney('validar_movil');
+  const { areaCode, digits } = phoneRules(paramEnabled(params, 'VARIANTE_DNI'));
+  const [number, setNumber] = useState(() => digitsOnly(sessionState().get('movil') ?? '', digits));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [cancelOpen, setCancelOpen] = useState(false);
+  const inputId = useId();
+  const hintId = useId();
+
+  async function send(): Promise<void> {
+    setBusy(true);
+    setError(null);
+    try {
+      await sendSmsCode('validar_movil', number, areaCode);
+      sessionState().set('movil', number);
+      journey({ type: 'sent', phone: number });
+    } catch (failure) {
+      setBusy(false);
+      setError(failure instanceof ApiError && failure.messageClient ? failure.messageClient : smsCopy.mobile.sendFailed);
+    }
+  }
+
+  return (
+    <Screen
+      title={smsCopy.mobile.title}
+      step="validar_movil"
+      actions={
+        <>
+          <button type="button" className="btn btn--primary" disabled={number === '' || busy} onClick={() => void send()}>
+            {smsCopy.mobile.continue}
+          </button>
+          <button type="button" className="btn btn--secondary" disabled={busy} onClick={() => setCancelOpen(true)}>
+            {copy.common.cancel}
+          </button>
+        </>
+      }
+    >
+      <p>{smsCopy.mobile.intro}</p>
+      <form
+        className="sms-field"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (number !== '' && !busy) void send();
+        }}
+      >
+        <label className="sms-field__label" htmlFor={inputId}>
+          {smsCopy.mobile.label}
+        </label>
+        <p className="sms-field__hint" id={hintId}>
+          {smsCopy.mobile.hint(digits)}
+        </p>
+        <div className="sms-field__row">
+          <span className="sms-field__prefix" aria-hidden="true">
+            +{areaCode}
+          </span>
+          <input
+            id={inputId}
+            className="sms-field__input"
+            type="tel"
+            inputMode="numeric"
+            autoComplete="tel-national"
+            aria-describedby={hintId}
+            aria-invalid={error ? true : undefined}
+            value={number}
+            disabled={busy}
+            onChange={(event) => setNumber(digitsOnly(event.target.value, digits))}
+          />
+        </div>
+      </form>
+      <p role="status" className="sms__status">
+        {busy ? smsCopy.mobile.sending : null}
+      </p>
+      <p role="alert" className="sms__status alert">
+        {error}
+      </p>
+      <CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed' })} />
+    </Screen>
+  );
 }

@@ -1,5 +1,147 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useEffect, useId, useState } from 'react';
+import { useLocation } from 'react-router';
+import { paramEnabled } from '@kyc/contracts/params';
+import { ApiError } from '../../api/client';
+import { sendSmsCode, verifySmsCode } from '../../api/sms';
+import { useJourney } from '../../journey/run';
+import { useGrantorParams } from '../../session/grantor';
+import { sessionState } from '../../session/storage';
+import { CancelDialog } from '../../ui/CancelDialog';
+import { copy } from '../../ui/copy';
+import { Screen } from '../../ui/Screen';
+import { digitsOnly, formatPhone, phoneRules, smsCopy } from '../validar_movil/smsCopy';
+import '../validar_movil/sms.css';
+
+/** Spec §9: the resend-code button appears after 30 s. */
+export const resendAfterSeconds = 30;
+const codeDigits = 6;
+
+function phoneOf(state: unknown): string {
+  const fromState = typeof state === 'object' && state !== null ? (state as { phone?: unknown }).phone : undefined;
+  return typeof fromState === 'string' ? fromState : sessionState().get('movil') ?? '';
+}
+
+function messageOf(failure: unknown): string {
+  return failure instanceof ApiError && failure.messageClient ? failure.messageClient : smsCopy.code.failed;
+}
 
 export function Component() {
-  return <PendingStep step="validar_sms" />;
+  const params = useGrantorParams();
+  const journey = useJourney('validar_sms');
+  const location = useLocation();
+  const phone = phoneOf(location.state);
+  const { areaCode } = phoneRules(paramEnabled(params, 'VARIANTE_DNI'));
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const [resending, setResending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [sentAt, setSentAt] = useState(() => Date.now());
+  const [now, setNow] = useState(() => Date.now());
+  const [cancelOpen, setCancelOpen] = useState(false);
+  const inputId = useId();
+  const hintId = useId();
+  const waitLeft = Math.max(0, Math.ceil((sentAt + resendAfterSeconds * 1000 - now) / 1000));
+
+  useEffect(() => {
+    if (waitLeft === 0) return;
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, [waitLeft === 0, sentAt]);
+
+  async function validate(): Promise<void> {
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      await verifySmsCode('validar_sms', phone, areaCode, code);
+      setDone(true);
+      journey({ type: 'verified', phone });
+    } catch (failure) {
+      setBusy(false);
+      setError(messageOf(failure));
+    }
+  }
+
+  async function resend(): Promise<void> {
+    setBusy(true);
+    setResending(true);
+    setError(null);
+    setNotice(null);
+    try {
+      await sendSmsCode('validar_sms', phone, areaCode);
+      setCode('');
+      setNotice(smsCopy.code.resent);
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setSentAt(Date.now());
+      setNow(Date.now());
+      setBusy(false);
+      setResending(false);
+    }
+  }
+
+  return (
+    <Screen
+      title={smsCopy.code.title}
+      step="validar_sms"
+      actions={
+        <>
+          <button type="button" className="btn btn--primary" disabled={code === '' || busy || done} onClick={() => void validate()}>
+            {smsCopy.code.validate}
+          </button>
+          <button type="button" className="btn btn--secondary" disabled={busy || done} onClick={() => setCancelOpen(true)}>
+            {copy.common.cancel}
+          </button>
+        </>
+      }
+    >
+      <p>{smsCopy.code.sentTo}</p>
+      <p className="sms__number">{formatPhone(areaCode, phone)}</p>
+      <form
+        className="sms-field sms-field--code"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (code !== '' && !busy && !done) void validate();
+        }}
+      >
+        <label className="sms-field__label" htmlFor={inputId}>
+          {smsCopy.code.label}
+        </label>
+        <p className="sms-field__hint" id={hintId}>
+          {smsCopy.code.hint}
+        </p>
+        <input
+          id={inputId}
+          className="sms-field__input"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          aria-describedby={hintId}
+          aria-invalid={error ? true : undefined}
+          value={code}
+          disabled={busy || done}
+          onChange={(event) => setCode(digitsOnly(event.target.value, codeDigits))}
+        />
+      </form>
+      <div className="sms__resend">
+        {waitLeft === 0 ? (
+          <button type="button" className="btn btn--text" disabled={busy || done} onClick={() => void resend()}>
+            {smsCopy.code.resend}
+          </button>
+        ) : (
+          <p className="sms-field__hint">{smsCopy.code.resendIn(waitLeft)}</p>
+        )}
+      </div>
+      <p role="status" className="sms__status">
+        {done ? smsCopy.code.verified : resending ? copy.common.loading : busy ? smsCopy.code.validating : notice}
+      </p>
+      <p role="alert" className="sms__status alert">
+        {error}
+      </p>
+      <CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed' })} />
+    </Screen>
+  );
 }

@@ -1,0 +1,273 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import Database from 'better-sqlite3';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorTexts, launcherTexts } from '@kyc/contracts/texts';
+import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations, type ViewportName } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+/*
+ * The launcher on a partner page of another origin: the flow is served from http://127.0.0.1:<port>, the partner
+ * page from http://localhost:<port2> (another origin), and a "foreign" page from http://127.0.0.1:<port2>.
+ */
+let server: RunningServer;
+let browser: Browser;
+let partner: Server;
+let partnerPort: number;
+
+const partnerPage = (flow: string) => `<!doctype html>
+<html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tienda aliada</title>
+<style>body{font-family:system-ui,sans-serif;margin:24px;max-width:40rem}</style></head>
+<body><main><h1>Tienda aliada</h1><p>Verifica tu identidad para solicitar tu crédito.</p><div id="kyc"></div></main>
+<script src="${flow}/launcher/v1/launcher.js"></script>
+<script>
+  window.received = [];
+  KycLauncher.create({
+    key: 'demo', container: '#kyc', text: 'Verificar mi identidad', mode: 'prod', debug: true,
+    status: (m) => received.push({ kind: 'status', m }),
+    errors: (m) => received.push({ kind: 'errors', m }),
+    finish: (m) => received.push({ kind: 'finish', m }),
+  });
+</script></body></html>`;
+
+/** A page of a third origin that posts a forged "completed" to whatever window embeds it. */
+const foreignPage = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Otro sitio</title></head><body>
+<script>parent.postMessage({ step: 'completed', result: 'OK', uuid: 'falso' }, '*');</script></body></html>`;
+
+interface Received {
+  kind: 'status' | 'errors' | 'finish';
+  m: { step: string; result: string; uuid?: string; data?: unknown; type?: string; error_text?: string; status?: number | null };
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  partner = createServer((request, response) => {
+    const body = request.url?.startsWith('/foreign') ? foreignPage : partnerPage(server.url);
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+  // No host: dual-stack, so http://localhost reaches it whichever address Chromium tries first.
+  await new Promise<void>((resolve) => partner.listen(0, resolve));
+  partnerPort = (partner.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (partner ? partner.close(() => resolve()) : resolve()));
+  await server?.stop();
+});
+
+const partnerUrl = () => `http://localhost:${partnerPort}/tienda`;
+
+async function received(page: Page): Promise<Received[]> {
+  return page.evaluate(() => (window as unknown as { received: Received[] }).received);
+}
+
+/** Clicks the launcher (inside its shadow root) and returns the flow's popup once its entry screen is ready. */
+async function launch(page: Page): Promise<Page> {
+  const popupOpened = page.waitForEvent('popup');
+  await page.locator('[data-kyc-launcher] button').click();
+  const popup = await popupOpened;
+  await popup.waitForURL(/\/demo\?referer=/, { timeout: 10_000 });
+  const start = popup.getByRole('button', { name: 'EMPEZAR' });
+  await expect.poll(() => start.isEnabled(), { timeout: 10_000 }).toBe(true);
+  return popup;
+}
+
+async function startAndAcceptTerms(popup: Page): Promise<void> {
+  await popup.getByRole('button', { name: 'EMPEZAR' }).click();
+  await popup.waitForURL('**/terminos');
+  await popup.getByRole('checkbox').check();
+  await popup.waitForURL('**/preparacion_identificacion', { timeout: 5_000 });
+}
+
+async function outboxCodes(to: string): Promise<string[]> {
+  const dir = path.join(server.dataDir, 'sms-outbox');
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
+  const entries = await Promise.all(names.map(async (n) => JSON.parse(await readFile(path.join(dir, n), 'utf8')) as { to: string; text: string }));
+  return entries.filter((e) => e.to === to).map((e) => /\b(\d{6})\b/.exec(e.text)?.[1] ?? '');
+}
+
+/** The server refuses a resend within 30 s: move this transaction's codes 30 s back, as if the time had passed. */
+function ageCodes(uuidTrx: string): void {
+  const db = new Database(path.join(server.dataDir, 'onboarding.sqlite'));
+  try {
+    const rows = db.prepare('select id, created_at from sms_codes where uuid_trx = ?').all(uuidTrx) as { id: string; created_at: string }[];
+    for (const row of rows) {
+      db.prepare('update sms_codes set created_at = ? where id = ?').run(new Date(Date.parse(row.created_at) - 31_000).toISOString(), row.id);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+describe('the launcher on a partner page (another origin)', () => {
+  it('a cancelled journey: status for each step, errors for the cancellation, the popup closes; foreign messages ignored', async () => {
+    const context = await newPhoneOrDesktop(browser, 'phone');
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(partnerUrl());
+    await page.locator('[data-kyc-launcher] button').waitFor();
+    await screenshot(page, 'phone-embedding-01-partner');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const popup = await launch(page);
+    const url = new URL(popup.url());
+    expect(url.origin).toBe(server.url);
+    expect(url.searchParams.get('referer')).toBe(partnerUrl());
+    expect(url.searchParams.get('jwt')).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const uuidUser = await popup.evaluate(() => localStorage.getItem('uuidUser'));
+    await screenshot(popup, 'phone-embedding-02-popup-entry');
+
+    // A forged "completed" from a third origin, and one from the partner page itself: both ignored.
+    await page.evaluate((src) => {
+      const frame = document.createElement('iframe');
+      frame.src = src;
+      document.body.append(frame);
+    }, `http://127.0.0.1:${partnerPort}/foreign`);
+    await page.evaluate(() => window.postMessage({ step: 'completed', result: 'OK' }, '*'));
+
+    await startAndAcceptTerms(popup);
+    await popup.getByRole('button', { name: 'CANCELAR' }).click();
+    await popup.getByRole('dialog').getByRole('button', { name: 'SI' }).click();
+    await popup.waitForEvent('close', { timeout: 5_000 });
+
+    await expect.poll(async () => (await received(page)).some((r) => r.kind === 'errors'), { timeout: 5_000 }).toBe(true);
+    const got = await received(page);
+    expect(got.filter((r) => r.kind === 'status').map((r) => r.m.step)).toEqual(['inicio_page', 'inicio', 'terminos']);
+    for (const r of got) expect(r.m.uuid).toBe(uuidUser);
+    expect(got.filter((r) => r.kind === 'errors').map((r) => r.m)).toEqual([
+      expect.objectContaining({ step: 'preparacion_identificacion', result: 'INCOMPLETED', type: 'PROCESS', error_text: 'Cancelado' }),
+    ]);
+    expect(got.some((r) => r.kind === 'finish'), 'the forged completed messages were ignored').toBe(false);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  describe.each<[ViewportName, string]>([
+    ['phone', '5512345678'],
+    ['desktop', '5587654321'],
+  ])('credit-history consent and SMS on a %s', (viewport, number) => {
+    const shown = `+52 ${number.slice(0, 2)} ${number.slice(2, 6)} ${number.slice(6)}`;
+    it('consent → number → wrong code → resend → verified: finish with the number, the popup closes', async () => {
+      const context = await newPhoneOrDesktop(browser, viewport);
+      const page = await context.newPage();
+      await page.goto(partnerUrl());
+      const popup = await launch(page);
+      await popup.clock.install();
+      await startAndAcceptTerms(popup);
+      const uuidTrx = (await popup.evaluate(() => localStorage.getItem('uuidTrx')))!;
+
+      // The face video is being built in parallel: the journey is taken straight to the step that follows the face
+      // match when ENABLE_CONSULTA_HISTORIAL is on. window.opener and the verified launch survive the navigation.
+      await popup.goto(`${server.url}/consulta_historial`);
+      await popup.getByRole('heading', { name: 'Autorización para consultar tu historial crediticio' }).waitFor();
+      expect(await popup.locator('main').innerText()).toContain('Financiera Demo S.A. de C.V.');
+      await screenshot(popup, `${viewport}-embedding-03-consulta-historial`);
+      expect(await seriousA11yViolations(popup)).toEqual([]);
+      await popup.getByRole('checkbox').check();
+      await popup.waitForURL('**/validar_movil', { timeout: 5_000 });
+
+      const continuar = popup.getByRole('button', { name: 'CONTINUAR' });
+      expect(await continuar.isDisabled()).toBe(true);
+      await popup.getByLabel('Número de celular').fill(shown.slice(4));
+      expect(await popup.getByLabel('Número de celular').inputValue()).toBe(number);
+      await screenshot(popup, `${viewport}-embedding-04-validar-movil`);
+      expect(await seriousA11yViolations(popup)).toEqual([]);
+      await continuar.click();
+      await popup.waitForURL('**/validar_sms', { timeout: 5_000 });
+      await popup.getByText(shown).waitFor();
+      const [first] = await outboxCodes(`+52${number}`);
+      expect(first).toMatch(/^\d{6}$/);
+
+      const validate = popup.getByRole('button', { name: 'VALIDAR CODIGO' });
+      expect(await validate.isDisabled()).toBe(true);
+      expect(await popup.getByRole('button', { name: 'Reenviar codigo' }).count()).toBe(0);
+      await popup.getByLabel('Código de verificación').fill(first === '000000' ? '111111' : '000000');
+      await validate.click();
+      await popup.getByText(errorTexts.smsFailed).waitFor({ timeout: 5_000 });
+      await screenshot(popup, `${viewport}-embedding-05-validar-sms-error`);
+      expect(await seriousA11yViolations(popup)).toEqual([]);
+
+      // 'Reenviar codigo' appears after 30 s (the page's clock), and the server allows it after 30 s (its rows aged).
+      await popup.clock.fastForward(31_000);
+      ageCodes(uuidTrx);
+      await popup.getByRole('button', { name: 'Reenviar codigo' }).click();
+      await popup.getByText('Te enviamos un nuevo código.').waitFor({ timeout: 5_000 });
+      const codes = await outboxCodes(`+52${number}`);
+      expect(codes).toHaveLength(2);
+
+      await popup.getByLabel('Código de verificación').fill(codes[1]!);
+      const closed = popup.waitForEvent('close', { timeout: 5_000 });
+      await validate.click();
+      await closed;
+
+      await expect.poll(async () => (await received(page)).some((r) => r.kind === 'finish'), { timeout: 5_000 }).toBe(true);
+      const got = await received(page);
+      expect(got.find((r) => r.kind === 'finish')?.m).toMatchObject({
+        step: 'completed',
+        result: 'FAIL',
+        data: { number_phone: number },
+        type: 'PROCESS',
+        error_text: 'El proceso no se concluyo correctamente',
+      });
+      expect(got.filter((r) => r.kind === 'status').map((r) => r.m.step)).toEqual(
+        expect.arrayContaining(['inicio_page', 'inicio', 'terminos', 'consulta_historial', 'validar_movil']),
+      );
+
+      const events = (await (await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey: 'demo' } })).json()) as {
+        payload: { audit: { paso: string; tipo: string }[]; evidence: { kind: string }[] };
+      };
+      expect(events.payload.audit).toEqual(expect.arrayContaining([expect.objectContaining({ paso: 'consulta_historial', tipo: 'Aceptación' })]));
+      expect(events.payload.evidence.map((e) => e.kind)).toContain('telefono_verificado');
+      await context.close();
+    });
+  });
+
+  it('a forged or missing token shows the bad-URL panel and posts nothing', async () => {
+    const context = await newPhoneOrDesktop(browser, 'phone');
+    const page = await context.newPage();
+    const forged = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJh';
+    await page.goto(`${server.url}/demo?referer=${encodeURIComponent(partnerUrl())}&jwt=${forged}`);
+    await page.getByText(errorTexts.badUrlTitle).first().waitFor({ timeout: 5_000 });
+    expect(await page.evaluate(() => localStorage.getItem('externalReference'))).toBeNull();
+    await page.goto(`${server.url}/demo?referer=${encodeURIComponent(partnerUrl())}`);
+    await page.getByText(errorTexts.badUrlTitle).first().waitFor({ timeout: 5_000 });
+    await context.close();
+  });
+});
+
+describe('the integrators demo page /pivote', () => {
+  it('shows the live table of messages and the launcher errors', async () => {
+    const context = await newPhoneOrDesktop(browser, 'desktop');
+    const page = await context.newPage();
+    await page.goto(`${server.url}/pivote`);
+    await page.getByRole('heading', { name: 'Demo para integradores' }).waitFor();
+    const popup = await launch(page);
+    await startAndAcceptTerms(popup);
+    const table = page.locator('table');
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: 5_000 }).toBe(3);
+    expect(await table.innerText()).toContain('inicio_page');
+    await popup.close();
+    await screenshot(page, 'desktop-embedding-06-pivote');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.goto(`${server.url}/pivote?apikey=llave-invalida`);
+    await page.locator('[data-kyc-launcher] button').click();
+    await page.locator('.pivote__errors').getByText(launcherTexts.invalidKeys).waitFor({ timeout: 5_000 });
+    await screenshot(page, 'desktop-embedding-07-pivote-error');
+
+    const phone = await newPhoneOrDesktop(browser, 'phone');
+    const small = await phone.newPage();
+    await small.goto(`${server.url}/pivote`);
+    await small.getByRole('heading', { name: 'Demo para integradores' }).waitFor();
+    await screenshot(small, 'phone-embedding-06-pivote');
+    await phone.close();
+    await context.close();
+  });
+});
