@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorTexts, launcherTexts } from '@kyc/contracts/texts';
-import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations, type ViewportName } from '../support/browser.js';
+import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations, viewports, type ViewportName } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 /*
@@ -68,10 +68,12 @@ async function received(page: Page): Promise<Received[]> {
 }
 
 /** Clicks the launcher (inside its shadow root) and returns the flow's popup once its entry screen is ready. */
-async function launch(page: Page): Promise<Page> {
+async function launch(page: Page, viewport: ViewportName = 'phone'): Promise<Page> {
   const popupOpened = page.waitForEvent('popup');
   await page.locator('[data-kyc-launcher] button').click();
   const popup = await popupOpened;
+  // The launcher asks for a 480x820 window; screenshots are taken at the test's phone or desktop size.
+  await popup.setViewportSize(viewports[viewport]);
   await popup.waitForURL(/\/demo\?referer=/, { timeout: 10_000 });
   const start = popup.getByRole('button', { name: 'EMPEZAR' });
   await expect.poll(() => start.isEnabled(), { timeout: 10_000 }).toBe(true);
@@ -158,7 +160,7 @@ describe('the launcher on a partner page (another origin)', () => {
       const context = await newPhoneOrDesktop(browser, viewport);
       const page = await context.newPage();
       await page.goto(partnerUrl());
-      const popup = await launch(page);
+      const popup = await launch(page, viewport);
       await popup.clock.install();
       await startAndAcceptTerms(popup);
       const uuidTrx = (await popup.evaluate(() => localStorage.getItem('uuidTrx')))!;
@@ -248,7 +250,7 @@ describe('the integrators demo page /pivote', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/pivote`);
     await page.getByRole('heading', { name: 'Demo para integradores' }).waitFor();
-    const popup = await launch(page);
+    const popup = await launch(page, 'desktop');
     await startAndAcceptTerms(popup);
     const table = page.locator('table');
     await expect.poll(() => table.locator('tbody tr').count(), { timeout: 5_000 }).toBe(3);
