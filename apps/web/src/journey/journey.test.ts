@@ -411,6 +411,14 @@ describe('Result-link flow', () => {
 });
 
 describe('Final screens', () => {
+  it('"One grantor key puts the full result in the opener message": only with RESULTADO_COMPLETO_OPENER', () => {
+    const data = { flag: 'GREEN', links: { reporte: '/v1/enlace/x' } };
+    const plain = next('finalizado', { type: 'sent', result: 'OK', data }, popup());
+    expect(effect(plain, 'opener')?.message).not.toHaveProperty('data');
+    const full = next('finalizado', { type: 'sent', result: 'OK', data }, popup({ RESULTADO_COMPLETO_OPENER: 'true' }));
+    expect(effect(full, 'opener')?.message).toMatchObject({ step: 'completed', result: 'OK', data });
+  });
+
   it('"After sending, the popup closes after 1 s and the opener is notified; otherwise goes to /{apikey} after 300 ms."', () => {
     expect(next('finalizado', { type: 'sent', result: 'OK' }, ctx())).toEqual({ route: '/key-123', delayMs: 300 });
     const t = next('finalizado', { type: 'sent', result: 'FAIL' }, popup());

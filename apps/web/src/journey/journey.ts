@@ -348,7 +348,14 @@ const handlers: Handlers = {
             effects: [
               {
                 kind: 'opener',
-                message: { step: 'completed', result: event.result, uuid: ctx.uuidUser ?? '', transaccion: ctx.uuidTrx ?? '' },
+                message: {
+                  step: 'completed',
+                  result: event.result,
+                  uuid: ctx.uuidUser ?? '',
+                  transaccion: ctx.uuidTrx ?? '',
+                  // Spec §4: "One grantor key puts the full result in the opener message" — a grantor parameter here.
+                  ...(event.data !== undefined && paramEnabled(ctx.params, 'RESULTADO_COMPLETO_OPENER') ? { data: event.data } : {}),
+                },
               },
               { kind: 'closeWindow' },
             ],

@@ -71,7 +71,8 @@ export interface StepEvents {
   validar_sms: { type: 'verified'; phone: string } | CancelConfirmed;
   pdf_token: Enter | { type: 'continue' };
   pdf_token_result: { type: 'downloadFailed' };
-  finalizado: { type: 'sent'; result: 'OK' | 'FAIL' } | { type: 'continue' } | { type: 'acknowledge' };
+  /** data: the full result (score, links...), put in the opener message only when RESULTADO_COMPLETO_OPENER is on. */
+  finalizado: { type: 'sent'; result: 'OK' | 'FAIL'; data?: unknown } | { type: 'continue' } | { type: 'acknowledge' };
   ayuda: { type: 'close'; ruta: string };
   cancelar_flujo: { type: 'reopen'; ruta: string } | { type: 'restart' };
 }
