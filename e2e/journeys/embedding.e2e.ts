@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readdir, readFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
@@ -13,6 +15,8 @@ import { startServer, type RunningServer } from '../support/server.js';
  * The launcher on a partner page of another origin: the flow is served from http://127.0.0.1:<port>, the partner
  * page from http://localhost:<port2> (another origin), and a "foreign" page from http://127.0.0.1:<port2>.
  */
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const demoGrantorId = '00000000-0000-4000-8000-000000000001';
 let server: RunningServer;
 let browser: Browser;
 let partner: Server;
@@ -45,6 +49,12 @@ interface Received {
 
 beforeAll(async () => {
   server = await startServer();
+  // The demo grantor with the credit-history consent on, set the way an operator would (before any request).
+  execFileSync(process.execPath, ['apps/server/dist/cli/grantor.js', 'set', demoGrantorId, 'ENABLE_CONSULTA_HISTORIAL=true'], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' },
+    stdio: 'pipe',
+  });
   browser = await launchBrowser();
   partner = createServer((request, response) => {
     const body = request.url?.startsWith('/foreign') ? foreignPage : partnerPage(server.url);

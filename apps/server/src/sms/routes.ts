@@ -43,6 +43,9 @@ export function registerSmsRoutes(app: ZodApp, { db, cipher, config }: Deps, opt
       const { client, phone } = request.body;
       if (client.uuid.toLowerCase() !== transaction.uuidUser) throw new HttpError(403, 'client.uuid is not the user of this transaction');
       const params = storedAsList(await readStoredParams(db, grantor.id));
+      if (!paramEnabled(params, 'ENABLE_CONSULTA_HISTORIAL')) {
+        throw new HttpError(403, 'The credit-history consent (ENABLE_CONSULTA_HISTORIAL) is off for this grantor');
+      }
       if (phone.areaCode !== expectedAreaCode(params)) {
         throw new HttpError(400, `phone.areaCode must be ${expectedAreaCode(params)} for this grantor`, errorTexts.smsFailed);
       }
