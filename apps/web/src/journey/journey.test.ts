@@ -364,6 +364,10 @@ describe('Mobile and SMS', () => {
     expect(next('consulta_historial', { type: 'cancelConfirmed' }, ctx())?.route).toBe('/key-123');
   });
 
+  it('/validar_sms without a number goes back to /validar_movil', () => {
+    expect(next('validar_sms', { type: 'missingPhone' }, ctx())).toEqual({ route: '/validar_movil', delayMs: 0, replace: true });
+  });
+
   it('/validar_movil: a sent code leads to /validar_sms with the number', () => {
     expect(next('validar_movil', { type: 'sent', phone: '5512345678' }, ctx())).toMatchObject({
       route: '/validar_sms',

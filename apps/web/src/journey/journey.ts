@@ -318,6 +318,9 @@ const handlers: Handlers = {
           });
         }
         return go('/finalizado', delays.afterSmsSuccess);
+      // Reached without a number (a bookmark, a new tab): the number comes first.
+      case 'missingPhone':
+        return go('/validar_movil', 0, { replace: true });
       case 'cancelConfirmed':
         return cancellation('validar_sms', ctx, event.ruta);
     }

@@ -68,7 +68,7 @@ export interface StepEvents {
   comprobante: { type: 'acknowledge' };
   consulta_historial: { type: 'accept'; acceptance: TermsAcceptance } | CancelConfirmed;
   validar_movil: { type: 'sent'; phone: string } | CancelConfirmed;
-  validar_sms: { type: 'verified'; phone: string } | CancelConfirmed;
+  validar_sms: { type: 'verified'; phone: string } | { type: 'missingPhone' } | CancelConfirmed;
   pdf_token: Enter | { type: 'continue' };
   pdf_token_result: { type: 'downloadFailed' };
   /** data: the full result (score, links...), put in the opener message only when RESULTADO_COMPLETO_OPENER is on. */

@@ -45,6 +45,10 @@ export function Component() {
   const waitLeft = Math.max(0, Math.ceil((sentAt + resendAfterSeconds * 1000 - now) / 1000));
 
   useEffect(() => {
+    if (!phone) journey({ type: 'missingPhone' });
+  }, [phone, journey]);
+
+  useEffect(() => {
     if (waitLeft === 0) return;
     const timer = window.setInterval(() => setNow(Date.now()), 1000);
     return () => window.clearInterval(timer);
