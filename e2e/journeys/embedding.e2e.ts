@@ -30,7 +30,7 @@ const partnerPage = (flow: string) => `<!doctype html>
 <script src="${flow}/launcher/v1/launcher.js"></script>
 <script>
   window.received = [];
-  KycLauncher.create({
+  window.launcher = KycLauncher.create({
     key: 'demo', container: '#kyc', text: 'Verificar mi identidad', mode: 'prod', debug: true,
     status: (m) => received.push({ kind: 'status', m }),
     errors: (m) => received.push({ kind: 'errors', m }),
@@ -239,6 +239,23 @@ describe('the launcher on a partner page (another origin)', () => {
       expect(events.payload.evidence.map((e) => e.kind)).toContain('telefono_verificado');
       await context.close();
     });
+  });
+
+  it('a blocked popup: the alert and the errors callback, with the Spanish text', async () => {
+    // Headless Chromium does not block pop-ups, even without a user gesture: the page gets what a blocking browser
+    // gives, window.open returning null.
+    const context = await newPhoneOrDesktop(browser, 'phone');
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.open = () => null;
+    });
+    await page.goto(partnerUrl());
+    const alerted = new Promise<string>((resolve) => page.once('dialog', (dialog) => void dialog.accept().then(() => resolve(dialog.message()))));
+    await page.locator('[data-kyc-launcher] button').click();
+    expect(await alerted).toBe(launcherTexts.popupBlocked);
+    await expect.poll(async () => (await received(page)).map((r) => r.m.error_text)).toEqual([launcherTexts.popupBlocked]);
+    expect(await page.locator('[data-kyc-launcher] [role=alert]').innerText()).toBe(launcherTexts.popupBlocked);
+    await context.close();
   });
 
   it('a forged or missing token shows the bad-URL panel and posts nothing', async () => {
