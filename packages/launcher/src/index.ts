@@ -74,6 +74,7 @@ export function createLauncher(options: LauncherOptions): Launcher {
   };
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   let cleanup: (() => void) | null = null;
+  let current: Window | null = null;
 
   const fail = (failure: LauncherFailure) => {
     log('error', failure);
@@ -82,12 +83,18 @@ export function createLauncher(options: LauncherOptions): Launcher {
   };
 
   async function open(): Promise<void> {
+    // One journey at a time: a second click brings the open popup forward.
+    if (current && !current.closed) {
+      current.focus();
+      return;
+    }
     cleanup?.();
     parts.error.textContent = '';
     const base = baseUrlOf(options, location.origin);
     const flowOrigin = new URL(base).origin;
     // Opened at once, inside the click: a window opened after the credentials' round trips would be blocked.
     const popup = window.open('', `kyc_flow_${Date.now()}`, popupFeatures);
+    current = popup;
     if (!popup) {
       window.alert(launcherTexts.popupBlocked);
       fail({ step: 'launcher', result: 'FAIL', type: 'LAUNCHER', status: null, error_text: launcherTexts.popupBlocked });
