@@ -296,6 +296,7 @@ describe('the integrators demo page /pivote', () => {
     await small.goto(`${server.url}/pivote`);
     await small.getByRole('heading', { name: 'Demo para integradores' }).waitFor();
     await screenshot(small, 'phone-embedding-06-pivote');
+    expect(await seriousA11yViolations(small)).toEqual([]);
     await phone.close();
     await context.close();
   });

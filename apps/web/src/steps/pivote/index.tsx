@@ -64,7 +64,8 @@ export function Component() {
       <h2 className="section-title" id="pivote-messages">
         Mensajes recibidos
       </h2>
-      <div className="pivote__table-wrap">
+      {/* Scrolls sideways on a phone: focusable so the keyboard can scroll it too. */}
+      <div className="pivote__table-wrap" role="region" aria-labelledby="pivote-messages" tabIndex={0}>
         <table className="pivote__table" aria-labelledby="pivote-messages">
           <thead>
             <tr>
