@@ -20,8 +20,16 @@ export function renderButton(container: HTMLElement, text: string, variant: Vari
   const host = document.createElement('span');
   host.setAttribute('data-kyc-launcher', '');
   const root = host.attachShadow({ mode: 'open' });
-  const style = document.createElement('style');
-  style.textContent = css;
+  // A constructed style sheet is not subject to the partner page's CSP style-src; older browsers get a <style>.
+  let style: HTMLStyleElement | null = null;
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    root.adoptedStyleSheets = [sheet];
+  } catch {
+    style = document.createElement('style');
+    style.textContent = css;
+  }
   const button = document.createElement('button');
   button.type = 'button';
   button.className = variant === 'only_logo' ? 'b l' : 'b';
@@ -38,7 +46,8 @@ export function renderButton(container: HTMLElement, text: string, variant: Vari
   const error = document.createElement('p');
   error.className = 'e';
   error.setAttribute('role', 'alert');
-  root.append(style, button, error);
+  if (style) root.append(style);
+  root.append(button, error);
   container.append(host);
   return { host, button, error };
 }
