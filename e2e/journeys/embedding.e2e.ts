@@ -241,6 +241,34 @@ describe('the launcher on a partner page (another origin)', () => {
     });
   });
 
+  it('the three button variants', async () => {
+    const context = await newPhoneOrDesktop(browser, 'phone');
+    const page = await context.newPage();
+    await page.goto(partnerUrl());
+    await page.evaluate(() => {
+      const create = (window as unknown as { KycLauncher: { create(o: object): unknown } }).KycLauncher.create;
+      for (const variant of ['only_text', 'only_logo']) {
+        const box = document.createElement('div');
+        box.id = variant;
+        document.querySelector('main')!.append(box);
+        create({ key: 'demo', container: box, variant, text: 'Verificar con mi INE' });
+      }
+    });
+    const original = page.locator('#kyc [data-kyc-launcher] button');
+    const onlyText = page.locator('#only_text [data-kyc-launcher] button');
+    const onlyLogo = page.locator('#only_logo [data-kyc-launcher] button');
+    expect(await original.locator('svg').count()).toBe(1);
+    expect((await original.innerText()).trim()).toBe('Verificar mi identidad');
+    expect(await onlyText.locator('svg').count()).toBe(0);
+    expect((await onlyText.innerText()).trim()).toBe('Verificar con mi INE');
+    expect(await onlyLogo.locator('svg').count()).toBe(1);
+    expect((await onlyLogo.innerText()).trim()).toBe('');
+    expect(await page.getByRole('button', { name: 'Verificar con mi INE' }).count()).toBe(2);
+    await screenshot(page, 'phone-embedding-00-variants');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await context.close();
+  });
+
   it('a blocked popup: the alert and the errors callback, with the Spanish text', async () => {
     // Headless Chromium does not block pop-ups, even without a user gesture: the page gets what a blocking browser
     // gives, window.open returning null.
