@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { errorTexts } from '@kyc/contracts';
 import { generateFixtureSet, type GroundTruth } from '@kyc/fixtures';
-import { compactVerify, importJWK, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../src/blob/index.js';
@@ -155,7 +156,7 @@ describe.each(engines)('results ($name)', (engine) => {
     }
     // Blobs are encrypted at rest: no PDF header in the stored file.
     const raw = await readFile(path.join(t.dataDir, 'blobs', docs[0]!.blobKey!)).catch(() => undefined);
-    if (raw) expect(raw.subarray(0, 4).toString()).not.toBe('%PDF');
+    if (engine.name === 'sqlite') expect(raw?.subarray(0, 4).toString()).toBe('KYCB');
   }, 60_000);
 
   it('allows a result link only after the face re-verification, once, and refuses tampered and expired links', async () => {
@@ -241,7 +242,7 @@ describe.each(engines)('results ($name)', (engine) => {
       const res = await t.app.inject({ method: 'POST', url: '/v1/nom_151', headers: full, payload: body });
       expect(res.statusCode, res.body).toBe(200);
       const payload = res.json().payload;
-      expect(payload.timestamp).toMatchObject({ kind: 'local-jws', certified: false });
+      expect(payload.timestamp).toMatchObject({ kind: 'rfc3161', source: 'local' });
       expect(payload.custom_uuid).toMatch(/^Socio_DemoDemo\d{8}/);
       const [record] = await listEvidenceWithPayload(t.db, cipherOf(t), full.transaccion, 'paquete_nom151');
       const blobs = createBlobStore(t.config, cipherOf(t));
@@ -254,11 +255,21 @@ describe.each(engines)('results ($name)', (engine) => {
         expect(createHash('sha256').update(zip.get(file.path)!).digest('hex'), file.path).toBe(file.sha256);
       }
       const stamp = JSON.parse(zip.get('sello_de_tiempo.json')!.toString());
-      expect(stamp.notice).toMatch(/NO es un sello RFC 3161/);
-      const verified = await compactVerify(zip.get('manifest.json.jws')!.toString(), await importJWK(stamp.publicJwk, 'EdDSA'));
-      const signed = JSON.parse(new TextDecoder().decode(verified.payload));
-      expect(signed.hashedMessage).toBe(createHash('sha256').update(manifestBytes).digest('hex'));
-      expect(payload.manifestSha256).toBe(signed.hashedMessage);
+      expect(stamp).toMatchObject({ kind: 'rfc3161', source: 'local' });
+      expect(stamp.notice).toMatch(/NO es una constancia NOM-151/);
+      expect(zip.get('LEEME.txt')?.toString()).toMatch(/NO proviene de un prestador/);
+      // The token is a real RFC 3161 reply: OpenSSL verifies it against the manifest and the local certificate.
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'bundle-'));
+      try {
+        for (const name of ['manifest.json', 'manifest.json.tsr', 'tsa_local.crt']) await writeFile(path.join(dir, name), zip.get(name)!);
+        const out = execFileSync('openssl', ['ts', '-verify', '-data', 'manifest.json', '-in', 'manifest.json.tsr', '-CAfile', 'tsa_local.crt'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        expect(out).toContain('Verification: OK');
+        await writeFile(path.join(dir, 'manifest.json'), Buffer.concat([manifestBytes, Buffer.from(' ')]));
+        expect(() => execFileSync('openssl', ['ts', '-verify', '-data', 'manifest.json', '-in', 'manifest.json.tsr', '-CAfile', 'tsa_local.crt'], { cwd: dir, stdio: 'pipe' })).toThrow();
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+      expect(payload.manifestSha256).toBe(createHash('sha256').update(manifestBytes).digest('hex'));
     } finally {
       await writeParams(t.db, demoId, { SEND_ZIP_SEMAFORO: 'false' });
     }

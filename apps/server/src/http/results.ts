@@ -259,7 +259,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
           sha256: bundle.sha256,
           manifestSha256: bundle.manifestSha256,
           files: bundle.manifest.files.length,
-          timestamp: { kind: bundle.timestamp.kind, genTime: bundle.timestamp.genTime, certified: bundle.timestamp.certified },
+          timestamp: { kind: bundle.timestamp.kind, source: bundle.timestamp.source, genTime: bundle.timestamp.genTime, ...(bundle.timestamp.notice ? { notice: bundle.timestamp.notice } : {}) },
         },
       };
     },

@@ -90,20 +90,26 @@ export async function buildBundle(
   const manifestHash = createHash('sha256').update(manifestBytes).digest();
   const timestamp = deps.config.tsaUrl ? await rfc3161Timestamp(deps.config.tsaUrl, manifestHash) : await localTimestamp(deps.config.dataDir, manifestHash, now);
 
-  const stampEntries =
-    timestamp.kind === 'rfc3161'
-      ? [
-          { path: 'manifest.json.tsr', data: timestamp.tokenDer },
-          { path: 'sello_de_tiempo.json', data: Buffer.from(JSON.stringify({ kind: 'rfc3161', tsaUrl: timestamp.tsaUrl, genTime: timestamp.genTime, file: 'manifest.json.tsr' }, null, 2)) },
-        ]
-      : [
-          { path: 'manifest.json.jws', data: Buffer.from(timestamp.jws) },
-          {
-            path: 'sello_de_tiempo.json',
-            data: Buffer.from(JSON.stringify({ kind: 'local-jws', certified: false, notice: timestamp.notice, genTime: timestamp.genTime, publicJwk: timestamp.publicJwk, file: 'manifest.json.jws' }, null, 2)),
-          },
-          { path: 'LEEME.txt', data: Buffer.from(`${timestamp.notice}\r\nConfigure TSA_URL con el servicio RFC 3161 de un prestador de servicios de certificación acreditado.\r\n`) },
-        ];
+  const stampInfo = {
+    kind: timestamp.kind,
+    source: timestamp.source,
+    genTime: timestamp.genTime,
+    ...(timestamp.tsaUrl ? { tsaUrl: timestamp.tsaUrl } : {}),
+    ...(timestamp.notice ? { notice: timestamp.notice } : {}),
+    response: 'manifest.json.tsr',
+    token: 'manifest.json.tst',
+    ...(timestamp.certificatePem ? { certificate: 'tsa_local.crt' } : {}),
+    verify: 'openssl ts -verify -data manifest.json -in manifest.json.tsr -CAfile tsa_local.crt',
+  };
+  const stampEntries = [
+    { path: 'manifest.json.tsr', data: timestamp.responseDer },
+    { path: 'manifest.json.tst', data: timestamp.tokenDer },
+    { path: 'sello_de_tiempo.json', data: Buffer.from(JSON.stringify(stampInfo, null, 2)) },
+    ...(timestamp.certificatePem ? [{ path: 'tsa_local.crt', data: Buffer.from(timestamp.certificatePem) }] : []),
+    ...(timestamp.notice
+      ? [{ path: 'LEEME.txt', data: Buffer.from(`${timestamp.notice}\r\nConfigure TSA_URL con el servicio RFC 3161 de un prestador de servicios de certificación acreditado.\r\n`) }]
+      : []),
+  ];
   const zip = await zipOf([...entries, { path: 'manifest.json', data: manifestBytes }, ...stampEntries], now);
   return { zip, manifest, manifestSha256: manifestHash.toString('hex'), timestamp };
 }
@@ -124,7 +130,7 @@ export async function storeBundle(
     kind: bundleEvidenceKind,
     blobKey: stored.key,
     sha256: stored.sha256,
-    payload: { manifestSha256: built.manifestSha256, files: built.manifest.files.length, timestamp: built.timestamp.kind, certified: built.timestamp.certified, genTime: built.timestamp.genTime },
+    payload: { manifestSha256: built.manifestSha256, files: built.manifest.files.length, timestamp: built.timestamp.source, genTime: built.timestamp.genTime },
   });
   return { ...built, evidenceId, blobKey: stored.key, sha256: stored.sha256 };
 }

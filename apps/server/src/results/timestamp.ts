@@ -1,25 +1,32 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import * as asn1js from 'asn1js';
-import { CompactSign, exportJWK } from 'jose';
 import * as pkijs from 'pkijs';
+import { issueTimestamp, localTsa } from './local-tsa.js';
 
 /**
- * The time-stamp of the evidence bundle's manifest.
- * - With TSA_URL: an RFC 3161 request (pkijs/asn1js) to that time-stamping authority; the reply's status, nonce and
- *   message imprint are checked and its TimeStampToken (DER) is kept. A NOM-151 certified provider is such a TSA.
- * - Without: a JWS (EdDSA, Ed25519 key generated under DATA_DIR/keys) over the manifest hash and the local time.
- *   It is NOT an RFC 3161 token and NOT a NOM-151 certified time-stamp: it proves only that this server signed
- *   the hash at that time, and says so in its payload.
+ * The RFC 3161 time-stamp of the evidence bundle's manifest (request and reply built and parsed with pkijs/asn1js).
+ * - With TSA_URL: requested from that time-stamping authority (a NOM-151 accredited provider is such a TSA); the
+ *   reply's status, nonce and message imprint are checked.
+ * - Without: issued by the service's own local TSA (local-tsa.ts): a real RFC 3161 token that `openssl ts -verify`
+ *   accepts with the local certificate, but NOT from an accredited provider and NOT a NOM-151 constancia.
  */
-export type BundleTimestamp =
-  | { kind: 'rfc3161'; tsaUrl: string; genTime: string; tokenDer: Buffer; certified: true }
-  | { kind: 'local-jws'; genTime: string; jws: string; publicJwk: Record<string, unknown>; certified: false; notice: string };
+export interface BundleTimestamp {
+  kind: 'rfc3161';
+  source: 'tsa' | 'local';
+  tsaUrl?: string;
+  genTime: string;
+  /** The TimeStampResp as received (or issued locally). */
+  responseDer: Buffer;
+  /** The TimeStampToken (CMS SignedData) inside it. */
+  tokenDer: Buffer;
+  /** PEM of the local TSA certificate (source local), to verify the token. */
+  certificatePem?: string;
+  notice?: string;
+}
 
 const sha256Oid = '2.16.840.1.101.3.4.2.1';
 export const localNotice =
-  'Sello de tiempo LOCAL firmado por este servidor: NO es un sello RFC 3161 de un prestador de servicios de certificación ni una constancia NOM-151.';
+  'Sello de tiempo RFC 3161 emitido por la autoridad LOCAL de este servidor (certificado autofirmado): NO proviene de un prestador de servicios de certificación acreditado y NO es una constancia NOM-151.';
 
 export function timestampRequest(hash: Buffer, nonce: Buffer): Buffer {
   const request = new pkijs.TimeStampReq({
@@ -46,7 +53,7 @@ export function parseTimestampResponse(der: Buffer, hash: Buffer, nonce: Buffer)
   const signed = new pkijs.SignedData({ schema: token.content });
   const content = signed.encapContentInfo.eContent;
   if (!content) throw new Error('the time-stamp token has no TSTInfo');
-  const tstInfo = pkijs.TSTInfo.fromBER(content.valueBlock.valueHexView);
+  const tstInfo = pkijs.TSTInfo.fromBER(content.getValue());
   const imprint = Buffer.from(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView);
   if (!imprint.equals(hash)) throw new Error('the time-stamp token is for another hash');
   const tokenNonce = tstInfo.nonce ? Buffer.from(tstInfo.nonce.valueBlock.valueHexView) : undefined;
@@ -71,36 +78,16 @@ export async function rfc3161Timestamp(tsaUrl: string, hash: Buffer, timeoutMs =
     signal: AbortSignal.timeout(timeoutMs),
   });
   if (!response.ok) throw new Error(`the TSA answered HTTP ${response.status}`);
-  const { genTime, tokenDer } = parseTimestampResponse(Buffer.from(await response.arrayBuffer()), hash, nonce);
-  return { kind: 'rfc3161', tsaUrl, genTime, tokenDer, certified: true };
-}
-
-const keyCache = new Map<string, KeyObject>();
-
-/** The local Ed25519 signing key, generated once at DATA_DIR/keys/timestamp.key (mode 0600). */
-export function localTimestampKey(dataDir: string): KeyObject {
-  const file = path.join(dataDir, 'keys', 'timestamp.key');
-  const cached = keyCache.get(file);
-  if (cached) return cached;
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    const { privateKey } = generateKeyPairSync('ed25519');
-    writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  const key = createPrivateKey(readFileSync(file));
-  keyCache.set(file, key);
-  return key;
+  const responseDer = Buffer.from(await response.arrayBuffer());
+  const { genTime, tokenDer } = parseTimestampResponse(responseDer, hash, nonce);
+  return { kind: 'rfc3161', source: 'tsa', tsaUrl, genTime, responseDer, tokenDer };
 }
 
 export async function localTimestamp(dataDir: string, hash: Buffer, now: Date = new Date()): Promise<BundleTimestamp> {
-  const key = localTimestampKey(dataDir);
-  const genTime = now.toISOString();
-  const payload = { hashAlgorithm: 'SHA-256', hashedMessage: hash.toString('hex'), genTime, tsa: 'local', certified: false, notice: localNotice };
-  const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-    .setProtectedHeader({ alg: 'EdDSA', typ: 'kyc-timestamp+jws' })
-    .sign(key);
-  const publicJwk = (await exportJWK(createPublicKey(key))) as Record<string, unknown>;
-  return { kind: 'local-jws', genTime, jws, publicJwk, certified: false, notice: localNotice };
+  const tsa = await localTsa(dataDir);
+  const nonce = randomBytes(8);
+  nonce[0] = (nonce[0] ?? 0) & 0x7f;
+  const responseDer = await issueTimestamp(tsa, hash, { nonce, now });
+  const { genTime, tokenDer } = parseTimestampResponse(responseDer, hash, nonce);
+  return { kind: 'rfc3161', source: 'local', genTime, responseDer, tokenDer, certificatePem: tsa.certificatePem, notice: localNotice };
 }
