@@ -289,6 +289,9 @@ describe.each(engines)('results ($name)', (engine) => {
       payload: { tipo_envio: 'SEMAFORO', semaforo: 'red', uuidUser: h.cliente, name: 'X', email: 'a@b.example', custom_uuid: 'x' },
     });
     expect(email.statusCode).toBe(409);
+    const reopen = multipartBody([{ name: 'uuidUser', value: h.cliente }, { name: 'side', value: 'front' }, { name: 'ine', filename: 'f.png', contentType: 'image/png', data: front.image }]);
+    const capture = await t.app.inject({ method: 'POST', url: '/v2/ocr', headers: { ...h, 'content-type': reopen.contentType }, payload: reopen.payload });
+    expect(capture.statusCode).toBe(409);
 
     const locked = trxHeaders();
     const fail = await t.app.inject({
