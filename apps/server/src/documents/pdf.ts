@@ -105,8 +105,11 @@ export async function createWriter(meta: { title: string; subject: string; autho
     },
     paragraph: (text, options = {}) => {
       const [r, g, b] = options.color ?? [0.1, 0.1, 0.12];
-      draw(text, margin, regular, options.size ?? 10, width, rgb(r, g, b));
-      y -= 4;
+      // Each line break of the text ({enter}) starts a paragraph, with a little space before the next.
+      for (const part of text.split('\n')) {
+        draw(part, margin, regular, options.size ?? 10, width, rgb(r, g, b));
+        y -= 4;
+      }
     },
     field: (label, value) => {
       const labelWidth = 150;
