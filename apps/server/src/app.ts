@@ -65,7 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     // Result links carry their signed token in the path (calls.enlace: up to 4000 characters).
-    maxParamLength: 4096,
+    routerOptions: { maxParamLength: 4096 },
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -186,7 +186,7 @@ function faceRules(face: VideoTokenDecision | undefined, minFaceScore: number | 
       ? passed(scoreRules.spokenCode, `El código leído en voz alta coincide (${spoken.engine}).`)
       : spoken.verified === false
         ? failed(scoreRules.spokenCode, 'red', `El código leído en voz alta no coincide (${spoken.engine}): ${spoken.detail}`)
-        : missing(scoreRules.spokenCode, 'yellow', `Código hablado no verificado: ${spoken.detail}`);
+        : missing(scoreRules.spokenCode, 'yellow', `Código hablado no verificado${spoken.detail ? `: ${spoken.detail}` : '.'}`);
   return [faceRule, livenessRule, spokenRule];
 }
 
