@@ -6,6 +6,7 @@ import { consistentSending, customId, ddmmyyyy, semaforo, tipoEnvio } from '../s
 import { minFaceScoreParam, ruleList, scoreTransaction, type ScoreFacts, type ScoreSettings } from '../src/domain/score.js';
 import { backoffMs } from '../src/jobs/queue.js';
 import { pdfSafe } from '../src/documents/pdf.js';
+import { loadConfig } from '../src/config.js';
 
 const now = new Date('2026-11-26T12:00:00Z');
 const settings: ScoreSettings = { renapoEnabled: true, ineEnabled: true, minFaceScore: null, optional: new Set(['codigo_hablado']), strict: new Set() };
@@ -150,5 +151,18 @@ describe('helpers', () => {
   });
   it('keeps Spanish letters in PDFs and replaces what the standard font cannot encode', () => {
     expect(pdfSafe('Núñez “Zúñiga” — ok ✓')).toBe('Núñez "Zúñiga" - ok ?');
+  });
+});
+
+describe('results configuration', () => {
+  it('reads SMTP_URL, MAIL_FROM, RESULT_LINK_KEY and TSA_URL, refusing bad values', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const config = loadConfig({ SMTP_URL: 'smtps://u:p@mail.example:465', MAIL_FROM: 'Financiera <no-reply@financiera.example>', RESULT_LINK_KEY: key, TSA_URL: 'https://tsa.example/tsr' });
+    expect(config).toMatchObject({ smtpUrl: 'smtps://u:p@mail.example:465', tsaUrl: 'https://tsa.example/tsr', mailFrom: 'Financiera <no-reply@financiera.example>' });
+    expect(config.resultLinkKey?.length).toBe(32);
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ RESULT_LINK_KEY: 'short' })).toThrow(/RESULT_LINK_KEY/);
+    expect(() => loadConfig({ TSA_URL: 'ftp://tsa' })).toThrow(/TSA_URL/);
   });
 });

@@ -43,7 +43,8 @@ export function startJobWorker(options: {
       await completeJob(db, job.id, owner);
       log.info({ jobId: job.id, kind: job.kind, attempts: job.attempts }, 'job done');
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      // Kept in the jobs table and the log: SMTP replies may quote the recipient, so addresses are masked.
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, '[correo]');
       const outcome = await failJob(db, job, owner, reason, new Date(), options.backoffBaseMs);
       log.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, outcome, reason }, 'job failed');
     }
