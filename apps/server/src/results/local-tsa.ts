@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 
 /**
  * An RFC 3161 time-stamping authority inside the service, for the embedded mode: a P-256 key and a self-signed
- * certificate (extended key usage timeStamping) generated once under DATA_DIR/keys, issuing real TimeStampResp /
+ * certificate (extended key usage timeStamping) generated once under DATA_DIR/keys/tsa.json, issuing real TimeStampResp /
  * TimeStampToken structures (CMS SignedData over a TSTInfo) that `openssl ts -verify` accepts with that certificate.
  * Its certificate is NOT issued by an accredited provider: the token is not a NOM-151 certified constancia.
  */
@@ -94,37 +94,41 @@ async function createTsa(): Promise<{ keyDer: Buffer; certDer: Buffer; policy: s
   return { keyDer, certDer: Buffer.from(cert.toSchema().toBER(false)), policy: uuidOid() };
 }
 
-/** The local TSA of this DATA_DIR, created on first use (files keys/tsa.key, keys/tsa.crt, keys/tsa.policy). */
+function readTsaFile(file: string): { keyDer: Buffer; certDer: Buffer; policy: string } {
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { key: string; certificate: string; policy: string };
+  return { keyDer: Buffer.from(stored.key, 'base64'), certDer: Buffer.from(stored.certificate, 'base64'), policy: stored.policy };
+}
+
+/**
+ * The local TSA of this DATA_DIR, created on first use as one file, keys/tsa.json (mode 0600: it holds the private
+ * key). Created under a temporary name and linked into place, which fails if another process won the race: then
+ * that process's TSA is used.
+ */
 export function localTsa(dataDir: string): Promise<LocalTsa> {
-  const dir = path.join(dataDir, 'keys');
-  let pending = tsaCache.get(dir);
+  const file = path.join(dataDir, 'keys', 'tsa.json');
+  let pending = tsaCache.get(file);
   if (!pending) {
     pending = (async () => {
-      const files = { key: path.join(dir, 'tsa.key'), cert: path.join(dir, 'tsa.crt'), policy: path.join(dir, 'tsa.policy') };
-      let stored: { keyDer: Buffer; certDer: Buffer; policy: string };
-      try {
-        stored = { keyDer: readFileSync(files.key), certDer: readFileSync(files.cert), policy: readFileSync(files.policy, 'utf8').trim() };
-      } catch {
-        stored = await createTsa();
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-        // Written under temporary names and renamed, key last: a half-written set is never read back.
-        for (const [file, data, mode] of [
-          [files.cert, stored.certDer, 0o644],
-          [files.policy, `${stored.policy}\n`, 0o644],
-          [files.key, stored.keyDer, 0o600],
-        ] as const) {
-          const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-          writeFileSync(temp, data, { mode });
-          renameSync(temp, file);
+      if (!existsSync(file)) {
+        const created = await createTsa();
+        mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+        const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+        writeFileSync(temp, JSON.stringify({ key: created.keyDer.toString('base64'), certificate: created.certDer.toString('base64'), policy: created.policy }), { mode: 0o600 });
+        try {
+          linkSync(temp, file);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        } finally {
+          unlinkSync(temp);
         }
-        stored = { keyDer: readFileSync(files.key), certDer: readFileSync(files.cert), policy: readFileSync(files.policy, 'utf8').trim() };
       }
+      const stored = readTsaFile(file);
       const privateKey = await crypto.subtle.importKey('pkcs8', stored.keyDer, algorithm, false, ['sign']);
       const certificate = pkijs.Certificate.fromBER(toArrayBuffer(stored.certDer));
       return { certificate, certificateDer: stored.certDer, certificatePem: pem('CERTIFICATE', stored.certDer), privateKey, policy: stored.policy };
     })();
-    tsaCache.set(dir, pending);
-    pending.catch(() => tsaCache.delete(dir));
+    tsaCache.set(file, pending);
+    pending.catch(() => tsaCache.delete(file));
   }
   return pending;
 }
