@@ -159,6 +159,17 @@ describe.each(engines)('results ($name)', (engine) => {
     if (engine.name === 'sqlite') expect(raw?.subarray(0, 4).toString()).toBe('KYCB');
   }, 60_000);
 
+  it('issues document links that wait for the face re-verification when the face match is not recent', async () => {
+    const h = trxHeaders();
+    await t.app.inject({ method: 'GET', url: '/v1/params', headers: h });
+    await add(h, evidenceKind.idFront, { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: { nombreCompleto: 'LUIS ÁNGEL PÉREZ OCHOA' }, warnings: [] });
+    await addEvidence(t.db, cipherOf(t), { ...base(h), kind: evidenceKind.videoToken, payload: matchingFace }, new Date(Date.now() - 3_600_000));
+    const res = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: h, payload: { uuidUser: h.cliente } });
+    expect(res.statusCode, res.body).toBe(200);
+    const report = new URL((res.json().payload.links as Record<string, string>).reporte!).pathname;
+    expect((await t.app.inject({ method: 'GET', url: report })).statusCode).toBe(403);
+  });
+
   it('allows a result link only after the face re-verification, once, and refuses tampered and expired links', async () => {
     const ctx = resultLinkContext({ config: t.config, db: t.db });
     const subject = { uuidTrx: full.transaccion, uuidUser: full.cliente, grantorId: demoId };

@@ -28,6 +28,7 @@ export interface ResultsOptions {
 }
 
 const linkContexts = new WeakMap<object, LinkContext>();
+const freshFaceMs = 30 * 60_000;
 
 /** The result-link context of this service (key loaded once per config): what verifyResultLink needs. */
 export function resultLinkContext(deps: Pick<Deps, 'config' | 'db'>): LinkContext {
@@ -113,8 +114,10 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       const now = new Date();
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
       const generated = await generateDocuments({ db, cipher, blobs }, trx, now);
-      // The customer who just matched their face in this transaction may download once without a new face check.
-      const face = (await latestEvidence(db, cipher, transaction.uuidTrx, evidenceKind.videoToken))?.payload as VideoTokenDecision | undefined;
+      // A customer whose face matched in this transaction within the last 30 minutes has just re-verified: the
+      // links start verified (one download each). Otherwise each needs the face re-verification of the link flow.
+      const faceRecord = await latestEvidence(db, cipher, transaction.uuidTrx, evidenceKind.videoToken);
+      const face = faceRecord && now.getTime() - Date.parse(faceRecord.createdAt) <= freshFaceMs ? (faceRecord.payload as VideoTokenDecision) : undefined;
       const expiresAt = new Date(now.getTime() + linkHours(grantorParams) * 3_600_000);
       const payloadLinks: Record<string, string> = {};
       for (const doc of generated.documents) {
