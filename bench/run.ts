@@ -9,6 +9,7 @@ import { entryRouteJavaScript } from './suites/entry-js.js';
 import { postalCatalogue } from './suites/postal.js';
 import { ocrAccuracy } from './suites/ocr.js';
 import { launcherSize } from './suites/launcher.js';
+import { resultsLatency } from './suites/results.js';
 
 export interface SuiteResult {
   title: string;
@@ -21,6 +22,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   postal: postalCatalogue,
   ocr: ocrAccuracy,
   launcher: launcherSize,
+  results: resultsLatency,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -19,6 +19,7 @@ import { responseSerializerCompiler } from './http/serializer.js';
 import { registerOcrRoutes } from './http/ocr.js';
 import { registerLauncherRoutes } from './launcher/routes.js';
 import { registerSmsRoutes } from './sms/routes.js';
+import { registerResultsRoutes, type ResultsOptions } from './http/results.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine } from './engines/ocr/provider.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
@@ -36,6 +37,8 @@ export interface BuildOptions {
   db?: Db;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
+  /** Job worker timings of the result e-mail (tests). */
+  results?: ResultsOptions;
 }
 
 function serviceVersion(): string {
@@ -63,6 +66,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: config.jsonBodyLimit,
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
+    // Result links carry their signed token in the path (calls.enlace: up to 4000 characters).
+    routerOptions: { maxParamLength: 4096 },
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -107,6 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerOcrRoutes(app, deps);
     registerLauncherRoutes(app, deps);
     registerSmsRoutes(app, deps);
+    registerResultsRoutes(app, deps, options.results);
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),

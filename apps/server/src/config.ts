@@ -52,6 +52,13 @@ export interface Config {
   launcherTokenTtlSeconds?: number;
   /** The built launcher (packages/launcher/dist), served under /launcher/v1/. */
   launcherDist?: string;
+  /** 32 bytes from RESULT_LINK_KEY (HS256 key of result links); else a key file under dataDir (see crypto/link-key.ts). */
+  resultLinkKey: Buffer | undefined;
+  /** SMTP server of the result e-mail (smtp:// or smtps://); the local outbox under dataDir when undefined. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** RFC 3161 time-stamping authority of the evidence bundle; a local, uncertified signer when undefined. */
+  tsaUrl: string | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -153,6 +160,12 @@ const envSchema = z.object({
   ),
   LAUNCHER_TOKEN_TTL_SECONDS: optional(integer(30, 3600)),
   LAUNCHER_DIST: optional(z.string().trim()),
+  RESULT_LINK_KEY: optional(encryptionKey),
+  SMTP_URL: optional(
+    z.string().trim().refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), { error: 'must be an smtp:// or smtps:// URL' }),
+  ),
+  MAIL_FROM: optional(z.string().trim().regex(/^[^\r\n]{3,200}$/, { error: 'must be an address such as "Onboarding <no-reply@example.com>"' })),
+  TSA_URL: optional(publicUrl),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -223,6 +236,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     launcherJwtSecret: e.LAUNCHER_JWT_SECRET,
     launcherTokenTtlSeconds: e.LAUNCHER_TOKEN_TTL_SECONDS ?? 600,
     launcherDist: path.resolve(e.LAUNCHER_DIST ?? defaultLauncherDist),
+    resultLinkKey: e.RESULT_LINK_KEY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? 'Onboarding <no-reply@localhost>',
+    tsaUrl: e.TSA_URL,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { PostalTables } from '../postal/tables.js';
 import type { SmsTables } from '../sms/tables.js';
+import type { ResultsTables } from '../results/tables.js';
 /** Row types of every table (see migrations.ts). Timestamps are ISO-8601 UTC text; flags are 0/1 integers. */
 export interface GrantorsTable {
   id: string;
@@ -66,7 +67,7 @@ export interface EvidenceTable {
   created_at: string;
 }
 
-export interface Database extends PostalTables, SmsTables {
+export interface Database extends PostalTables, ResultsTables, SmsTables {
   grantors: GrantorsTable;
   grantor_params: GrantorParamsTable;
   transactions: TransactionsTable;
