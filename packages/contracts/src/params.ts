@@ -52,6 +52,10 @@ export const grantorParamDefaults = {
   MODO_VIDEO_TOKEN: 'grabacion',
   // project: the help phone on the expired-link page (spec: "a hard-coded phone number").
   TEL_AYUDA_ENLACE: '',
+  // project: a proof of address is at most this many months old to count as recent (read from the bill).
+  MESES_VIGENCIA_COMPROBANTE: '3',
+  // project: the proof-of-address capture (/preparacion_comprobante) between the ID results and the address form.
+  REQ_COMPROBANTE_DOMICILIO: 'false',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;

@@ -16,8 +16,10 @@ import { encodeGreyPng, straighten, type StraightenedCard } from './geometry.js'
 import { readMrz, type MrzResult } from './mrz.js';
 import { locateMrzBand } from './mrz-locate.js';
 import { regionToPixels } from './page.js';
-import { OcrPool, type RawRead } from './pool.js';
-import type { OcrEngine, OcrInput, OcrResult } from './types.js';
+import { OcrPool, type RawLine, type RawRead } from './pool.js';
+import { parseProof, type ProofLine } from './fields/proof.js';
+import sharp from 'sharp';
+import type { OcrEngine, OcrInput, OcrResult, ProofOcrResult } from './types.js';
 
 export interface OcrEngineOptions {
   /** LSTM workers for printed text (default 2); one more legacy worker reads MRZs. */
@@ -64,6 +66,43 @@ const PAGE_SCALE = 0.5;
 
 /** The header band (document titles) of every supported document, read at reduced size. */
 const HEADER = { top: 0, height: 0.2, scale: 0.6 };
+
+/** A bill page is read whole at up to this size on its longest side (a letter page at ~200 dpi). */
+const PROOF_MAX_SIDE = 2400;
+const PROOF_MIN_WIDTH = 1600;
+const PROOF_MAX_PIXELS = 40_000_000;
+/** Lines below this confidence are texture or background read as letters. */
+const PROOF_MIN_LINE_CONFIDENCE = 20;
+
+/**
+ * Tesseract joins words of two columns that share a baseline (the address block and the amount box beside it)
+ * into one line: split a line where the gap between two words is wider than a few letter heights.
+ */
+function columnSegments(line: RawLine): ProofLine[] {
+  const segments: ProofLine[] = [];
+  let current: RawLine['words'] = [];
+  const flush = () => {
+    if (current.length === 0) return;
+    const first = current[0]!;
+    segments.push({
+      text: current.map((w) => w.text).join(' '),
+      left: first.box.x0,
+      top: Math.min(...current.map((w) => w.box.y0)),
+      height: Math.max(...current.map((w) => w.box.y1 - w.box.y0)),
+    });
+    current = [];
+  };
+  for (const word of line.words) {
+    const previous = current.at(-1);
+    const letter = Math.max(1, line.box.y1 - line.box.y0);
+    if (previous && word.box.x0 - previous.box.x1 > COLUMN_GAP_LETTERS * letter) flush();
+    current.push(word);
+  }
+  flush();
+  return segments;
+}
+
+const COLUMN_GAP_LETTERS = 2.5;
 
 class TesseractOcrEngine implements OcrEngine {
   private closed = false;
@@ -127,6 +166,31 @@ class TesseractOcrEngine implements OcrEngine {
       ...(faceCrop ? { faceCrop } : {}),
       warnings: [...warnings, ...parsed.warnings],
       timingsMs,
+    };
+  }
+
+  async readProof(image: Buffer): Promise<ProofOcrResult> {
+    if (this.closed) throw new Error('OCR engine is closed');
+    const started = performance.now();
+    let png: Buffer;
+    try {
+      const oriented = sharp(image, { limitInputPixels: PROOF_MAX_PIXELS }).rotate();
+      const { width = 0, height = 0 } = await oriented.clone().metadata();
+      // Small pictures (a webcam frame, a phone photo of the whole page) are enlarged: tesseract reads their small
+      // print far better at 2400 px; a page already scanned at ~200 dpi is read as it is.
+      const longest = Math.max(width, height);
+      const side = Math.min(width, height) >= PROOF_MIN_WIDTH ? Math.min(longest, PROOF_MAX_SIDE) : PROOF_MAX_SIDE;
+      png = await oriented.greyscale().resize({ width: Math.round(side), height: Math.round(side), fit: 'inside' }).png().toBuffer();
+    } catch (error) {
+      throw new OcrImageError(`image could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const prepared = Math.round(performance.now() - started);
+    const read = await this.pool.readText(png, { segmentation: 'auto' });
+    const lines = read.lines.filter((l) => l.confidence >= PROOF_MIN_LINE_CONFIDENCE).flatMap(columnSegments);
+    return {
+      fields: parseProof(lines),
+      lineCount: lines.length,
+      timingsMs: { prepare: prepared, total: Math.round(performance.now() - started) },
     };
   }
 
