@@ -70,6 +70,7 @@ const HEADER = { top: 0, height: 0.2, scale: 0.6 };
 /** A bill page is read whole at up to this size on its longest side (a letter page at ~200 dpi). */
 const PROOF_MAX_SIDE = 2400;
 const PROOF_MIN_WIDTH = 1600;
+const PROOF_MAX_ENLARGEMENT = 2;
 const PROOF_MAX_PIXELS = 40_000_000;
 /** Lines below this confidence are texture or background read as letters. */
 const PROOF_MIN_LINE_CONFIDENCE = 20;
@@ -179,7 +180,9 @@ class TesseractOcrEngine implements OcrEngine {
       // Small pictures (a webcam frame, a phone photo of the whole page) are enlarged: tesseract reads their small
       // print far better at 2400 px; a page already scanned at ~200 dpi is read as it is.
       const longest = Math.max(width, height);
-      const side = Math.min(width, height) >= PROOF_MIN_WIDTH ? Math.min(longest, PROOF_MAX_SIDE) : PROOF_MAX_SIDE;
+      const side = Math.min(width, height) >= PROOF_MIN_WIDTH
+        ? Math.min(longest, PROOF_MAX_SIDE)
+        : Math.min(PROOF_MAX_SIDE, longest * PROOF_MAX_ENLARGEMENT);
       png = await oriented.greyscale().resize({ width: Math.round(side), height: Math.round(side), fit: 'inside' }).png().toBuffer();
     } catch (error) {
       throw new OcrImageError(`image could not be read: ${error instanceof Error ? error.message : String(error)}`);
