@@ -16,8 +16,8 @@ export const proofCopy = {
   },
   camera: {
     title: 'Captura tu comprobante',
-    hint: 'Coloca tu comprobante dentro del recuadro, con tu nombre y tu dirección visibles.',
-    glare: 'Evita reflejos: inclina un poco el papel si ves brillos sobre el texto.',
+    hint: 'Coloca tu comprobante dentro del recuadro, con tu nombre y dirección visibles.',
+    glare: 'Evita reflejos: si ves brillos sobre el texto, inclina un poco el papel.',
     videoLabel: 'Vista de la cámara con la guía para tu comprobante',
     capture: 'CAPTURAR COMPROBANTE', // spec
     processing: 'PROCESANDO...', // spec

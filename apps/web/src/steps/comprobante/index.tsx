@@ -3,7 +3,6 @@ import { useLocation } from 'react-router';
 import { sendAudit } from '../../api/calls';
 import { isAbortError } from '../../api/client';
 import { useJourney } from '../../journey/run';
-import { openDocumentCamera } from '../../media/camera';
 import { cameraErrorDatum, classifyCameraError, type CameraErrorKind } from '../../media/camera-select';
 import { canvasToBlob, grabFrame } from '../../media/capture';
 import { useCamera } from '../../media/useCamera';
@@ -14,8 +13,11 @@ import { LoadingState } from '../../ui/LoadingState';
 import { ProcessFailed } from '../../ui/ProcessFailed';
 import { Screen } from '../../ui/Screen';
 import { proofCopy as copy } from './copy';
+import { openProofCamera } from './camera';
 import { proofImage, sendProof } from './proof';
+import { Icon } from '../../ui/icons';
 import '../../ui/capture.css';
+import './comprobante.css';
 
 type Phase =
   | { kind: 'camera'; capturing: boolean }
@@ -75,7 +77,7 @@ export function Component() {
     sendAudit('comprobante', 'Error', cameraErrorDatum(kind, error)).catch(ignore);
     setPhase({ kind: 'cameraError', error: kind });
   }, []);
-  const stream = useCamera(phase.kind === 'camera' || phase.kind === 'preview', openDocumentCamera, onCameraFailure);
+  const stream = useCamera(phase.kind === 'camera' || phase.kind === 'preview', openProofCamera, onCameraFailure);
 
   async function capture(): Promise<void> {
     if (phase.kind !== 'camera' || phase.capturing) return;
@@ -131,7 +133,7 @@ export function Component() {
         <Screen
           title={copy.camera.title}
           step="comprobante"
-          className="capture"
+          className="capture proof-capture"
           actions={
             <>
               <button type="button" className="btn btn--primary" disabled={!ready || busy} onClick={() => void capture()}>
@@ -152,7 +154,10 @@ export function Component() {
             onFailure={(error) => onCameraFailure(classifyCameraError(error), error)}
           />
           <p className="capture-hint">{copy.camera.hint}</p>
-          <p className="capture-hint capture-hint--glare">{copy.camera.glare}</p>
+          <p className="capture-hint capture-hint--glare">
+            <Icon name="sun" />
+            {copy.camera.glare}
+          </p>
           <p role="status" className="capture-note">
             {busy ? copy.camera.holdingStill : null}
           </p>
