@@ -101,3 +101,12 @@ describe('reading a bill from OCR lines', () => {
     expect(splitStreet('PRIV LAS ROSAS S/N')).toEqual({ street: 'PRIV LAS ROSAS', exteriorNumber: 'S/N' });
   });
 });
+
+describe('another column on the postal-code line', () => {
+  it('ends the place at a label or an amount read onto the same line', () => {
+    expect(parseProof(['CALLE HIDALGO 59', 'COL ROMA NORTE', 'C.P. 06700 CUAUHTEMOC, CIUDAD DE MEXICO LIMITE DE PAGO: 31 OCT 26'])).toMatchObject({
+      municipality: 'CUAUHTEMOC', state: 'CIUDAD DE MEXICO',
+    });
+    expect(parseProof(['C.P. 06700 CUAUHTEMOC, CIUDAD DE MEXICO $ 1,563.18'])).toMatchObject({ state: 'CIUDAD DE MEXICO' });
+  });
+});

@@ -103,7 +103,7 @@ function columnSegments(line: RawLine): ProofLine[] {
   return segments;
 }
 
-const COLUMN_GAP_LETTERS = 2.5;
+const COLUMN_GAP_LETTERS = 1.2;
 
 class TesseractOcrEngine implements OcrEngine {
   private closed = false;

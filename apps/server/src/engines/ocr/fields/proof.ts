@@ -126,8 +126,12 @@ export function splitStreet(value: string): Pick<ProofFields, 'street' | 'exteri
 }
 
 /** 'CUAUHTÉMOC, CDMX' or 'MUNICIPIO: X ESTADO: Y' after the postal code. */
+const OTHER_COLUMN = /\s+(?:FECHA|LIMITE|TOTAL|CORTE|PAGO|PAGAR|PERIODO|IMPORTE|SALDO|NUMERO|NO\.|TARIFA|CUENTA|TELEFONO|MEDIDOR|RMU|SERVICIO)\b.*$/;
+
 function placeAfterPostalCode(rest: string): Pick<ProofFields, 'municipality' | 'state'> {
-  const text = clean(rest.replace(/\b(MUNICIPIO|DELEGACION|ALCALDIA|ESTADO|EDO)\b\.?\s*:?/g, ','));
+  // Another column's label read onto the same line ('... MÉXICO LÍMITE DE PAGO: 31 OCT') ends the place.
+  const own = rest.replace(OTHER_COLUMN, '').replace(/\s*[$\d].*$/, '');
+  const text = clean(own.replace(/\b(MUNICIPIO|DELEGACION|ALCALDIA|ESTADO|EDO)\b\.?\s*:?/g, ','));
   const parts = text.split(',').map((p) => clean(p)).filter((p) => p.length >= 2);
   return { ...(parts[0] ? { municipality: parts[0] } : {}), ...(parts[1] ? { state: parts[1] } : {}) };
 }
