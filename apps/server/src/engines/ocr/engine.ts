@@ -17,7 +17,8 @@ import { readMrz, type MrzResult } from './mrz.js';
 import { locateMrzBand } from './mrz-locate.js';
 import { regionToPixels } from './page.js';
 import { OcrPool, type RawLine, type RawRead } from './pool.js';
-import { parseProof, type ProofLine } from './fields/proof.js';
+import { parseProof, type ProofFields, type ProofLine } from './fields/proof.js';
+import type { Quad } from './homography.js';
 import sharp from 'sharp';
 import type { OcrEngine, OcrInput, OcrResult, ProofOcrResult } from './types.js';
 
@@ -66,6 +67,23 @@ const PAGE_SCALE = 0.5;
 
 /** The header band (document titles) of every supported document, read at reduced size. */
 const HEADER = { top: 0, height: 0.2, scale: 0.6 };
+
+/** Width of a page found in a photo, straightened (a letter page at 200 dpi). */
+const PROOF_PAGE_WIDTH = 1700;
+/** A quad smaller than this share of the photo is a box on the page, not the page. */
+const PROOF_MIN_PAGE_SHARE = 0.2;
+
+const hasAddress = (f: ProofFields): boolean => Boolean(f.postalCode || f.street || f.settlement || f.holderName);
+
+function quadArea(quad: Quad): number {
+  let sum = 0;
+  for (let i = 0; i < 4; i++) {
+    const [x1, y1] = quad[i]!;
+    const [x2, y2] = quad[(i + 1) % 4]!;
+    sum += x1 * y2 - x2 * y1;
+  }
+  return Math.abs(sum) / 2;
+}
 
 /** A bill page is read whole at up to this size on its longest side (a letter page at ~200 dpi). */
 const PROOF_MAX_SIDE = 2400;
@@ -173,28 +191,41 @@ class TesseractOcrEngine implements OcrEngine {
   async readProof(image: Buffer): Promise<ProofOcrResult> {
     if (this.closed) throw new Error('OCR engine is closed');
     const started = performance.now();
-    let png: Buffer;
+    const whole = await this.proofPage(image);
+    // A photo of the page on a table: the page found and straightened reads far better than the whole frame.
+    const page = await straighten(image, { cardWidth: PROOF_PAGE_WIDTH, quarterTurns: 3 }).catch(() => undefined);
+    const usePage = page !== undefined && page.geometry.cardFound && page.grey.height > page.grey.width
+      && quadArea(page.quad) >= PROOF_MIN_PAGE_SHARE * page.source.width * page.source.height;
+    const prepared = Math.round(performance.now() - started);
+    const first = await this.readProofPng(usePage ? await encodeGreyPng(page.grey) : whole);
+    let result = first;
+    if (usePage && !hasAddress(first.fields)) {
+      const second = await this.readProofPng(whole);
+      if (hasAddress(second.fields)) result = second;
+    }
+    return { ...result, timingsMs: { prepare: prepared, total: Math.round(performance.now() - started) } };
+  }
+
+  private async proofPage(image: Buffer): Promise<Buffer> {
     try {
       const oriented = sharp(image, { limitInputPixels: PROOF_MAX_PIXELS }).rotate();
       const { width = 0, height = 0 } = await oriented.clone().metadata();
+      const longest = Math.max(width, height);
       // Small pictures (a webcam frame, a phone photo of the whole page) are enlarged: tesseract reads their small
       // print far better at 2400 px; a page already scanned at ~200 dpi is read as it is.
-      const longest = Math.max(width, height);
       const side = Math.min(width, height) >= PROOF_MIN_WIDTH
         ? Math.min(longest, PROOF_MAX_SIDE)
         : Math.min(PROOF_MAX_SIDE, longest * PROOF_MAX_ENLARGEMENT);
-      png = await oriented.greyscale().resize({ width: Math.round(side), height: Math.round(side), fit: 'inside' }).png().toBuffer();
+      return await oriented.greyscale().resize({ width: Math.round(side), height: Math.round(side), fit: 'inside' }).png().toBuffer();
     } catch (error) {
       throw new OcrImageError(`image could not be read: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const prepared = Math.round(performance.now() - started);
+  }
+
+  private async readProofPng(png: Buffer): Promise<Omit<ProofOcrResult, 'timingsMs'>> {
     const read = await this.pool.readText(png, { segmentation: 'auto' });
     const lines = read.lines.filter((l) => l.confidence >= PROOF_MIN_LINE_CONFIDENCE).flatMap(columnSegments);
-    return {
-      fields: parseProof(lines),
-      lineCount: lines.length,
-      timingsMs: { prepare: prepared, total: Math.round(performance.now() - started) },
-    };
+    return { fields: parseProof(lines), lineCount: lines.length };
   }
 
   async close(): Promise<void> {
