@@ -1,8 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pngToY4m, renderProof } from '@kyc/fixtures';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
@@ -10,6 +11,8 @@ import { startServer, type RunningServer } from '../support/server.js';
 let server: RunningServer;
 let browser: Browser;
 let work: string;
+let camera: string;
+let blankY4m: string;
 
 const address = {
   street: 'CALLE HIDALGO', exteriorNumber: '59', interiorNumber: null, settlement: 'ROMA NORTE', postalCode: '06700',
@@ -21,9 +24,16 @@ beforeAll(async () => {
   const bill = await renderProof({ seed: 'e2e-1', layout: 'luz', referenceDate: new Date().toISOString().slice(0, 10), ageDays: 15, address });
   const png = path.join(work, 'bill.png');
   await writeFile(png, bill.png);
-  const camera = path.join(work, 'bill.y4m');
+  const billY4m = path.join(work, 'bill.y4m');
   // A phone held upright over the page: a portrait frame.
-  await pngToY4m(png, camera, { width: 1080, height: 1440, seconds: 1, fps: 5 });
+  await pngToY4m(png, billY4m, { width: 1080, height: 1440, seconds: 1, fps: 5 });
+  // A blank sheet: nothing to read.
+  const blank = path.join(work, 'blank.png');
+  await sharp({ create: { width: 1080, height: 1440, channels: 3, background: '#e9e6df' } }).png().toFile(blank);
+  blankY4m = path.join(work, 'blank.y4m');
+  await pngToY4m(blank, blankY4m, { width: 1080, height: 1440, seconds: 1, fps: 5 });
+  camera = path.join(work, 'camera.y4m');
+  await copyFile(billY4m, camera);
   server = await startServer();
   browser = await launchBrowser({ videoFile: camera });
 }, 120_000);
@@ -33,6 +43,13 @@ afterAll(async () => {
   await server?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
+
+/** Chromium reopens the fake-camera file when the flow reopens the camera: swap it atomically. */
+async function showOnCamera(y4m: string): Promise<void> {
+  const staged = path.join(work, 'staged.y4m');
+  await copyFile(y4m, staged);
+  await rename(staged, camera);
+}
 
 async function openSession(page: Page): Promise<void> {
   await page.goto(`${server.url}/demo`);
@@ -104,6 +121,36 @@ describe('proof of address and the address form', () => {
     expect(pageErrors).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it('desktop: an unreadable proof asks again (VOLVER A INTENTAR) until the attempts end on the folio screen', async () => {
+    await showOnCamera(blankY4m);
+    const context = await newPhoneOrDesktop(browser, 'desktop');
+    const page = await context.newPage();
+    await openSession(page);
+    const folio = (await page.evaluate(() => localStorage.getItem('uuidTrx')))?.split('-')[0];
+    await page.goto(`${server.url}/comprobante`);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const capture = page.getByRole('button', { name: 'CAPTURAR COMPROBANTE' });
+      await expect.poll(() => capture.isEnabled(), { timeout: 20_000 }).toBe(true);
+      if (attempt === 1) await screenshot(page, 'desktop-31-comprobante-camara');
+      await capture.click();
+      await page.getByRole('button', { name: 'ENVIAR' }).click();
+      if (attempt < 3) {
+        await page.getByText('Por favor captura nuevamente tu comprobante.').waitFor({ timeout: 30_000 });
+        if (attempt === 1) {
+          await screenshot(page, 'desktop-35-comprobante-ilegible');
+          expect(await seriousA11yViolations(page)).toEqual([]);
+        }
+        await page.getByRole('button', { name: 'VOLVER A INTENTAR' }).click();
+      }
+    }
+    await page.getByRole('heading', { name: 'Proceso no exitoso' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByText(String(folio), { exact: true }).count()).toBe(1);
+    await screenshot(page, 'desktop-36-comprobante-intentos');
+    await page.getByRole('button', { name: 'ENTENDIDO' }).click();
+    await page.waitForURL('**/demo');
+    await context.close();
+  }, 120_000);
 
   it('desktop: the form with one settlement filling colonia', async () => {
     const context = await newPhoneOrDesktop(browser, 'desktop');
