@@ -345,6 +345,9 @@ describe('Proof of address', () => {
     const lectura = { leido: true, coincideNombre: true, vigente: true, intentosRestantes: 3 };
     expect(next('comprobante', { type: 'read', lectura }, ctx())).toMatchObject({ route: '/identificacion_edit', delayMs: 300, state: { lectura } });
     expect(next('comprobante', { type: 'cancelConfirmed' }, ctx())).toMatchObject({ route: '/key-123', delayMs: 300 });
+    const exhausted = next('comprobante', { type: 'attemptsExhausted' }, ctx());
+    expect(exhausted?.route).toBeNull();
+    expect(exhausted?.effects).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'lifecycle', status: 'FAIL' }), { kind: 'markCompleted' }]));
     expect(next('comprobante', { type: 'cancelConfirmed', ruta: 'pdf_video_token' }, ctx())?.route).toMatch(/^\/pdf_token\?/);
     expect(next('preparacion_comprobante', { type: 'capture', ruta: 'pdf_video_token' }, ctx())).toMatchObject({ route: '/comprobante', state: { ruta: 'pdf_video_token' } });
   });

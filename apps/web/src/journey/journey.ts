@@ -280,6 +280,9 @@ const handlers: Handlers = {
           state: { lectura: event.lectura },
           effects: [{ kind: 'lifecycle', step: 'comprobante', status: 'OK', description: 'Comprobante de domicilio' }, ...stepOk('comprobante', ctx)],
         });
+      case 'attemptsExhausted':
+        // The final screen shows on this route; the failure is reported as for the ID capture.
+        return { route: null, delayMs: 0, effects: processFailed('comprobante', ctx) };
       case 'acknowledge':
         return go(entryRoute(ctx));
       case 'cancelConfirmed':

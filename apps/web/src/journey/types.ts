@@ -65,7 +65,7 @@ export interface StepEvents {
   video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
   pdf_video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
   preparacion_comprobante: { type: 'capture'; ruta?: string | null } | CancelConfirmed;
-  comprobante: { type: 'read'; lectura: ProofReadingWire } | { type: 'acknowledge' } | CancelConfirmed;
+  comprobante: { type: 'read'; lectura: ProofReadingWire } | { type: 'attemptsExhausted' } | { type: 'acknowledge' } | CancelConfirmed;
   validar_movil: CancelConfirmed;
   validar_sms: { type: 'verified'; phone: string } | CancelConfirmed;
   pdf_token: Enter | { type: 'continue' };

@@ -110,6 +110,7 @@ export function Component() {
           break;
         case 'exhausted':
           setPhase({ kind: 'exhausted' });
+          journey({ type: 'attemptsExhausted' });
           break;
         case 'network':
           setPhase({ kind: 'network' });
