@@ -10,6 +10,7 @@ import { postalCatalogue } from './suites/postal.js';
 import { ocrAccuracy } from './suites/ocr.js';
 import { launcherSize } from './suites/launcher.js';
 import { resultsLatency } from './suites/results.js';
+import { proofReading } from './suites/proof.js';
 
 export interface SuiteResult {
   title: string;
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   ocr: ocrAccuracy,
   launcher: launcherSize,
   results: resultsLatency,
+  proof: proofReading,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

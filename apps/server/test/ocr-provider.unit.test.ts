@@ -8,6 +8,7 @@ function controllableEngine() {
   let closed = false;
   const engine: OcrEngine = {
     read: () => new Promise((resolve) => releases.push(() => resolve({ documentType: 'INE', side: 'front', ocrData: {}, geometry: { cardFound: true, rotationDeg: 0, cropped: true }, warnings: [], timingsMs: {} }))),
+    readProof: () => new Promise((resolve) => releases.push(() => resolve({ fields: {}, lineCount: 0, timingsMs: {} }))),
     close: async () => {
       closed = true;
     },

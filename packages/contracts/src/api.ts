@@ -55,6 +55,31 @@ const faceResult = z.object({
 const scoreFlag = z.enum(['GREEN', 'YELLOW', 'RED']);
 const phone = z.object({ number: z.string().regex(/^\d{6,15}$/), areaCode: z.enum(['52', '51']) });
 const smsClient = z.object({ uuid, platform: z.string().max(50) });
+/**
+ * What the service read from an uploaded proof of address (project addition to the `file` response), to pre-fill
+ * the address form. `leido` false: nothing legible (the client asks for another capture).
+ */
+export const proofReading = z.object({
+  leido: z.boolean(),
+  nombreCompleto: z.string().optional(),
+  calle: z.string().optional(),
+  numeroExterior: z.string().optional(),
+  numeroInterior: z.string().optional(),
+  colonia: z.string().optional(),
+  codigoPostal: z.string().optional(),
+  delegacion: z.string().optional(),
+  estado: z.string().optional(),
+  /** YYYY-MM-DD. */
+  fechaEmision: z.string().optional(),
+  /** The name on the bill is the ID holder's; null when either is unknown. */
+  coincideNombre: z.boolean().nullable(),
+  /** Issued within MESES_VIGENCIA_COMPROBANTE months; null without a date. */
+  vigente: z.boolean().nullable(),
+  /** Captures left before the attempt limit (an unreadable proof uses one). */
+  intentosRestantes: z.number().int().min(0),
+});
+export type ProofReadingWire = z.infer<typeof proofReading>;
+
 const imageTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
 const videoTypes = ['video/webm', 'video/mp4'] as const;
 
@@ -247,7 +272,7 @@ export const calls = {
       uuid: { kind: 'text', required: true },
       file: { kind: 'file', required: true, accept: [...imageTypes, 'application/pdf'] },
     },
-    response: envelope(z.unknown()),
+    response: envelope(z.object({ key: z.string(), sha256: z.string(), size: z.number(), lectura: proofReading })),
   },
   postalCodes: {
     ...routes.postalCodes,

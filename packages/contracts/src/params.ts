@@ -79,6 +79,10 @@ export const grantorParamDefaults = {
   SCORE_REGLAS_ESTRICTAS: '',
   // project: hours a result link (/pdf_token) stays valid.
   HORAS_VIGENCIA_ENLACE: '72',
+  // project: a proof of address is at most this many months old to count as recent (read from the bill).
+  MESES_VIGENCIA_COMPROBANTE: '3',
+  // project: the proof-of-address capture (/preparacion_comprobante) between the ID results and the address form.
+  REQ_COMPROBANTE_DOMICILIO: 'false',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;

@@ -66,7 +66,18 @@ export interface ProofReading {
   street?: string;
   settlement?: string;
   postalCode?: string;
+  /** ISO date YYYY-MM-DD. */
   issueDate?: string;
+  exteriorNumber?: string;
+  interiorNumber?: string;
+  municipality?: string;
+  state?: string;
+  /** Something was read from the image (false: unreadable, a PDF, or the engine was busy). */
+  read?: boolean;
+  /** MESES_VIGENCIA_COMPROBANTE applied. */
+  maxAgeMonths?: number;
+  /** Why nothing was read (not PII). */
+  detail?: string;
   /** Null when either name is unknown. */
   nameMatchesId: boolean | null;
   /** Issued within MESES_VIGENCIA_COMPROBANTE months; null when no date was read. */

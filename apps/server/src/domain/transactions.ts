@@ -62,4 +62,6 @@ export const attemptSteps = {
   idFront: { step: 'id_frontal', limitParam: 'INTENTOS_ID_FRONTAL' },
   idBack: { step: 'id_reverso', limitParam: 'INTENTOS_ID_REVERSO' },
   videoToken: { step: 'video_token', limitParam: 'INTENTOS_VIDEO_TOKEN' },
+  // Spec §2 proof of address: "When front attempts reach the limit a final screen shows": unreadable proofs count.
+  proof: { step: 'comprobante', limitParam: 'INTENTOS_ID_FRONTAL' },
 } as const;

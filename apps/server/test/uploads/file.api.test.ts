@@ -49,7 +49,9 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers })).statusCode).toBe(200);
     return headers;
   };
-  const evidenceRows = (uuidTrx: string) => t.db.selectFrom('evidence').selectAll().where('uuid_trx', '=', uuidTrx).execute();
+  // The proof's own records (the reading of each proof is its own kind, comprobante_lectura).
+  const evidenceRows = (uuidTrx: string) =>
+    t.db.selectFrom('evidence').selectAll().where('uuid_trx', '=', uuidTrx).where('kind', '!=', 'comprobante_lectura').execute();
   const expectNothingStored = async (headers: Headers, blobsBefore: string[]) => {
     expect(await evidenceRows(headers.transaccion)).toEqual([]);
     expect(blobFiles(t.dataDir)).toEqual(blobsBefore);
@@ -69,7 +71,7 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json() as { status: number; payload: { key: string; sha256: string; size: number } };
     const sha256 = createHash('sha256').update(png).digest('hex');
-    expect(body).toEqual({ status: 200, payload: { key: expect.any(String), sha256, size: png.length } });
+    expect(body).toEqual({ status: 200, payload: { key: expect.any(String), sha256, size: png.length, lectura: expect.objectContaining({ leido: false }) } });
     const { key } = body.payload;
     expect(key).toMatch(new RegExp(`^${demoId}/${headers.cliente}/domicilio/${headers.transaccion}-\\d{8}T\\d{9}Z-[0-9a-f]{8}\\.png$`));
 
@@ -88,7 +90,10 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
 
     const events = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { apikey: headers.apikey } });
     const evidence = (events.json() as { payload: { evidence: unknown[] } }).payload.evidence;
-    expect(evidence).toEqual([{ id: rows[0]?.id, kind: 'comprobante_domicilio', sha256, createdAt: expect.any(String) }]);
+    expect(evidence).toEqual([
+      { id: rows[0]?.id, kind: 'comprobante_domicilio', sha256, createdAt: expect.any(String) },
+      { id: expect.any(String), kind: 'comprobante_lectura', sha256: null, createdAt: expect.any(String) },
+    ]);
   });
 
   it('accepts JPEG and WebP photos and a PDF, whatever the client calls them', async () => {

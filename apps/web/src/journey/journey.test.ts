@@ -339,6 +339,19 @@ describe('Face video token', () => {
 });
 
 describe('Proof of address', () => {
+  it('proof of address between the ID results and the address form when REQ_COMPROBANTE_DOMICILIO (decisions)', () => {
+    expect(next('resultados_identificacion', { type: 'confirmed' }, ctx({ REQ_COMPROBANTE_DOMICILIO: 'true' }))?.route).toBe('/preparacion_comprobante');
+    expect(next('resultados_identificacion', { type: 'confirmed' }, ctx())?.route).toBe('/identificacion_edit');
+    const lectura = { leido: true, coincideNombre: true, vigente: true, intentosRestantes: 3 };
+    expect(next('comprobante', { type: 'read', lectura }, ctx())).toMatchObject({ route: '/identificacion_edit', delayMs: 300, state: { lectura } });
+    expect(next('comprobante', { type: 'cancelConfirmed' }, ctx())).toMatchObject({ route: '/key-123', delayMs: 300 });
+    const exhausted = next('comprobante', { type: 'attemptsExhausted' }, ctx());
+    expect(exhausted?.route).toBeNull();
+    expect(exhausted?.effects).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'lifecycle', status: 'FAIL' }), { kind: 'markCompleted' }]));
+    expect(next('comprobante', { type: 'cancelConfirmed', ruta: 'pdf_video_token' }, ctx())?.route).toMatch(/^\/pdf_token\?/);
+    expect(next('preparacion_comprobante', { type: 'capture', ruta: 'pdf_video_token' }, ctx())).toMatchObject({ route: '/comprobante', state: { ruta: 'pdf_video_token' } });
+  });
+
   it('"CAPTURAR goes to /comprobante."', () => {
     expect(next('preparacion_comprobante', { type: 'capture' }, ctx())?.route).toBe('/comprobante');
   });

@@ -175,8 +175,14 @@ const handlers: Handlers = {
   resultados_identificacion(event, ctx) {
     switch (event.type) {
       case 'confirmed':
+        // REQ_COMPROBANTE_DOMICILIO (project): the proof of address is captured before the address form, which it
+        // pre-fills (docs/decisions.md).
         return go(
-          paramEnabled(ctx.params, 'VARIANTE_DNI') ? consentAfterId(ctx) : '/identificacion_edit',
+          paramEnabled(ctx.params, 'VARIANTE_DNI')
+            ? consentAfterId(ctx)
+            : paramEnabled(ctx.params, 'REQ_COMPROBANTE_DOMICILIO')
+              ? '/preparacion_comprobante'
+              : '/identificacion_edit',
           delays.afterConfirmation,
           { effects: stepOk('resultados_identificacion', ctx) },
         );
@@ -260,14 +266,28 @@ const handlers: Handlers = {
   preparacion_comprobante(event, ctx) {
     switch (event.type) {
       case 'capture':
-        return go('/comprobante');
+        return go('/comprobante', 0, event.ruta ? { state: { ruta: event.ruta } } : {});
       case 'cancelConfirmed':
         return cancellation('preparacion_comprobante', ctx, event.ruta);
     }
   },
 
-  comprobante(_event, ctx) {
-    return go(entryRoute(ctx));
+  comprobante(event, ctx) {
+    switch (event.type) {
+      case 'read':
+        // The address form opens pre-filled with what was read from the proof.
+        return go('/identificacion_edit', delays.afterConfirmation, {
+          state: { lectura: event.lectura },
+          effects: [{ kind: 'lifecycle', step: 'comprobante', status: 'OK', description: 'Comprobante de domicilio' }, ...stepOk('comprobante', ctx)],
+        });
+      case 'attemptsExhausted':
+        // The final screen shows on this route; the failure is reported as for the ID capture.
+        return { route: null, delayMs: 0, effects: processFailed('comprobante', ctx) };
+      case 'acknowledge':
+        return go(entryRoute(ctx));
+      case 'cancelConfirmed':
+        return cancellation('comprobante', ctx, event.ruta);
+    }
   },
 
   consulta_historial(event, ctx) {

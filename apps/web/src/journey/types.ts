@@ -1,3 +1,4 @@
+import type { ProofReadingWire } from '@kyc/contracts';
 import type { GrantorParam } from '@kyc/contracts/params';
 import type { IdSide } from '../session/idCapture';
 import type { OpenerMessage } from '../session/popup';
@@ -64,8 +65,8 @@ export interface StepEvents {
   autorizacion_documento: { type: 'accept' };
   video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
   pdf_video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
-  preparacion_comprobante: { type: 'capture' } | CancelConfirmed;
-  comprobante: { type: 'acknowledge' };
+  preparacion_comprobante: { type: 'capture'; ruta?: string | null } | CancelConfirmed;
+  comprobante: { type: 'read'; lectura: ProofReadingWire } | { type: 'attemptsExhausted' } | { type: 'acknowledge' } | CancelConfirmed;
   consulta_historial: { type: 'accept'; acceptance: TermsAcceptance } | CancelConfirmed;
   validar_movil: { type: 'sent'; phone: string } | CancelConfirmed;
   validar_sms: { type: 'verified'; phone: string } | { type: 'missingPhone' } | CancelConfirmed;

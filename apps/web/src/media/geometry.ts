@@ -18,6 +18,8 @@ export interface Size {
 export const documentAspect = {
   id1: 85.6 / 53.98,
   id3: 125 / 88,
+  /** A proof of address: a letter-size page held upright (8.5 × 11 in). */
+  page: 8.5 / 11,
 } as const;
 
 export type DocumentFormat = keyof typeof documentAspect;

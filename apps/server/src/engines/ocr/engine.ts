@@ -16,8 +16,11 @@ import { encodeGreyPng, straighten, type StraightenedCard } from './geometry.js'
 import { readMrz, type MrzResult } from './mrz.js';
 import { locateMrzBand } from './mrz-locate.js';
 import { regionToPixels } from './page.js';
-import { OcrPool, type RawRead } from './pool.js';
-import type { OcrEngine, OcrInput, OcrResult } from './types.js';
+import { OcrPool, type RawLine, type RawRead } from './pool.js';
+import { parseProof, type ProofFields, type ProofLine } from './fields/proof.js';
+import type { Quad } from './homography.js';
+import sharp from 'sharp';
+import type { OcrEngine, OcrInput, OcrResult, ProofOcrResult } from './types.js';
 
 export interface OcrEngineOptions {
   /** LSTM workers for printed text (default 2); one more legacy worker reads MRZs. */
@@ -64,6 +67,61 @@ const PAGE_SCALE = 0.5;
 
 /** The header band (document titles) of every supported document, read at reduced size. */
 const HEADER = { top: 0, height: 0.2, scale: 0.6 };
+
+/** Width of a page found in a photo, straightened (a letter page at 200 dpi). */
+const PROOF_PAGE_WIDTH = 1700;
+/** A quad smaller than this share of the photo is a box on the page, not the page. */
+const PROOF_MIN_PAGE_SHARE = 0.2;
+
+const hasAddress = (f: ProofFields): boolean => Boolean(f.postalCode || f.street || f.settlement || f.holderName);
+
+function quadArea(quad: Quad): number {
+  let sum = 0;
+  for (let i = 0; i < 4; i++) {
+    const [x1, y1] = quad[i]!;
+    const [x2, y2] = quad[(i + 1) % 4]!;
+    sum += x1 * y2 - x2 * y1;
+  }
+  return Math.abs(sum) / 2;
+}
+
+/** A bill page is read whole at up to this size on its longest side (a letter page at ~200 dpi). */
+const PROOF_MAX_SIDE = 2400;
+const PROOF_MIN_WIDTH = 1600;
+const PROOF_MAX_ENLARGEMENT = 2;
+const PROOF_MAX_PIXELS = 40_000_000;
+/** Lines below this confidence are texture or background read as letters. */
+const PROOF_MIN_LINE_CONFIDENCE = 20;
+
+/**
+ * Tesseract joins words of two columns that share a baseline (the address block and the amount box beside it)
+ * into one line: split a line where the gap between two words is wider than a few letter heights.
+ */
+function columnSegments(line: RawLine): ProofLine[] {
+  const segments: ProofLine[] = [];
+  let current: RawLine['words'] = [];
+  const flush = () => {
+    if (current.length === 0) return;
+    const first = current[0]!;
+    segments.push({
+      text: current.map((w) => w.text).join(' '),
+      left: first.box.x0,
+      top: Math.min(...current.map((w) => w.box.y0)),
+      height: Math.max(...current.map((w) => w.box.y1 - w.box.y0)),
+    });
+    current = [];
+  };
+  for (const word of line.words) {
+    const previous = current.at(-1);
+    const letter = Math.max(1, line.box.y1 - line.box.y0);
+    if (previous && word.box.x0 - previous.box.x1 > COLUMN_GAP_LETTERS * letter) flush();
+    current.push(word);
+  }
+  flush();
+  return segments;
+}
+
+const COLUMN_GAP_LETTERS = 1.2;
 
 class TesseractOcrEngine implements OcrEngine {
   private closed = false;
@@ -128,6 +186,46 @@ class TesseractOcrEngine implements OcrEngine {
       warnings: [...warnings, ...parsed.warnings],
       timingsMs,
     };
+  }
+
+  async readProof(image: Buffer): Promise<ProofOcrResult> {
+    if (this.closed) throw new Error('OCR engine is closed');
+    const started = performance.now();
+    const whole = await this.proofPage(image);
+    // A photo of the page on a table: the page found and straightened reads far better than the whole frame.
+    const page = await straighten(image, { cardWidth: PROOF_PAGE_WIDTH, quarterTurns: 3 }).catch(() => undefined);
+    const usePage = page !== undefined && page.geometry.cardFound && page.grey.height > page.grey.width
+      && quadArea(page.quad) >= PROOF_MIN_PAGE_SHARE * page.source.width * page.source.height;
+    const prepared = Math.round(performance.now() - started);
+    const first = await this.readProofPng(usePage ? await encodeGreyPng(page.grey) : whole);
+    let result = first;
+    if (usePage && !hasAddress(first.fields)) {
+      const second = await this.readProofPng(whole);
+      if (hasAddress(second.fields)) result = second;
+    }
+    return { ...result, timingsMs: { prepare: prepared, total: Math.round(performance.now() - started) } };
+  }
+
+  private async proofPage(image: Buffer): Promise<Buffer> {
+    try {
+      const oriented = sharp(image, { limitInputPixels: PROOF_MAX_PIXELS }).rotate();
+      const { width = 0, height = 0 } = await oriented.clone().metadata();
+      const longest = Math.max(width, height);
+      // Small pictures (a webcam frame, a phone photo of the whole page) are enlarged: tesseract reads their small
+      // print far better at 2400 px; a page already scanned at ~200 dpi is read as it is.
+      const side = Math.min(width, height) >= PROOF_MIN_WIDTH
+        ? Math.min(longest, PROOF_MAX_SIDE)
+        : Math.min(PROOF_MAX_SIDE, longest * PROOF_MAX_ENLARGEMENT);
+      return await oriented.greyscale().resize({ width: Math.round(side), height: Math.round(side), fit: 'inside' }).png().toBuffer();
+    } catch (error) {
+      throw new OcrImageError(`image could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async readProofPng(png: Buffer): Promise<Omit<ProofOcrResult, 'timingsMs'>> {
+    const read = await this.pool.readText(png, { segmentation: 'auto' });
+    const lines = read.lines.filter((l) => l.confidence >= PROOF_MIN_LINE_CONFIDENCE).flatMap(columnSegments);
+    return { fields: parseProof(lines), lineCount: lines.length };
   }
 
   async close(): Promise<void> {

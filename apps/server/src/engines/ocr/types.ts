@@ -1,3 +1,5 @@
+import type { ProofFields } from './fields/proof.js';
+
 /**
  * The document-reading engine behind `/v2/ocr`. The HTTP layer depends on this interface only; the
  * implementation (tesseract.js off the event loop) lives beside it.
@@ -45,7 +47,17 @@ export interface OcrResult {
   timingsMs: Record<string, number>;
 }
 
+/** The 'proof' read mode: a proof of address (utility bill) read as a page of text. */
+export interface ProofOcrResult {
+  fields: ProofFields;
+  /** Lines of text found on the page (0: nothing legible). */
+  lineCount: number;
+  timingsMs: Record<string, number>;
+}
+
 export interface OcrEngine {
   read(input: OcrInput): Promise<OcrResult>;
+  /** Reads a proof of address on the same workers as the IDs. Rejects with OcrImageError when it is not a picture. */
+  readProof(image: Buffer): Promise<ProofOcrResult>;
   close(): Promise<void>;
 }

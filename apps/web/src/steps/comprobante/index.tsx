@@ -1,5 +1,252 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { sendAudit } from '../../api/calls';
+import { isAbortError } from '../../api/client';
+import { useJourney } from '../../journey/run';
+import { cameraErrorDatum, classifyCameraError, type CameraErrorKind } from '../../media/camera-select';
+import { canvasToBlob, grabFrame } from '../../media/capture';
+import { useCamera } from '../../media/useCamera';
+import { CameraErrorNotice } from '../../ui/CameraErrorNotice';
+import { CameraStage } from '../../ui/CameraStage';
+import { CancelDialog } from '../../ui/CancelDialog';
+import { LoadingState } from '../../ui/LoadingState';
+import { ProcessFailed } from '../../ui/ProcessFailed';
+import { Screen } from '../../ui/Screen';
+import { proofCopy as copy } from './copy';
+import { openProofCamera } from './camera';
+import { proofImage, sendProof } from './proof';
+import { Icon } from '../../ui/icons';
+import '../../ui/capture.css';
+import './comprobante.css';
 
+type Phase =
+  | { kind: 'camera'; capturing: boolean }
+  | { kind: 'preview' }
+  | { kind: 'sending' }
+  | { kind: 'unreadable'; attemptsLeft: number }
+  | { kind: 'network' }
+  | { kind: 'exhausted' }
+  | { kind: 'cameraError'; error: CameraErrorKind };
+
+interface Shot {
+  blob: Blob;
+  url: string;
+}
+
+function rutaOf(state: unknown): string | null {
+  const ruta = typeof state === 'object' && state !== null ? (state as { ruta?: unknown }).ruta : undefined;
+  return typeof ruta === 'string' ? ruta : null;
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = window.setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      window.clearTimeout(timer);
+      reject(new DOMException('aborted', 'AbortError'));
+    }, { once: true });
+  });
+}
+
+const ignore = (): void => undefined;
+
+/**
+ * /comprobante (spec §2 Proof of address): back camera with the page guide, CAPTURAR COMPROBANTE, a preview to
+ * confirm or retake, then the upload; the server reads the bill and the address form opens pre-filled. The
+ * rotate-to-portrait notice is the app shell's.
+ */
 export function Component() {
-  return <PendingStep step="comprobante" />;
+  const journey = useJourney('comprobante');
+  const location = useLocation();
+  const [ruta] = useState(() => rutaOf(location.state));
+  const [phase, setPhase] = useState<Phase>({ kind: 'camera', capturing: false });
+  const [shot, setShot] = useState<Shot | null>(null);
+  const [ready, setReady] = useState(false);
+  const [cancelOpen, setCancelOpen] = useState(false);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const lifetime = useRef(new AbortController());
+
+  useEffect(() => {
+    const controller = new AbortController();
+    lifetime.current = controller;
+    return () => controller.abort();
+  }, []);
+  useEffect(() => () => (shot ? URL.revokeObjectURL(shot.url) : undefined), [shot]);
+
+  const onCameraFailure = useCallback((kind: CameraErrorKind, error: unknown) => {
+    sendAudit('comprobante', 'Error', cameraErrorDatum(kind, error)).catch(ignore);
+    setPhase({ kind: 'cameraError', error: kind });
+  }, []);
+  const stream = useCamera(phase.kind === 'camera' || phase.kind === 'preview', openProofCamera, onCameraFailure);
+
+  async function capture(): Promise<void> {
+    if (phase.kind !== 'camera' || phase.capturing) return;
+    setPhase({ kind: 'camera', capturing: true });
+    const signal = lifetime.current.signal;
+    try {
+      await wait(proofImage.captureDelayMs, signal);
+      const video = videoRef.current;
+      if (!video) throw new Error('the camera view is gone');
+      const blob = await canvasToBlob(grabFrame(video), proofImage.type, proofImage.quality);
+      if (signal.aborted) return;
+      setShot({ blob, url: URL.createObjectURL(blob) });
+      setPhase({ kind: 'preview' });
+    } catch (error) {
+      if (!isAbortError(error)) onCameraFailure('other', error);
+    }
+  }
+
+  async function send(): Promise<void> {
+    if (!shot) return;
+    setPhase({ kind: 'sending' });
+    try {
+      const outcome = await sendProof(shot.blob, lifetime.current.signal);
+      switch (outcome.kind) {
+        case 'read':
+          journey({ type: 'read', lectura: outcome.lectura });
+          break;
+        case 'unreadable':
+          setPhase({ kind: 'unreadable', attemptsLeft: outcome.attemptsLeft });
+          break;
+        case 'exhausted':
+          setPhase({ kind: 'exhausted' });
+          journey({ type: 'attemptsExhausted' });
+          break;
+        case 'network':
+          setPhase({ kind: 'network' });
+          break;
+      }
+    } catch (error) {
+      if (!isAbortError(error)) setPhase({ kind: 'network' });
+    }
+  }
+
+  const retake = () => {
+    setShot(null);
+    setReady(false);
+    setPhase({ kind: 'camera', capturing: false });
+  };
+
+  switch (phase.kind) {
+    case 'camera': {
+      const busy = phase.capturing;
+      return (
+        <Screen
+          title={copy.camera.title}
+          step="comprobante"
+          className="capture proof-capture"
+          actions={
+            <>
+              <button type="button" className="btn btn--primary" disabled={!ready || busy} onClick={() => void capture()}>
+                {busy ? copy.camera.processing : copy.camera.capture}
+              </button>
+              <button type="button" className="btn btn--secondary" disabled={busy} onClick={() => setCancelOpen(true)}>
+                {copy.camera.cancel}
+              </button>
+            </>
+          }
+        >
+          <CameraStage
+            stream={stream}
+            videoRef={videoRef}
+            label={copy.camera.videoLabel}
+            guide="page"
+            onReady={() => setReady(true)}
+            onFailure={(error) => onCameraFailure(classifyCameraError(error), error)}
+          />
+          <p className="capture-hint">{copy.camera.hint}</p>
+          <p className="capture-hint capture-hint--glare">
+            <Icon name="sun" />
+            {copy.camera.glare}
+          </p>
+          <p role="status" className="capture-note">
+            {busy ? copy.camera.holdingStill : null}
+          </p>
+          <CancelDialog
+            open={cancelOpen}
+            onDismiss={() => setCancelOpen(false)}
+            onConfirm={() => journey({ type: 'cancelConfirmed', ruta })}
+          />
+        </Screen>
+      );
+    }
+
+    case 'preview':
+      return (
+        <Screen
+          key="preview"
+          title={copy.preview.title}
+          step="comprobante"
+          className="capture-verify"
+          actions={
+            <>
+              <button type="button" className="btn btn--primary" onClick={() => void send()}>
+                {copy.preview.confirm}
+              </button>
+              <button type="button" className="btn btn--secondary" onClick={retake}>
+                {copy.preview.retake}
+              </button>
+            </>
+          }
+        >
+          <p>{copy.preview.intro}</p>
+          {shot ? <img className="capture-preview" src={shot.url} alt={copy.preview.imageAlt} /> : null}
+        </Screen>
+      );
+
+    case 'sending':
+      return (
+        <main className="screen screen--pending" data-step="comprobante" aria-busy="true">
+          <LoadingState label={copy.sending} />
+        </main>
+      );
+
+    case 'unreadable':
+      return (
+        <Screen
+          key="unreadable"
+          title={copy.unreadable.title}
+          step="comprobante"
+          actions={
+            <button type="button" className="btn btn--primary" onClick={retake}>
+              {copy.unreadable.retry}
+            </button>
+          }
+        >
+          <p className="notice__message" role="alert" data-proof="unreadable">
+            {copy.unreadable.message}
+          </p>
+          <p>{copy.unreadable.attemptsLeft(phase.attemptsLeft)}</p>
+        </Screen>
+      );
+
+    case 'network':
+      return (
+        <Screen
+          key="network"
+          title={copy.network.title}
+          step="comprobante"
+          actions={
+            <>
+              <button type="button" className="btn btn--primary" disabled={!shot} onClick={() => void send()}>
+                {copy.network.resend}
+              </button>
+              <button type="button" className="btn btn--secondary" onClick={retake}>
+                {copy.network.retake}
+              </button>
+            </>
+          }
+        >
+          <p className="notice__message" role="alert">
+            {copy.network.message}
+          </p>
+        </Screen>
+      );
+
+    case 'exhausted':
+      return <ProcessFailed step="comprobante" onAcknowledge={() => journey({ type: 'acknowledge' })} />;
+
+    case 'cameraError':
+      return <CameraErrorNotice kind={phase.error} step="comprobante" />;
+  }
 }

@@ -1,5 +1,243 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router';
+import type { ProofReadingWire } from '@kyc/contracts';
+import { fieldMaxLength } from '@kyc/contracts/rules';
+import { api } from '../../api/calls';
+import { isAbortError } from '../../api/client';
+import { useJourney } from '../../journey/run';
+import { readOcr } from '../../session/idCapture';
+import { readSession } from '../../session/session';
+import { sessionState } from '../../session/storage';
+import { setUserDatum } from '../../session/userData';
+import { Screen } from '../../ui/Screen';
+import {
+  activeFields,
+  addressUserData,
+  applyLookup,
+  fieldError,
+  formValid,
+  initialAddress,
+  otherSettlement,
+  postalCodeInput,
+  shouldLookUp,
+  type AddressField,
+  type AddressForm,
+  type Settlement,
+} from './address-model';
+import '../resultados_identificacion/resultados.css';
+import './address.css';
 
+const copy = {
+  title: 'Verifica y completa tu dirección actual', // spec
+  introProof: 'Leímos estos datos de tu comprobante de domicilio. Revísalos y completa lo que falte.',
+  introId: 'Leímos estos datos de tu identificación. Revísalos y corrígelos si tu dirección actual es otra.',
+  introEmpty: 'Escribe tu dirección actual.',
+  labels: {
+    codigoPostal: 'Código postal',
+    pais: 'País',
+    estado: 'Estado',
+    delegacion: 'Municipio o alcaldía',
+    colonia: 'Colonia',
+    otraColonia: 'Otra colonia',
+    calle: 'Calle',
+    numeroExterior: 'Número exterior',
+    numeroInterior: 'Número interior (opcional)',
+  } satisfies Record<AddressField, string>,
+  choose: 'Elige tu colonia',
+  searching: 'Buscando las colonias de tu código postal…',
+  found: (n: number) => (n === 1 ? 'Encontramos tu colonia.' : `Encontramos ${n} colonias: elige la tuya.`),
+  notFound: 'No encontramos ese código postal. Revísalo o escribe tu colonia.',
+  lookupFailed: 'No pudimos buscar tu código postal. Escribe tu colonia.',
+  save: 'GUARDAR', // spec
+  saving: 'Guardando tu dirección…',
+};
+
+function readingOf(state: unknown): ProofReadingWire | null {
+  const lectura = typeof state === 'object' && state !== null ? (state as { lectura?: unknown }).lectura : undefined;
+  return typeof lectura === 'object' && lectura !== null && typeof (lectura as ProofReadingWire).leido === 'boolean'
+    ? (lectura as ProofReadingWire)
+    : null;
+}
+
+interface PostalEnvelope {
+  payload?: { address?: Settlement[] };
+}
+
+/** /identificacion_edit, step datos_direccion_ocr_page: "Verifica y completa tu dirección actual" (spec §2). */
 export function Component() {
-  return <PendingStep step="identificacion_edit" />;
+  const location = useLocation();
+  const journey = useJourney('datos_direccion_ocr_page');
+  const formId = useId();
+  const [form, setForm] = useState<AddressForm>(() => initialAddress(readingOf(location.state), readOcr(sessionState(), 'ocrFront')));
+  const [touched, setTouched] = useState<Partial<Record<AddressField, boolean>>>({});
+  const [lookup, setLookup] = useState<{ state: 'idle' | 'searching' | 'found' | 'none' | 'failed'; count?: number }>({ state: 'idle' });
+  const [saving, setSaving] = useState(false);
+  const lookupAbort = useRef<AbortController | null>(null);
+  const inputs = useRef(new Map<AddressField, HTMLInputElement | HTMLSelectElement>());
+
+  useEffect(() => () => lookupAbort.current?.abort(), []);
+
+  async function lookUp(cp: string): Promise<void> {
+    lookupAbort.current?.abort();
+    const controller = new AbortController();
+    lookupAbort.current = controller;
+    setLookup({ state: 'searching' });
+    try {
+      const envelope = await api().request<PostalEnvelope>('postalCodes', {
+        step: 'datos_direccion_ocr_page',
+        body: { address: { cp }, uuid: readSession().uuidUser ?? '' },
+        signal: controller.signal,
+      });
+      const settlements = envelope?.payload?.address ?? [];
+      setForm((current) => (current.values.codigoPostal === cp ? applyLookup(current, settlements) : current));
+      setLookup(settlements.length > 0 ? { state: 'found', count: new Set(settlements.map((s) => s.asentamiento)).size } : { state: 'none' });
+    } catch (error) {
+      if (!isAbortError(error)) setLookup({ state: 'failed' });
+    }
+  }
+
+  const set = (name: AddressField, value: string) => {
+    setForm((current) => ({ ...current, values: { ...current.values, [name]: value } }));
+    setTouched((current) => ({ ...current, [name]: true }));
+  };
+
+  const fields = activeFields(form);
+  const visibleError = (name: AddressField): string | null =>
+    touched[name] === true || form.values[name] !== '' ? fieldError(name, form.values[name]) : null;
+  const valid = formValid(form);
+
+  function submit(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    if (saving) return;
+    if (!valid) {
+      const first = fields.find((name) => fieldError(name, form.values[name]) !== null);
+      if (first) inputs.current.get(first)?.focus();
+      return;
+    }
+    setSaving(true);
+    const storage = sessionState();
+    for (const datum of addressUserData(form)) setUserDatum(storage, datum.description, datum.value);
+    journey({ type: 'saved' });
+  }
+
+  const register = (name: AddressField) => (element: HTMLInputElement | HTMLSelectElement | null) => {
+    if (element) inputs.current.set(name, element);
+    else inputs.current.delete(name);
+  };
+
+  const intro = form.source === 'comprobante' ? copy.introProof : form.source === 'identificacion' ? copy.introId : copy.introEmpty;
+  const lookupText =
+    lookup.state === 'searching' ? copy.searching
+    : lookup.state === 'found' ? copy.found(lookup.count ?? 0)
+    : lookup.state === 'none' ? copy.notFound
+    : lookup.state === 'failed' ? copy.lookupFailed
+    : null;
+
+  const input = (name: AddressField, options: { inputMode?: 'numeric' | 'text'; autoComplete?: string; maxLength?: number } = {}) => {
+    const error = visibleError(name);
+    const id = `${formId}-${name}`;
+    return (
+      <div key={name} className={error ? 'field field--invalid' : 'field'}>
+        <label className="field__label" htmlFor={id}>
+          {copy.labels[name]}
+        </label>
+        <input
+          id={id}
+          ref={register(name)}
+          name={name}
+          className="field__input"
+          value={form.values[name]}
+          inputMode={options.inputMode ?? 'text'}
+          autoComplete={options.autoComplete ?? 'off'}
+          maxLength={options.maxLength}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          disabled={saving}
+          onChange={(event) => {
+            if (name !== 'codigoPostal') {
+              set(name, event.target.value);
+              return;
+            }
+            const previous = form.values.codigoPostal;
+            const next = postalCodeInput(event.target.value);
+            set(name, next);
+            if (shouldLookUp(previous, next, true)) void lookUp(next);
+          }}
+          onBlur={() => setTouched((current) => ({ ...current, [name]: true }))}
+        />
+        <p className="field__error" id={`${id}-error`}>
+          {error}
+        </p>
+      </div>
+    );
+  };
+
+  const coloniaField = () => {
+    if (form.colonia.kind === 'text') return input('colonia', { autoComplete: 'address-level3' });
+    const error = visibleError('colonia');
+    const id = `${formId}-colonia`;
+    return (
+      <div key="colonia" className={error ? 'field field--invalid' : 'field'}>
+        <label className="field__label" htmlFor={id}>
+          {copy.labels.colonia}
+        </label>
+        <select
+          id={id}
+          ref={register('colonia')}
+          name="colonia"
+          className="field__input"
+          value={form.values.colonia}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          disabled={saving}
+          onChange={(event) => set('colonia', event.target.value)}
+          onBlur={() => setTouched((current) => ({ ...current, colonia: true }))}
+        >
+          <option value="">{copy.choose}</option>
+          {form.colonia.options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+        <p className="field__error" id={`${id}-error`}>
+          {error}
+        </p>
+      </div>
+    );
+  };
+
+  return (
+    <Screen
+      title={copy.title}
+      step="datos_direccion_ocr_page"
+      className="results address"
+      actions={
+        <>
+          <button type="submit" form={formId} className="btn btn--primary" disabled={saving || !valid}>
+            {copy.save}
+          </button>
+          <p role="status" className="results__status">
+            {saving ? copy.saving : null}
+          </p>
+        </>
+      }
+    >
+      <p>{intro}</p>
+      <form id={formId} className="results__form" noValidate onSubmit={submit} data-source={form.source}>
+        {input('codigoPostal', { inputMode: 'numeric', autoComplete: 'postal-code', maxLength: fieldMaxLength.codigoPostal })}
+        <p role="status" className="address__lookup" data-lookup={lookup.state}>
+          {lookupText}
+        </p>
+        {input('pais', { autoComplete: 'country-name' })}
+        {input('estado', { autoComplete: 'address-level1' })}
+        {input('delegacion', { autoComplete: 'address-level2' })}
+        {coloniaField()}
+        {form.colonia.kind === 'select' && form.values.colonia === otherSettlement ? input('otraColonia') : null}
+        {input('calle', { autoComplete: 'address-line1' })}
+        {input('numeroExterior')}
+        {input('numeroInterior')}
+      </form>
+    </Screen>
+  );
 }
