@@ -17,6 +17,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWeb } from './http/web.js';
 import { responseSerializerCompiler } from './http/serializer.js';
 import { registerOcrRoutes } from './http/ocr.js';
+import { registerIdentityCheckRoutes } from './http/identity-checks.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine } from './engines/ocr/provider.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
@@ -103,6 +104,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerEventRoutes(app, deps);
     registerFileRoutes(app, deps);
     registerOcrRoutes(app, deps);
+    registerIdentityCheckRoutes(app, deps);
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),

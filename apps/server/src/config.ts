@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseIdentityGateways, type IdentityGatewaysConfig } from './gateways/config.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -44,6 +45,8 @@ export interface Config {
   webDist: string;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** External RENAPO and INE list gateways (RENAPO_*, INE_*); undefined ones are not consulted. */
+  identityGateways: IdentityGatewaysConfig;
 }
 
 const MiB = 1024 * 1024;
@@ -164,6 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  const gateways = parseIdentityGateways(env);
+  if ('problems' in gateways) throw new ConfigError(`Invalid configuration: ${gateways.problems.join('; ')}`);
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
   if (e.DATABASE_URL && !e.DATA_ENCRYPTION_KEY) {
     throw new ConfigError(
@@ -188,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? defaultWebDist),
     trustProxy: e.TRUST_PROXY ?? false,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    identityGateways: gateways.config,
   };
 }
 
