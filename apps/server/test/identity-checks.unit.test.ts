@@ -192,3 +192,18 @@ describe('INE credential rules', () => {
     expect(failed(listRules({ found: true, current: true }))).toEqual([]);
   });
 });
+
+describe('RENAPO_* and INE_* configuration', () => {
+  it('configures a gateway only with its URL, validated at start', async () => {
+    const { loadConfig } = await import('../src/config.js');
+    expect(loadConfig({}).identityGateways).toEqual({ renapo: undefined, ine: undefined });
+    expect(loadConfig({ RENAPO_URL: 'https://renapo.example.mx/curp', RENAPO_TOKEN: 't' }).identityGateways).toEqual({
+      renapo: { url: 'https://renapo.example.mx/curp', token: 't', timeoutMs: 5000 },
+      ine: undefined,
+    });
+    expect(loadConfig({ INE_URL: 'http://10.0.0.5/ine', INE_TIMEOUT_MS: '800' }).identityGateways.ine).toEqual({ url: 'http://10.0.0.5/ine', token: undefined, timeoutMs: 800 });
+    expect(() => loadConfig({ RENAPO_URL: 'ftp://x' })).toThrow(/RENAPO_URL must be an http/);
+    expect(() => loadConfig({ INE_TIMEOUT_MS: '800' })).toThrow(/INE_TIMEOUT_MS set without INE_URL/);
+    expect(() => loadConfig({ RENAPO_URL: 'http://a', RENAPO_TIMEOUT_MS: '5' })).toThrow(/RENAPO_TIMEOUT_MS must be an integer/);
+  });
+});
