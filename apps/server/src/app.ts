@@ -18,6 +18,7 @@ import { registerWeb } from './http/web.js';
 import { responseSerializerCompiler } from './http/serializer.js';
 import { registerOcrRoutes } from './http/ocr.js';
 import { registerIdentityCheckRoutes } from './http/identity-checks.js';
+import { registerIdCalibrateRoutes } from './http/id-calibrate.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine } from './engines/ocr/provider.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
@@ -105,6 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerFileRoutes(app, deps);
     registerOcrRoutes(app, deps);
     registerIdentityCheckRoutes(app, deps);
+    registerIdCalibrateRoutes(app, deps);
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),

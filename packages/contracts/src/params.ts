@@ -52,6 +52,8 @@ export const grantorParamDefaults = {
   MODO_VIDEO_TOKEN: 'grabacion',
   // project: the help phone on the expired-link page (spec: "a hard-coded phone number").
   TEL_AYUDA_ENLACE: '',
+  // project: hologram calibration (id_calibrate): least share of the card swept by moving highlights (0-1).
+  UMBRAL_HOLOGRAMA: '0.05',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;
