@@ -9,6 +9,7 @@ import { addEvidence, latestEvidence } from '../src/store/evidence.js';
 import { writeParams } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
+import { multipartBody, type FormPart } from './uploads/samples.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
 type Check = { outcome: string; checks: { rule: string; passed: boolean; detail: string }[]; source: string; curp?: string };
@@ -306,4 +307,48 @@ describe.each(engines)('Renapo and INE checks ($name)', (engine) => {
     expect(replaced.json().payload.outcome).toBe('failed');
     expect(failedRules(replaced.json().payload as Check)).toEqual(['credencial_vigente']);
   });
+});
+
+describe('Renapo and INE checks after real /v2/ocr reads (sqlite)', () => {
+  let t: TestApp;
+  let images: { front: Buffer; back: Buffer; truth: DocumentFixture['truth'] };
+  beforeAll(async () => {
+    t = await startTestApp(engines[0]!);
+    const doc = await buildDocument('ine', 1, { seed: 'identity-checks-ocr', referenceDate: { y: 2026, m: 11, d: 26 }, expired: false });
+    images = { front: doc.sides[0]!.png, back: doc.sides[1]!.png, truth: doc.truth };
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  async function read(headers: Headers, side: 'front' | 'back', image: Buffer) {
+    const parts: FormPart[] = [
+      { name: 'uuidUser', value: headers.cliente },
+      { name: 'side', value: side },
+      { name: 'ine', filename: `${side}.png`, contentType: 'image/png', data: image },
+    ];
+    const { payload, contentType } = multipartBody(parts);
+    const res = await t.app.inject({ method: 'POST', url: '/v2/ocr', headers: { ...headers, 'content-type': contentType }, payload });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().payload.ocrData as Record<string, string>;
+  }
+
+  it('the CURP and the CIC the flow sends pass against what the OCR stored', async () => {
+    const headers = trxHeaders();
+    const front = await read(headers, 'front', images.front);
+    const back = await read(headers, 'back', images.back);
+    const renapo = await t.app.inject({ method: 'POST', url: '/v1/renapo', headers, payload: { uuid: headers.cliente, turn: -1, curp: front.curp } });
+    const renapoCheck = renapo.json().payload as Check;
+    expect(renapoCheck.checks.filter((c) => !c.passed), JSON.stringify(renapoCheck)).toEqual([]);
+    expect(renapoCheck.outcome).toBe('passed');
+    expect(renapoCheck.curp).toBe(images.truth.ocrFront.curp);
+    const ine = await t.app.inject({
+      method: 'POST',
+      url: '/v1/ine',
+      headers,
+      payload: { uuid: headers.cliente, turn: -1, data: { cic: back.cicMRZ }, fingerprint: { indexLeft: null, indexRight: '' } },
+    });
+    const ineCheck = ine.json().payload as Check;
+    expect(ineCheck.checks.filter((c) => !c.passed), JSON.stringify(ineCheck)).toEqual([]);
+    expect(ineCheck.outcome).toBe('passed');
+    expect(back.cicMRZ).toBe(images.truth.ocrBack?.cicMRZ);
+  }, 60_000);
 });
