@@ -88,6 +88,14 @@ describe('specular highlight measure', () => {
     expect(m.detail).toMatch(/5% needed/);
   });
 
+  it("a lamp's reflection fixed in the camera's view, over a card that drifts: no change", async () => {
+    const lamp = await hologramFrames({ highlight: false, lampReflection: true, seconds: 3, fps: 8 });
+    const m = measureHighlights(toGrey(lamp.frames, lamp.video.width, lamp.video.height), 0.05);
+    expect(m.outcome).toBe('failed');
+    expect(m.meanHighlightShare).toBeGreaterThan(0.005);
+    expect(m.highlightChange).toBeLessThan(0.04);
+  });
+
   it('a reflection that stays in place is part of the card, not a hologram', () => {
     const m = measureHighlights(syntheticFrames(24, { fixedGlare: true }), 0.05);
     expect(m.outcome).toBe('failed');

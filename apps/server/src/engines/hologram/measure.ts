@@ -149,7 +149,7 @@ const round = (n: number, digits = 4) => Math.round(n * 10 ** digits) / 10 ** di
 
 /**
  * highlightChange is the share of the card that moving highlights swept during the video (pixels that were a
- * highlight in some frame but not in most). Passed at `threshold` or more with a highlight that travelled;
+ * highlight in some frame but not in most), less the largest share any single frame shows. Passed at `threshold` or more with a highlight that travelled;
  * failed when the card was followed but its highlights did not change; not checked when the card was not found
  * in enough frames.
  */
@@ -227,7 +227,9 @@ export function measureHighlights(video: SampledFrames, threshold: number): High
   }
   let sweptCount = 0;
   for (let p = 0; p < cells; p++) sweptCount += swept[p]!;
-  const highlightChange = sweptCount / innerCells;
+  // A highlight that stays put covers in any one frame all it ever covers: only what the highlights swept beyond
+  // the largest single frame's highlight is change.
+  const highlightChange = Math.max(0, sweptCount / innerCells - Math.max(...shares));
   const meanBox = {
     x: Math.round(trackedBoxes.reduce((s, b) => s + b.x, 0) / trackedBoxes.length),
     y: Math.round(trackedBoxes.reduce((s, b) => s + b.y, 0) / trackedBoxes.length),
