@@ -121,3 +121,10 @@ describe('UMBRAL_HOLOGRAMA', () => {
     for (const bad of ['-0.1', '2', 'alto', '0,5']) expect(paramValueProblem('UMBRAL_HOLOGRAMA', bad)).toMatch(/0 to 1/);
   });
 });
+
+describe('decoding', () => {
+  it('reports a missing ffmpeg as unavailable, not as a bad video', async () => {
+    const { sampleFrames, FfmpegUnavailableError } = await import('../src/engines/hologram/decode.js');
+    await expect(sampleFrames(Buffer.from('x'), { ffmpeg: '/nonexistent/ffmpeg' })).rejects.toBeInstanceOf(FfmpegUnavailableError);
+  });
+});

@@ -3,7 +3,7 @@ import { calls, errorTexts, grantorParamDefaults, paramValue, type GrantorParam 
 import { compactTimestamp } from '../domain/evidence.js';
 import { evidenceKind } from '../domain/evidence-kinds.js';
 import { ownerParams } from '../domain/grantor-params.js';
-import { sampleFrames, VideoDecodeError } from '../engines/hologram/decode.js';
+import { FfmpegUnavailableError, sampleFrames, VideoDecodeError } from '../engines/hologram/decode.js';
 import { measureHighlights } from '../engines/hologram/measure.js';
 import { addEvidence } from '../store/evidence.js';
 import { readStoredParams } from '../store/grantors.js';
@@ -57,6 +57,10 @@ export function registerIdCalibrateRoutes(app: ZodApp, { config, db, cipher, blo
         measure = { ...measureHighlights(video, hologramThreshold(params)), ms: Math.round(performance.now() - started), sampledSize: [video.width, video.height] };
       } catch (error) {
         if (error instanceof VideoDecodeError) throw new HttpError(400, `Invalid video: ${error.message}`);
+        if (error instanceof FfmpegUnavailableError) {
+          request.log.error({ err: error }, 'hologram calibration unavailable: install ffmpeg or set FFMPEG_PATH');
+          throw new HttpError(503, 'Hologram analysis unavailable: ffmpeg is not installed', errorTexts.serviceUnavailable);
+        }
         throw error;
       } finally {
         inFlight -= 1;

@@ -27,6 +27,11 @@ export class VideoDecodeError extends Error {
   override name = 'VideoDecodeError';
 }
 
+/** ffmpeg itself could not be started (not installed, wrong FFMPEG_PATH). */
+export class FfmpegUnavailableError extends Error {
+  override name = 'FfmpegUnavailableError';
+}
+
 export function ffmpegBinary(): string {
   return process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 }
@@ -96,7 +101,7 @@ function run(bin: string, args: string[], timeoutMs: number): Promise<{ stdout: 
     });
     child.on('error', (error) => {
       clearTimeout(timer);
-      reject(new Error(`ffmpeg could not start (${bin}): ${error.message}`));
+      reject(new FfmpegUnavailableError(`ffmpeg could not start (${bin}): ${error.message}`));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
