@@ -11,6 +11,7 @@ import { ocrAccuracy } from './suites/ocr.js';
 import { launcherSize } from './suites/launcher.js';
 import { resultsLatency } from './suites/results.js';
 import { proofReading } from './suites/proof.js';
+import { hologramCalibration } from './suites/hologram.js';
 
 export interface SuiteResult {
   title: string;
@@ -25,6 +26,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   launcher: launcherSize,
   results: resultsLatency,
   proof: proofReading,
+  hologram: hologramCalibration,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

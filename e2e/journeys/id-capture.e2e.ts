@@ -107,6 +107,14 @@ describe('ID capture with the fake camera and the real OCR', () => {
     await page.waitForURL('**/identificacion_edit', { timeout: 5_000 });
     const userData = await page.evaluate(() => localStorage.getItem('data_user'));
     expect(userData).toContain('31/12/');
+    // The confirmed form fires the Renapo and INE checks (fire-and-forget); the server keeps their results.
+    const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx'));
+    await expect
+      .poll(async () => {
+        const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey: 'demo' } });
+        return ((await response.json()).payload.evidence as { kind: string }[]).map((e) => e.kind);
+      }, { timeout: 10_000 })
+      .toEqual(expect.arrayContaining(['renapo', 'ine']));
     expect(pageErrors).toEqual([]);
     await context.close();
   }, 180_000);

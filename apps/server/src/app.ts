@@ -20,6 +20,8 @@ import { registerOcrRoutes } from './http/ocr.js';
 import { registerLauncherRoutes } from './launcher/routes.js';
 import { registerSmsRoutes } from './sms/routes.js';
 import { registerResultsRoutes, type ResultsOptions } from './http/results.js';
+import { registerIdentityCheckRoutes } from './http/identity-checks.js';
+import { registerIdCalibrateRoutes } from './http/id-calibrate.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine } from './engines/ocr/provider.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
@@ -113,6 +115,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerLauncherRoutes(app, deps);
     registerSmsRoutes(app, deps);
     registerResultsRoutes(app, deps, options.results);
+    registerIdentityCheckRoutes(app, deps);
+    registerIdCalibrateRoutes(app, deps);
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),

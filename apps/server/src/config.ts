@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseIdentityGateways, type IdentityGatewaysConfig } from './gateways/config.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -59,6 +60,8 @@ export interface Config {
   mailFrom: string;
   /** RFC 3161 time-stamping authority of the evidence bundle; a local, uncertified signer when undefined. */
   tsaUrl: string | undefined;
+  /** External RENAPO and INE list gateways (RENAPO_*, INE_*); undefined ones are not consulted. */
+  identityGateways: IdentityGatewaysConfig;
 }
 
 const MiB = 1024 * 1024;
@@ -205,6 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  const gateways = parseIdentityGateways(env);
+  if ('problems' in gateways) throw new ConfigError(`Invalid configuration: ${gateways.problems.join('; ')}`);
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
   if (e.SMS_GATEWAY_TOKEN && !e.SMS_GATEWAY_URL) {
     throw new ConfigError('Invalid configuration: SMS_GATEWAY_TOKEN set without SMS_GATEWAY_URL');
@@ -240,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? 'Onboarding <no-reply@localhost>',
     tsaUrl: e.TSA_URL,
+    identityGateways: gateways.config,
   };
 }
 

@@ -35,6 +35,9 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
         '/v1/enlace/{token}',
         '/v1/async_zip_nom_151_correo',
         '/v1/nom_151',
+        '/v1/renapo',
+        '/v1/ine',
+        '/v1/id_calibrate',
       ].sort(),
     );
     const headerNames = doc.paths['/v1/params']?.get?.parameters?.filter((p) => p.in === 'header').map((p) => p.name);

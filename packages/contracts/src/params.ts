@@ -83,6 +83,8 @@ export const grantorParamDefaults = {
   MESES_VIGENCIA_COMPROBANTE: '3',
   // project: the proof-of-address capture (/preparacion_comprobante) between the ID results and the address form.
   REQ_COMPROBANTE_DOMICILIO: 'false',
+  // project: hologram calibration (id_calibrate): least share of the card swept by moving highlights (0-1).
+  UMBRAL_HOLOGRAMA: '0.05',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;

@@ -94,5 +94,6 @@ export function paramValueProblem(id: string, value: string): string | null {
   if (id === 'MODO_VIDEO_TOKEN' && value !== 'grabacion' && value !== 'tiempo_real') {
     return "MODO_VIDEO_TOKEN must be 'grabacion' or 'tiempo_real'";
   }
+  if (id.startsWith('UMBRAL_') && !(/^(0(\.\d+)?|1(\.0+)?)$/.test(value))) return `${id} must be a number from 0 to 1`;
   return null;
 }

@@ -1,0 +1,93 @@
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildDocument, type DocumentFixture } from '@kyc/fixtures';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { cameraFrame, captureSide, showOnCamera, startIdCapture } from '../support/camera.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+let server: RunningServer;
+let browser: Browser;
+let work: string;
+let camera: string;
+let expired: DocumentFixture;
+const y4m = { front: '', back: '' };
+
+async function transactionEvents(apikey: string, uuidTrx: string) {
+  const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey } });
+  expect(response.status).toBe(200);
+  return (await response.json()).payload as {
+    transaction: { attempts: Record<string, number>; lockedUntil: string | null };
+    lifecycle: { step: string; event: string }[];
+    evidence?: { kind: string }[];
+  };
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-validity-'));
+  const today = new Date();
+  expired = await buildDocument('ine', 0, {
+    seed: 'vigencia-vencida',
+    referenceDate: { y: today.getUTCFullYear(), m: today.getUTCMonth() + 1, d: today.getUTCDate() },
+    expired: true,
+  });
+  for (const side of expired.sides) {
+    const png = path.join(work, `ine-${side.side}.png`);
+    await writeFile(png, side.png);
+    y4m[side.side as 'front' | 'back'] = path.join(work, `${side.side}.y4m`);
+    await cameraFrame(png, y4m[side.side as 'front' | 'back']);
+  }
+  camera = path.join(work, 'camera.y4m');
+  await copyFile(y4m.front, camera);
+  server = await startServer();
+  browser = await launchBrowser({ videoFile: camera });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('ID validity, with the fake camera and the real OCR', () => {
+  it("an expired INE → 'Identificación no valida' → TERMINAR records 'Fecha de vigencia no validá'", async () => {
+    const vigencia = String(expired.truth.ocrFront.vigencia);
+    expect(Number(vigencia)).toBeLessThan(new Date().getFullYear());
+    await showOnCamera(camera, y4m.front);
+    const context = await newPhoneOrDesktop(browser, 'phone');
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+
+    await startIdCapture(page, `${server.url}/demo`);
+    await captureSide(page, 'CAPTURAR FRENTE');
+    await showOnCamera(camera, y4m.back);
+    await captureSide(page, 'CAPTURAR REVERSO');
+    await page.waitForURL('**/resultados_identificacion', { timeout: 60_000 });
+    await page.getByRole('heading', { name: 'Verifica tu información' }).waitFor();
+    expect(await page.locator('input[name="vigencia"]').inputValue()).toBe(vigencia);
+
+    await page.getByRole('button', { name: 'CONTINUAR' }).click();
+    const panel = page.getByRole('dialog', { name: 'Identificación no valida' });
+    await panel.waitFor();
+    await expect.poll(() => panel.textContent()).toContain('La vigencia de tu identificación no es valida, por favor renueva tu identificación e intenta otro día, si crees que es un error intenta capturarla nuevamente.');
+    expect(await panel.getByRole('button', { name: 'CAPTURAR NUEVAMENTE' }).isVisible()).toBe(true);
+    await screenshot(page, 'phone-20-vigencia-no-valida');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // Nothing was saved for an ID that is not valid.
+    expect(await page.evaluate(() => localStorage.getItem('data_user') ?? '')).not.toContain('vigencia');
+
+    const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx'));
+    expect(uuidTrx).toBeTruthy();
+    await panel.getByRole('button', { name: 'TERMINAR' }).click();
+    await page.waitForURL((url) => url.pathname === '/demo', { timeout: 5_000 });
+
+    await expect
+      .poll(async () => (await transactionEvents('demo', uuidTrx!)).lifecycle.map((e) => JSON.parse(e.event) as { status: string; description: string }), { timeout: 5_000 })
+      .toContainEqual(expect.objectContaining({ status: 'INCOMPLETED', description: 'Fecha de vigencia no validá' }));
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
