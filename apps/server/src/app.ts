@@ -20,6 +20,7 @@ import { registerOcrRoutes } from './http/ocr.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine } from './engines/ocr/provider.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
+import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } from './realtime/index.js';
 import { authorizeTransaction } from './http/auth.js';
 import { errorResponses } from './http/errors.js';
 import { loggerOptions } from './logger.js';
@@ -34,6 +35,8 @@ export interface BuildOptions {
   db?: Db;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
+  /** Decisions of real-time recordings by type, replacing the ones registered here (tests inject theirs). */
+  recordingHandlers?: Partial<RecordingHandlers>;
 }
 
 function serviceVersion(): string {
@@ -103,6 +106,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerEventRoutes(app, deps);
     registerFileRoutes(app, deps);
     registerOcrRoutes(app, deps);
+    // Types without a decision installed reply 500 'service unavailable' (never a made-up result).
+    registerRealtimeRoutes(app, deps, { handlers: recordingHandlers({ ...options.recordingHandlers }) });
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),

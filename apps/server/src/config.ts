@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseRealtimeEnv, type RealtimeConfig } from './realtime/config.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -44,6 +45,8 @@ export interface Config {
   webDist: string;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** The real-time media server (REALTIME_* variables, realtime/config.ts). */
+  realtime: RealtimeConfig;
 }
 
 const MiB = 1024 * 1024;
@@ -171,6 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'decrypts with the same key (generate one with: openssl rand -base64 32)',
     );
   }
+  const realtime = parseRealtimeEnv(env);
+  if (!realtime.ok) throw new ConfigError(`Invalid configuration: ${realtime.problems.join('; ')}`);
   return {
     port: e.PORT ?? 8080,
     host: e.HOST ?? '0.0.0.0',
@@ -188,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? defaultWebDist),
     trustProxy: e.TRUST_PROXY ?? false,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    realtime: realtime.config,
   };
 }
 
