@@ -231,6 +231,20 @@ describe('real-time media server limits', () => {
     }
   });
 
+  it('binds its ICE sockets inside REALTIME_PORT_RANGE', async () => {
+    const t = await startTestApp(engine, { REALTIME_PORT_RANGE: '41000-41019' });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const { localDescription } = await createConnection(t);
+        const ports = [...localDescription.sdp.matchAll(/^a=candidate:\S+ \d+ udp \d+ \S+ (\d+) typ host/gm)].map((m) => Number(m[1]));
+        expect(ports.length).toBeGreaterThan(0);
+        for (const port of ports) expect(port >= 41000 && port <= 41019, `port ${port}`).toBe(true);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   it('closes every peer connection (and its UDP sockets) when the app closes', async () => {
     const before = udpSockets();
     const t = await startTestApp(engine);
