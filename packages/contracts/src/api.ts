@@ -68,6 +68,9 @@ const realtimeStartMessage = z.object({
   uuid,
   /** The video token the user reads (VIDEO_TOKEN, VIDEO_TOKEN_PDF); the hologram sends none. */
   token: z.string().max(200).optional(),
+  // project: the issued code's created and expire, which identify it as in the recorded upload.
+  created: z.string().max(40).optional(),
+  expire: z.string().max(40).optional(),
   bucket: z.string().max(200).optional(),
   ios: channelFlag.optional(),
   mobilesafari: channelFlag.optional(),
