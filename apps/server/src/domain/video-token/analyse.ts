@@ -117,7 +117,7 @@ export async function analyseVideo(
   timings.describe = Date.now() - started;
 
   started = Date.now();
-  const signals = livenessSignals(measures, media.audio ? { stepMs: media.audio.envelopeStepMs, rms: media.audio.envelope } : null, window);
+  const signals = livenessSignals(measures, media.thumbnails, media.audio ? { stepMs: media.audio.envelopeStepMs, rms: media.audio.envelope } : null, window);
   const verdict = judgeLiveness(signals);
   const spoken: SpokenCodeCheck = media.audio
     ? await options.speech.check({ samples: media.audio.samples, sampleRate: media.audio.sampleRate }, options.code)
