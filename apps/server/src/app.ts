@@ -19,8 +19,13 @@ import { responseSerializerCompiler } from './http/serializer.js';
 import { registerOcrRoutes } from './http/ocr.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine } from './engines/ocr/provider.js';
+import { createFaceEngine } from './engines/face/engine.js';
+import { lazyFaceEngine } from './engines/face/provider.js';
+import { noSpeechRecognizer } from './domain/video-token/speech.js';
+import { registerVideoTokenRoutes } from './http/video-token.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
 import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } from './realtime/index.js';
+import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
 import { authorizeTransaction } from './http/auth.js';
 import { errorResponses } from './http/errors.js';
 import { loggerOptions } from './logger.js';
@@ -96,7 +101,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
     const ocr = lazyOcrEngine(() => createOcrEngine());
     app.addHook('onClose', async () => ocr.close());
-    const deps = { config, db, cipher, blobs, ocr };
+    const face = lazyFaceEngine(() => createFaceEngine());
+    app.addHook('onClose', async () => face.close());
+    const deps = { config, db, cipher, blobs, ocr, face, speech: noSpeechRecognizer };
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app);
     await registerMultipart(app, uploadLimits(config));
@@ -106,8 +113,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerEventRoutes(app, deps);
     registerFileRoutes(app, deps);
     registerOcrRoutes(app, deps);
-    // Types without a decision installed reply 500 'service unavailable' (never a made-up result).
-    registerRealtimeRoutes(app, deps, { handlers: recordingHandlers({ ...options.recordingHandlers }) });
+    registerVideoTokenRoutes(app, deps);
+    // Decisions of real-time recordings by type; a type without one replies 500 'service unavailable'.
+    registerRealtimeRoutes(app, deps, {
+      handlers: recordingHandlers({ ...videoTokenRecordingHandlers(deps), ...options.recordingHandlers }),
+    });
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),
