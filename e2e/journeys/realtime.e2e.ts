@@ -16,8 +16,8 @@ import { launchBrowser } from '../support/browser.js';
  * The real-time path of spec §7 end to end: headless Chromium with a fake camera (ffmpeg test pattern) and
  * microphone (espeak-ng Spanish speech) connects to the real server over WebRTC on 127.0.0.1, speaks the
  * 'ping-pong' protocol and gets the reply of the decision the recording was handed to. The server runs in this
- * process so the test can install a decision that keeps what it was given (the real decisions are tested with
- * their own modules).
+ * process so the test can install, for VIDEO_TOKEN and HOLOGRAMA, a decision that keeps what it was given; the
+ * VIDEO_TOKEN_PDF recording goes to the real face-video decision (tested in depth with its own module).
  */
 const run = promisify(execFile);
 
@@ -44,7 +44,7 @@ beforeAll(async () => {
   const voice = path.join(work, 'voice.wav');
   await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=15', '-t', '3', '-pix_fmt', 'yuv420p', camera]);
   await run('espeak-ng', ['-v', 'es-419', '-w', voice, 'cuatro, siete, dos, nueve']);
-  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'error', WEB_DIST: path.join(work, 'no-web') });
+  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error', WEB_DIST: path.join(work, 'no-web') });
   app = await buildApp(config, { recordingHandlers: { VIDEO_TOKEN: keepingHandler, HOLOGRAMA: keepingHandler } });
   url = await app.listen({ port: 0, host: '127.0.0.1' });
   browser = await launchBrowser({ videoFile: camera, audioFile: voice });
@@ -240,23 +240,25 @@ describe('real-time media server with Chromium over WebRTC', () => {
     expect(await decodeErrors(got.copy)).toBe('');
   });
 
-  it('replies 400 to a malformed message, 401 to a wrong api key, 500 when no decision is installed', async () => {
+  it('replies 400 to a malformed message, 401 to a wrong api key, and relays the face-video decision', async () => {
     const before = received.length;
-    const unavailable = startMessage({ type: 'VIDEO_TOKEN_PDF', service: 'videotoken-pdf' });
+    // A code issued for real; the decision then refuses: this transaction has no ID photo to compare with.
+    const message = startMessage({ type: 'VIDEO_TOKEN_PDF', service: 'videotoken-pdf' });
+    const headers = { apikey: 'demo', transaccion: message.transaccion, cliente: message.cliente };
+    const issued = await app.inject({ method: 'POST', url: '/v1/videotoken/code', headers, payload: { uuid: message.cliente } });
+    expect(issued.statusCode, issued.body).toBe(200);
+    const { created, expire } = (issued.json() as { payload: { created: string; expire: string } }).payload;
     const { replies } = await record({
-      steps: [send('{"uuid": "no-json'), send(JSON.stringify(startMessage({ key: 'not-the-key' }))), start(unavailable), 1500, finish],
+      steps: [send('{"uuid": "no-json'), send(JSON.stringify(startMessage({ key: 'not-the-key' }))), start({ ...message, created, expire }), 1500, finish],
       audio: true,
     });
-    const [badJson, wrongKey, noDecision] = replies.map((text) => JSON.parse(text) as { status: number; res: { status: number; message: string; message_client?: string } });
+    const [badJson, wrongKey, decided] = replies.map((text) => JSON.parse(text) as { status: number; res: { status: number; message: string; message_client?: string } });
     expect(badJson).toMatchObject({ status: 400, res: { status: 400, message: expect.stringMatching(/^Invalid message: expected JSON/) } });
     expect(wrongKey).toMatchObject({ status: 401, res: { status: 401, message_client: expect.stringMatching(/^Lo sentimos la dirección/) } });
-    expect(noDecision).toEqual({
-      status: 500,
-      res: { status: 500, message: 'No decision is installed for VIDEO_TOKEN_PDF recordings', message_client: 'El servicio no se encuentra disponible, lo solucionaremos en breve' },
-    });
+    expect(decided).toMatchObject({ status: 409, res: { status: 409, message_client: 'No se pudo realizar la comparacion de rostro' } });
     expect(received.length).toBe(before);
-    // Even without a decision the recording is kept as evidence.
-    const events = await app.inject({ method: 'GET', url: `/v1/transactions/${unavailable.transaccion}/events`, headers: { apikey: 'demo' } });
+    // The recording is kept as evidence whatever the decision.
+    const events = await app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { apikey: 'demo' } });
     expect((events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.map((e) => e.kind)).toEqual(['grabacion_tiempo_real']);
   });
 

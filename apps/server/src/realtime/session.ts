@@ -2,7 +2,7 @@ import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errorTexts, realtimeChannel, type RealtimeStartMessage } from '@kyc/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { MediaStreamTrack, RTCRtpTransceiver } from 'werift';
+import type { MediaStreamTrack, RTCDataChannel, RTCRtpTransceiver } from 'werift';
 import { MediaRecorder } from 'werift/nonstandard';
 import { HttpError } from '../http/errors.js';
 import type { RealtimeConfig } from './config.js';
@@ -36,6 +36,18 @@ type Kind = 'video' | 'audio';
 // Frame size written in the webm header; decoders use each VP8 key frame's own size (spec §9: ideal 640x480).
 const recordedSize = { width: 640, height: 480 };
 const keyFrameIntervalMs = 1000;
+
+async function channelOpen(channel: RTCDataChannel, timeoutMs: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, timeoutMs);
+    const subscription = channel.stateChanged.subscribe((state) => state !== 'connecting' && done());
+    function done() {
+      clearTimeout(timer);
+      subscription.unSubscribe();
+      resolve();
+    }
+  });
+}
 
 function errorResult(error: unknown): RealtimeResult | undefined {
   return error instanceof HttpError ? errorReply(error.statusCode, error.message, error.messageClient) : undefined;
@@ -126,12 +138,16 @@ export class RecordingSession {
     ];
   }
 
-  private reply(text: string): void {
-    if (this.peer.channel.readyState === 'open') this.peer.channel.send(text);
+  private async reply(text: string): Promise<void> {
+    const channel = this.peer.channel;
+    // A message can arrive before werift has processed the browser's acknowledgement of the channel.
+    if (channel.readyState === 'connecting') await channelOpen(channel, 5000);
+    if (channel.readyState === 'open') return channel.send(text);
+    this.services.log.warn({ connectionId: this.id, channel: channel.readyState }, 'real-time reply dropped: the data channel is not open');
   }
 
-  private replyResult(result: RealtimeResult): void {
-    this.reply(JSON.stringify({ status: result.status, res: result.res }));
+  private async replyResult(result: RealtimeResult): Promise<void> {
+    await this.reply(JSON.stringify({ status: result.status, res: result.res }));
   }
 
   private async onMessage(data: string | Buffer): Promise<void> {
