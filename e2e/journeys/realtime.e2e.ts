@@ -6,25 +6,24 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/config.js';
-import type { ZodApp } from '../../apps/server/src/http/deps.js';
 import type { RealtimeAuth, RealtimeRecording, RecordingHandler } from '../../apps/server/src/realtime/index.js';
 import { launchBrowser } from '../support/browser.js';
+import { finish, record as recordOn, send, start, startMessage, startRealtimeServer, type RealtimeServer, type Session } from '../support/realtime.js';
 
 /**
  * The real-time path of spec §7 end to end: headless Chromium with a fake camera (ffmpeg test pattern) and
  * microphone (espeak-ng Spanish speech) connects to the real server over WebRTC on 127.0.0.1, speaks the
  * 'ping-pong' protocol and gets the reply of the decision the recording was handed to. The server runs in this
  * process so the test can install, for VIDEO_TOKEN and HOLOGRAMA, a decision that keeps what it was given; the
- * VIDEO_TOKEN_PDF recording goes to the real face-video decision (tested in depth with its own module).
+ * VIDEO_TOKEN_PDF recording goes to the real face-video decision (a match is in realtime-face.e2e.ts).
  */
 const run = promisify(execFile);
 
 let work: string;
-let dataDir: string;
-let app: ZodApp;
+let server: RealtimeServer;
+let app: RealtimeServer['app'];
 let url: string;
+let dataDir: string;
 let browser: Browser;
 let page: Page;
 const received: { recording: RealtimeRecording; auth: RealtimeAuth; copy: string }[] = [];
@@ -37,16 +36,16 @@ const keepingHandler: RecordingHandler = async (recording, auth) => {
   return { status: 200, res: { status: 200, payload: { receivedBytes: recording.size, durationMs: recording.durationMs } } };
 };
 
+const record = (session: Session) => recordOn(page, session);
+
 beforeAll(async () => {
-  work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-realtime-'));
-  dataDir = path.join(work, 'data');
+  work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-realtime-media-'));
   const camera = path.join(work, 'camera.y4m');
   const voice = path.join(work, 'voice.wav');
   await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=15', '-t', '3', '-pix_fmt', 'yuv420p', camera]);
   await run('espeak-ng', ['-v', 'es-419', '-w', voice, 'cuatro, siete, dos, nueve']);
-  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error', WEB_DIST: path.join(work, 'no-web') });
-  app = await buildApp(config, { recordingHandlers: { VIDEO_TOKEN: keepingHandler, HOLOGRAMA: keepingHandler } });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
+  server = await startRealtimeServer({ VIDEO_TOKEN: keepingHandler, HOLOGRAMA: keepingHandler });
+  ({ app, url, dataDir } = server);
   browser = await launchBrowser({ videoFile: camera, audioFile: voice });
   page = await browser.newPage();
   // Any page of the server gives the origin a secure context (127.0.0.1) for the camera and fetch.
@@ -55,110 +54,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
+  await server?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
-
-function startMessage(overrides: Record<string, unknown> = {}) {
-  const cliente = randomUUID();
-  return {
-    uuid: cliente,
-    token: '4729',
-    bucket: 'videos',
-    ios: false,
-    mobilesafari: false,
-    isIPad: false,
-    type: 'VIDEO_TOKEN',
-    isMobile: false,
-    key: 'demo',
-    transaccion: randomUUID(),
-    cliente,
-    service: 'videotoken-embedding',
-    side: 'front',
-    isPassport: false,
-    identificacion_pasaporte: 'false',
-    ...overrides,
-  };
-}
-
-interface Session {
-  /** Texts sent on the channel in order (reply: whether the server answers it); numbers are pauses in ms. */
-  steps: ({ send: string; reply: boolean } | number)[];
-  audio: boolean;
-}
-
-const send = (text: string) => ({ send: text, reply: true });
-/** A start message the server accepts: it answers only at finish_record. */
-const start = (message: object) => ({ send: JSON.stringify(message), reply: false });
-const finish = send('finish_record');
-
-/**
- * The client side of the protocol, as the flow runs it: camera (and microphone), POST the connection, answer
- * with the tracks sent, wait for the 'ping-pong' channel, send the steps, collect every reply, close.
- */
-async function record(session: Session): Promise<{ id: string; replies: string[] }> {
-  return page.evaluate(async ({ steps, audio }) => {
-    const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 }, audio });
-    const created = await fetch('/record/connections', { method: 'POST' });
-    if (!created.ok) throw new Error(`POST /record/connections: ${created.status}`);
-    const { id, localDescription } = (await created.json()) as { id: string; localDescription: RTCSessionDescriptionInit };
-    const pc = new RTCPeerConnection({ iceServers: [] });
-    const channel = new Promise<RTCDataChannel>((resolve) => {
-      pc.ondatachannel = (event) => {
-        const dc = event.channel;
-        if (dc.readyState === 'open') resolve(dc);
-        else dc.onopen = () => resolve(dc);
-      };
-    });
-    await pc.setRemoteDescription(localDescription);
-    for (const transceiver of pc.getTransceivers()) {
-      const track = stream.getTracks().find((t) => t.kind === transceiver.receiver.track.kind);
-      transceiver.direction = track ? 'sendonly' : 'inactive';
-      if (track) await transceiver.sender.replaceTrack(track);
-    }
-    await pc.setLocalDescription(await pc.createAnswer());
-    await new Promise<void>((resolve) => {
-      if (pc.iceGatheringState === 'complete') return resolve();
-      pc.onicegatheringstatechange = () => pc.iceGatheringState === 'complete' && resolve();
-    });
-    const answered = await fetch(`/record/connections/${id}/remote-description`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'answer', sdp: pc.localDescription?.sdp }),
-    });
-    if (!answered.ok) throw new Error(`remote-description: ${answered.status} ${await answered.text()}`);
-    const dc = await channel;
-    const replies: string[] = [];
-    let waiting: (() => void) | undefined;
-    dc.onmessage = (event) => {
-      replies.push(String(event.data));
-      waiting?.();
-    };
-    const nextReply = (count: number) =>
-      new Promise<void>((resolve, reject) => {
-        if (replies.length >= count) return resolve();
-        const timer = setTimeout(() => reject(new Error(`no reply ${count} within 30 s (got ${JSON.stringify(replies)})`)), 30_000);
-        waiting = () => {
-          if (replies.length < count) return;
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    let expected = 0;
-    for (const step of steps) {
-      if (typeof step === 'number') {
-        await new Promise((resolve) => setTimeout(resolve, step));
-        continue;
-      }
-      dc.send(step.send);
-      if (step.reply) await nextReply(++expected);
-    }
-    pc.close();
-    for (const track of stream.getTracks()) track.stop();
-    await fetch(`/record/connections/${id}`, { method: 'DELETE' });
-    return { id, replies };
-  }, session);
-}
 
 async function probe(file: string) {
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file]);
@@ -276,3 +174,4 @@ describe('real-time media server with Chromium over WebRTC', () => {
     }
   });
 });
+
