@@ -30,6 +30,8 @@ export async function launchBrowser(media: FakeMedia = {}): Promise<Browser> {
     '--disable-sync',
     '--use-fake-ui-for-media-stream',
     '--use-fake-device-for-media-stream',
+    // WebRTC to the real-time media server on 127.0.0.1: Chromium ignores loopback ICE candidates otherwise.
+    '--allow-loopback-in-peer-connection',
   ];
   if (media.videoFile) args.push(`--use-file-for-fake-video-capture=${media.videoFile}`);
   if (media.audioFile) args.push(`--use-file-for-fake-audio-capture=${media.audioFile}`);

@@ -24,7 +24,13 @@ import { registerIdentityCheckRoutes } from './http/identity-checks.js';
 import { registerIdCalibrateRoutes } from './http/id-calibrate.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine } from './engines/ocr/provider.js';
+import { createFaceEngine } from './engines/face/engine.js';
+import { lazyFaceEngine } from './engines/face/provider.js';
+import { noSpeechRecognizer } from './domain/video-token/speech.js';
+import { registerVideoTokenRoutes } from './http/video-token.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
+import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } from './realtime/index.js';
+import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
 import { authorizeTransaction } from './http/auth.js';
 import { errorResponses } from './http/errors.js';
 import { loggerOptions } from './logger.js';
@@ -41,6 +47,8 @@ export interface BuildOptions {
   logStream?: DestinationStream;
   /** Job worker timings of the result e-mail (tests). */
   results?: ResultsOptions;
+  /** Decisions of real-time recordings by type, replacing the ones registered here (tests inject theirs). */
+  recordingHandlers?: Partial<RecordingHandlers>;
 }
 
 function serviceVersion(): string {
@@ -102,7 +110,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
     const ocr = lazyOcrEngine(() => createOcrEngine());
     app.addHook('onClose', async () => ocr.close());
-    const deps = { config, db, cipher, blobs, ocr };
+    const face = lazyFaceEngine(() => createFaceEngine());
+    app.addHook('onClose', async () => face.close());
+    const deps = { config, db, cipher, blobs, ocr, face, speech: noSpeechRecognizer };
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app);
     await registerMultipart(app, uploadLimits(config));
@@ -117,6 +127,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerResultsRoutes(app, deps, options.results);
     registerIdentityCheckRoutes(app, deps);
     registerIdCalibrateRoutes(app, deps);
+    registerVideoTokenRoutes(app, deps);
+    // Decisions of real-time recordings by type; a type without one replies 500 'service unavailable'.
+    registerRealtimeRoutes(app, deps, {
+      handlers: recordingHandlers({ ...videoTokenRecordingHandlers(deps), ...options.recordingHandlers }),
+    });
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),

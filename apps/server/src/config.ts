@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseIdentityGateways, type IdentityGatewaysConfig } from './gateways/config.js';
+import { parseRealtimeEnv, type RealtimeConfig } from './realtime/config.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -62,6 +63,8 @@ export interface Config {
   tsaUrl: string | undefined;
   /** External RENAPO and INE list gateways (RENAPO_*, INE_*); undefined ones are not consulted. */
   identityGateways: IdentityGatewaysConfig;
+  /** The real-time media server (REALTIME_* variables, realtime/config.ts). */
+  realtime: RealtimeConfig;
 }
 
 const MiB = 1024 * 1024;
@@ -220,6 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'decrypts with the same key (generate one with: openssl rand -base64 32)',
     );
   }
+  const realtime = parseRealtimeEnv(env);
+  if (!realtime.ok) throw new ConfigError(`Invalid configuration: ${realtime.problems.join('; ')}`);
   return {
     port: e.PORT ?? 8080,
     host: e.HOST ?? '0.0.0.0',
@@ -246,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM ?? 'Onboarding <no-reply@localhost>',
     tsaUrl: e.TSA_URL,
     identityGateways: gateways.config,
+    realtime: realtime.config,
   };
 }
 

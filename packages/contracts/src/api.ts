@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { routes } from './routes.js';
+import { realtimeRecordingTypes, routes } from './routes.js';
 import { apikeyHeader, envelope, grantorParam, trxHeaders, userDatum, uuid, type MultipartField } from './common.js';
 
 /**
@@ -82,6 +82,40 @@ export type ProofReadingWire = z.infer<typeof proofReading>;
 
 const imageTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
 const videoTypes = ['video/webm', 'video/mp4'] as const;
+
+/**
+ * Real-time media server (spec §7, channel constants in routes.ts): the client's first message on the data channel
+ * and the server's reply to finish_record. Flags arrive as booleans or as 'true'/'false'.
+ */
+const channelFlag = z.union([z.boolean(), z.enum(['true', 'false'])]);
+const realtimeStartMessage = z.object({
+  /** The user id; must equal cliente. */
+  uuid,
+  /** The video token the user reads (VIDEO_TOKEN, VIDEO_TOKEN_PDF); the hologram sends none. */
+  token: z.string().max(200).optional(),
+  // project: the issued code's created and expire, which identify it as in the recorded upload.
+  created: z.string().max(40).optional(),
+  expire: z.string().max(40).optional(),
+  bucket: z.string().max(200).optional(),
+  ios: channelFlag.optional(),
+  mobilesafari: channelFlag.optional(),
+  isIPad: channelFlag.optional(),
+  type: z.enum(realtimeRecordingTypes),
+  isMobile: channelFlag.optional(),
+  /** The grantor's api key. */
+  key: z.string().min(1).max(200),
+  transaccion: uuid,
+  cliente: uuid,
+  service: z.string().max(100).optional(),
+  side: z.string().max(20).optional(),
+  isPassport: channelFlag.optional(),
+  identificacion_pasaporte: channelFlag.optional(),
+});
+/** res carries what the matching HTTP call answers: { status, payload: { match, liveness } } or an error body. */
+const realtimeReply = z.object({ status: z.number().int(), res: z.unknown() });
+export const realtimeSchemas = { startMessage: realtimeStartMessage, reply: realtimeReply };
+export type RealtimeStartMessage = z.infer<typeof realtimeStartMessage>;
+export type RealtimeReply = z.infer<typeof realtimeReply>;
 
 export const calls = {
   health: { ...routes.health, summary: 'Liveness: the process answers.', response: z.object({ status: z.literal('ok') }) },

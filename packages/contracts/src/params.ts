@@ -85,6 +85,9 @@ export const grantorParamDefaults = {
   REQ_COMPROBANTE_DOMICILIO: 'false',
   // project: hologram calibration (id_calibrate): least share of the card swept by moving highlights (0-1).
   UMBRAL_HOLOGRAMA: '0.05',
+  // project: face match threshold, cosine similarity (0-1) of the video's face and the ID photo (spec leaves it open;
+  // chosen on the project's generated data, see docs/decisions.md "Face video token").
+  UMBRAL_ROSTRO: '0.5',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;

@@ -30,6 +30,8 @@ export const evidenceKind = {
   document: 'documento',
   /** A mobile number proved by an SMS code (credit-history consent): PhoneVerification. */
   phoneVerified: 'telefono_verificado',
+  /** A recording received by the real-time media server (blob: the webm): RealtimeRecordingRecord. */
+  realtimeRecording: 'grabacion_tiempo_real',
 } as const;
 
 export type EvidenceKind = (typeof evidenceKind)[keyof typeof evidenceKind];
@@ -105,6 +107,16 @@ export interface ConsentAcceptance {
   acceptedAt: string;
   ip?: string;
   userAgent?: string;
+}
+
+export interface RealtimeRecordingRecord {
+  /** VIDEO_TOKEN, VIDEO_TOKEN_PDF or HOLOGRAMA: the decision it was handed to. */
+  type: string;
+  contentType: 'video/webm';
+  size: number;
+  durationMs: number;
+  tracks: string[];
+  connectionId: string;
 }
 
 export interface DocumentRecord {

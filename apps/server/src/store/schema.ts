@@ -67,6 +67,18 @@ export interface EvidenceTable {
   created_at: string;
 }
 
+export interface VideoTokenCodesTable {
+  id: string;
+  uuid_trx: string;
+  grantor_id: string;
+  code_enc: string;
+  /** 'otp' (issued with a face photo) or 'code' (without). */
+  origin: string;
+  created_at: string;
+  expire_at: string;
+  used_at: string | null;
+}
+
 export interface Database extends PostalTables, ResultsTables, SmsTables {
   grantors: GrantorsTable;
   grantor_params: GrantorParamsTable;
@@ -75,4 +87,5 @@ export interface Database extends PostalTables, ResultsTables, SmsTables {
   lifecycle_events: LifecycleEventsTable;
   audit_events: AuditEventsTable;
   evidence: EvidenceTable;
+  video_token_codes: VideoTokenCodesTable;
 }
