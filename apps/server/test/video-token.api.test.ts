@@ -31,8 +31,10 @@ beforeAll(async () => {
   const faceId = front.truth.face!.id;
   photo = await faceFrameJpeg(faceId);
   const other = await faceFrameJpeg(OTHER_FACE);
-  groupPhoto = await sharp({ create: { width: 1280, height: 480, channels: 3, background: '#888' } })
-    .composite([{ input: photo, left: 0, top: 0 }, { input: other, left: 640, top: 0 }])
+  // Two people side by side: the middle of each frame.
+  const middle = (jpeg: Buffer) => sharp(jpeg).extract({ left: 160, top: 0, width: 320, height: 480 }).toBuffer();
+  groupPhoto = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#888' } })
+    .composite([{ input: await middle(photo), left: 0, top: 0 }, { input: await middle(other), left: 320, top: 0 }])
     .jpeg()
     .toBuffer();
   const [live, otherLive, still] = await Promise.all([
