@@ -121,7 +121,9 @@ export async function decideVideoToken(deps: VideoTokenDeps, request: VideoToken
     // Only a usable video spends the code.
     if (!(await useCode(db, issued.id, now))) return { refused: { ...codeRefusal.used, message_client: errorTexts.watchdog } };
     const photo = await blobs.get(holder.blobKey!);
-    const reference = await holderEmbedding(engine, photo.buffer);
+    // Described while the video's frames are tracked.
+    const reference = holderEmbedding(engine, photo.buffer);
+    reference.catch(() => undefined);
     const analysis = await analyseVideo(engine, media, reference, {
       code: issued.code,
       threshold: faceThreshold(request.params),
