@@ -3,6 +3,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { grantorParamDefaults } from '@kyc/contracts';
 import { buildDocument, writeFaceVideo, type FaceVideoKind } from '@kyc/fixtures';
 import { analyseVideo, holderEmbedding } from '../../apps/server/src/domain/video-token/analyse.js';
 import { noSpeechRecognizer } from '../../apps/server/src/domain/video-token/speech.js';
@@ -16,7 +17,7 @@ const REFERENCE = { y: 2026, m: 11, d: 26 };
 /** INE seeds whose card carries a face of a large, frontal source photo (the @vladmandic/face-api demo photos). */
 const SEEDS = [22, 15, 20, 33, 58, 11];
 const KINDS: FaceVideoKind[] = ['live', 'still', 'still-silent', 'loop'];
-const THRESHOLD = 0.5;
+const THRESHOLD = Number(grantorParamDefaults.UMBRAL_ROSTRO);
 
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -85,7 +86,7 @@ export async function faceVideo(): Promise<SuiteResult> {
       `| decision latency p50 / p95 (decode + track 36 frames + 5 embeddings + liveness), ${latencies.length} videos | ${quantile(latencies, 0.5)} ms / ${quantile(latencies, 0.95)} ms |`,
       `| same person (video vs the ID photo), cosine min / median / max | ${f2(Math.min(...same))} / ${f2(quantile(same, 0.5))} / ${f2(Math.max(...same))} |`,
       `| different people, cosine min / median / max (${different.length} pairs) | ${f2(Math.min(...different))} / ${f2(quantile(different, 0.5))} / ${f2(Math.max(...different))} |`,
-      `| live videos of the holder accepted | ${verdicts.live.length - rejected('live')} / ${verdicts.live.length} |`,
+      `| live videos of the holder accepted (UMBRAL_ROSTRO ${THRESHOLD}) | ${verdicts.live.length - rejected('live')} / ${verdicts.live.length} |`,
       `| still-photo videos (with the code read aloud) rejected | ${rejected('still')} / ${verdicts.still.length} |`,
       `| still-photo videos (silent) rejected | ${rejected('still-silent')} / ${verdicts['still-silent'].length} |`,
       `| looped clips rejected | ${rejected('loop')} / ${verdicts.loop.length} |`,
