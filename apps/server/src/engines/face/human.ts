@@ -3,7 +3,8 @@
  * worker). Recipe measured on this machine (shared/notes/stack-facts.md): the package's main entry needs
  * tfjs-node, so its node-wasm build is loaded after the wasm backend; Node's fetch cannot read file:// URLs, so a
  * tf.io load router reads model.json and the weights from node_modules (the `signature` must be passed on, or
- * faceres returns an empty embedding); human.load() only logs failures, so every needed model is checked.
+ * faceres returns an empty embedding); human.load() only logs failures and still lists a failed model as loaded,
+ * so every needed model is checked against the files the load router actually read.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,8 +48,11 @@ function arrayBufferOf(buffer: Buffer): ArrayBuffer {
   return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
 }
 
-/** tf.io handler reading a graph model (model.json + weight shards) from disk. */
-function fileModelLoader(tf: Tf) {
+/**
+ * tf.io handler reading a graph model (model.json + weight shards) from disk; `read` collects the names of the
+ * models whose files were read whole (human's own list also names models that failed to load).
+ */
+function fileModelLoader(tf: Tf, read: Set<string>) {
   tf.io.registerLoadRouter((url: string | string[]) => {
     const target = Array.isArray(url) ? url[0] : url;
     if (typeof target !== 'string' || !target.startsWith('file://')) return null as never;
@@ -61,6 +65,7 @@ function fileModelLoader(tf: Tf) {
         };
         const dir = path.dirname(file);
         const weights = Buffer.concat(json.weightsManifest.flatMap((group) => group.paths.map((p) => readFileSync(path.join(dir, p)))));
+        read.add(path.basename(file, '.json'));
         return {
           modelTopology: json.modelTopology,
           format: json.format,
@@ -108,7 +113,12 @@ export interface HumanDetector {
   loadedModels: string[];
 }
 
-export async function loadHumanDetector(): Promise<HumanDetector> {
+export interface HumanOptions {
+  /** Folder of model.json + weight files (default: the models shipped in @vladmandic/human). */
+  modelsDir?: string;
+}
+
+export async function loadHumanDetector(options: HumanOptions = {}): Promise<HumanDetector> {
   const tf = require('@tensorflow/tfjs-core') as Tf;
   require('@tensorflow/tfjs-converter');
   const wasm = require('@tensorflow/tfjs-backend-wasm') as { setWasmPaths(prefix: string): void };
@@ -117,11 +127,13 @@ export async function loadHumanDetector(): Promise<HumanDetector> {
   const humanMain = require.resolve('@vladmandic/human');
   const humanDir = packageFolder(humanMain, '@vladmandic/human');
   const { Human } = require(path.join(humanDir, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
-  fileModelLoader(tf);
+  const read = new Set<string>();
+  fileModelLoader(tf, read);
+  const modelsDir = options.modelsDir ?? path.join(humanDir, 'models');
   const human = new Human({
     backend: 'wasm',
     wasmPath: wasmDir,
-    modelBasePath: `file://${path.join(humanDir, 'models')}/`,
+    modelBasePath: `file://${modelsDir}/`,
     debug: false,
     warmup: 'none',
     body: { enabled: false },
@@ -133,9 +145,9 @@ export async function loadHumanDetector(): Promise<HumanDetector> {
     ...configFor('describe'),
   });
   await human.load();
-  const loaded = human.models.loaded();
+  const loaded = human.models.loaded().filter((name) => read.has(name));
   const missing = requiredModels.filter((name) => !loaded.includes(name));
-  if (missing.length > 0) throw new FaceEngineError(`face models failed to load: ${missing.join(', ')} (from ${path.join(humanDir, 'models')})`);
+  if (missing.length > 0) throw new FaceEngineError(`face models failed to load: ${missing.join(', ')} (from ${modelsDir})`);
 
   return {
     loadedModels: loaded,
