@@ -12,6 +12,7 @@ import { launcherSize } from './suites/launcher.js';
 import { resultsLatency } from './suites/results.js';
 import { proofReading } from './suites/proof.js';
 import { hologramCalibration } from './suites/hologram.js';
+import { faceVideo } from './suites/face.js';
 
 export interface SuiteResult {
   title: string;
@@ -27,6 +28,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   results: resultsLatency,
   proof: proofReading,
   hologram: hologramCalibration,
+  face: faceVideo,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

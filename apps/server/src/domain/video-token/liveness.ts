@@ -42,10 +42,13 @@ export interface AudioEnvelope {
 export const livenessThresholds = {
   /** Consecutive frames closer than this (grey levels, 16x12 thumbnails) are the same picture... */
   identicalFrame: 0.35,
-  /** ...and a video whose frames are nearly all the same picture, with landmarks that do not move, is a still. */
+  /**
+   * ...and a video whose frames are nearly all the same picture, with landmarks that move no more than the
+   * compression makes them jitter (measured on generated stills: mouth range up to 0.03, head 0.003), is a still.
+   */
   frozenShare: 0.9,
-  stillMouthRange: 0.02,
-  stillHeadMotion: 0.004,
+  stillMouthRange: 0.04,
+  stillHeadMotion: 0.006,
   /** A frame repeats when a frame at least `loopMinGapMs` away is this close... */
   repeatDistance: 0.6,
   /** ...and closer than this fraction of the typical distance between neighbouring frames. */
