@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errorTexts, grantorParamDefaults, grantorParamIds } from '@kyc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../src/crypto/apikeys.js';
-import { insertGrantor, setGrantorActive } from '../src/store/grantors.js';
+import { insertGrantor, replaceApiKey, setGrantorActive, writeParams } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, demoKey, trxHeaders } from './support/fixtures.js';
 
@@ -123,6 +123,30 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
     expect(valueOf(payload, 'NOMBRE_CORTO')).toBe('Crédito Norte');
     expect(valueOf(payload, 'RAZON_SOCIAL')).toBe('Crédito Norte');
     expect(valueOf(payload, 'ID_OTORGANTE')).toBe(otherId);
+  });
+
+  it('answers a changed parameter or a rotated key at once (the sent document follows writes)', async () => {
+    const id = randomUUID();
+    const key = generateApiKey();
+    await insertGrantor(t.db, { id, name: 'Cambia Pronto', apiKey: key });
+    const read = async (apiKey: string) => {
+      const res = await t.app.inject({ method: 'GET', url: '/v1/params', headers: trxHeaders(apiKey) });
+      return { status: res.statusCode, type: res.headers['content-type'], payload: (res.json() as { payload?: Param[] }).payload ?? [] };
+    };
+    const first = await read(key);
+    expect(first).toMatchObject({ status: 200, type: 'application/json; charset=utf-8' });
+    expect(valueOf(first.payload, 'COLOR_PRIMARIO')).toBe(grantorParamDefaults.COLOR_PRIMARIO);
+    expect((await read(key)).payload).toEqual(first.payload);
+
+    await writeParams(t.db, id, { COLOR_PRIMARIO: '#112233' });
+    expect(valueOf((await read(key)).payload, 'COLOR_PRIMARIO')).toBe('#112233');
+
+    const rotated = generateApiKey();
+    await replaceApiKey(t.db, id, rotated);
+    expect((await read(key)).status).toBe(401);
+    const after = await read(rotated);
+    expect(valueOf(after.payload, 'APIKEY')).toBe(rotated);
+    expect(valueOf(after.payload, 'COLOR_PRIMARIO')).toBe('#112233');
   });
 
   it('refuses the key of a deactivated grantor', async () => {

@@ -1,4 +1,4 @@
-import { apiKeyMatches, apiKeyPrefix, hashApiKey } from '../crypto/apikeys.js';
+import { apiKeyPrefix, hashApiKey, safeEqual } from '../crypto/apikeys.js';
 import type { Db } from './db.js';
 import { invalidateReadCaches, ReadCache } from './read-cache.js';
 import type { GrantorsTable } from './schema.js';
@@ -34,7 +34,8 @@ export async function findGrantorByApiKey(db: Db, apiKey: string): Promise<Grant
   const row = await grantorsByKeyHash.get(db, hash, () =>
     db.selectFrom('grantors').selectAll().where('apikey_hash', '=', hash).executeTakeFirst(),
   );
-  if (!row || row.active !== 1 || !apiKeyMatches(apiKey, row.apikey_hash)) return undefined;
+  // The key is hashed once: the row was found by this hash, compared again here in constant time.
+  if (!row || row.active !== 1 || !safeEqual(hash, row.apikey_hash)) return undefined;
   return toGrantor(row);
 }
 
