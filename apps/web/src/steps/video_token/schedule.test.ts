@@ -49,3 +49,15 @@ describe('face video tick timing (spec §4)', () => {
     expect(videoPathOf('')).toBe('grabacion');
   });
 });
+
+describe('face guide oval', () => {
+  it('keeps an upright face shape (width 0.75 of height in pixels) on landscape and portrait frames', async () => {
+    const { ovalOf } = await import('./FaceGuide');
+    for (const frame of [{ width: 640, height: 480 }, { width: 480, height: 640 }, { width: 1280, height: 720 }]) {
+      const oval = ovalOf(frame);
+      const widthPx = ((oval.rx * 2) / 100) * frame.width;
+      const heightPx = ((oval.ry * 2) / 100) * frame.height;
+      expect(widthPx / heightPx).toBeCloseTo(0.75, 5);
+    }
+  });
+});
