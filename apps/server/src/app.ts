@@ -19,6 +19,10 @@ import { responseSerializerCompiler } from './http/serializer.js';
 import { registerOcrRoutes } from './http/ocr.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine } from './engines/ocr/provider.js';
+import { createFaceEngine } from './engines/face/engine.js';
+import { lazyFaceEngine } from './engines/face/provider.js';
+import { noSpeechRecognizer } from './domain/video-token/speech.js';
+import { registerVideoTokenRoutes } from './http/video-token.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
 import { authorizeTransaction } from './http/auth.js';
 import { errorResponses } from './http/errors.js';
@@ -93,7 +97,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
     const ocr = lazyOcrEngine(() => createOcrEngine());
     app.addHook('onClose', async () => ocr.close());
-    const deps = { config, db, cipher, blobs, ocr };
+    const face = lazyFaceEngine(() => createFaceEngine());
+    app.addHook('onClose', async () => face.close());
+    const deps = { config, db, cipher, blobs, ocr, face, speech: noSpeechRecognizer };
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app);
     await registerMultipart(app, uploadLimits(config));
@@ -103,6 +109,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerEventRoutes(app, deps);
     registerFileRoutes(app, deps);
     registerOcrRoutes(app, deps);
+    registerVideoTokenRoutes(app, deps);
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),

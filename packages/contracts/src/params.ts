@@ -52,6 +52,9 @@ export const grantorParamDefaults = {
   MODO_VIDEO_TOKEN: 'grabacion',
   // project: the help phone on the expired-link page (spec: "a hard-coded phone number").
   TEL_AYUDA_ENLACE: '',
+  // project: face match threshold, cosine similarity (0-1) of the video's face and the ID photo (spec leaves it open;
+  // chosen on the project's generated data, see docs/decisions.md "Face video token").
+  UMBRAL_ROSTRO: '0.5',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;

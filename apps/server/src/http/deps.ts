@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 import type { DataCipher } from '../crypto/data-cipher.js';
 import type { Db } from '../store/db.js';
 import type { OcrEngineProvider } from '../engines/ocr/provider.js';
+import type { FaceEngineProvider } from '../engines/face/provider.js';
+import type { SpeechRecognizer } from '../domain/video-token/speech.js';
 
 /** What route modules need, passed explicitly rather than hung on the Fastify instance. */
 export interface Deps {
@@ -13,6 +15,9 @@ export interface Deps {
   cipher: DataCipher;
   blobs: BlobStore;
   ocr: OcrEngineProvider;
+  face: FaceEngineProvider;
+  /** Checks the spoken code; the default says it cannot (no Spanish model installable here). */
+  speech: SpeechRecognizer;
 }
 
 export type ZodApp = FastifyInstance<

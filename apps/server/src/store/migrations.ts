@@ -93,6 +93,22 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('evidence_trx_kind_idx').on('evidence').columns(['uuid_trx', 'kind', 'id']).execute();
     },
   },
+  '0004_video_token_codes': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('video_token_codes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('uuid_trx', 'text', (c) => c.notNull().references('transactions.uuid_trx').onDelete('cascade'))
+        .addColumn('grantor_id', 'text', (c) => c.notNull())
+        .addColumn('code_enc', 'text', (c) => c.notNull())
+        .addColumn('origin', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expire_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .execute();
+      await db.schema.createIndex('video_token_codes_trx_idx').on('video_token_codes').columns(['uuid_trx', 'created_at']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

@@ -65,6 +65,18 @@ export interface EvidenceTable {
   created_at: string;
 }
 
+export interface VideoTokenCodesTable {
+  id: string;
+  uuid_trx: string;
+  grantor_id: string;
+  code_enc: string;
+  /** 'otp' (issued with a face photo) or 'code' (without). */
+  origin: string;
+  created_at: string;
+  expire_at: string;
+  used_at: string | null;
+}
+
 export interface Database extends PostalTables {
   grantors: GrantorsTable;
   grantor_params: GrantorParamsTable;
@@ -73,4 +85,5 @@ export interface Database extends PostalTables {
   lifecycle_events: LifecycleEventsTable;
   audit_events: AuditEventsTable;
   evidence: EvidenceTable;
+  video_token_codes: VideoTokenCodesTable;
 }

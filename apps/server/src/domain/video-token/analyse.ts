@@ -1,0 +1,150 @@
+/**
+ * The face-video decision on decoded media: track the face in every sampled frame, judge the capture, the
+ * liveness and the face match against the holder's photo from the ID, and check the spoken code when a
+ * recogniser is installed. No IO besides the face engine.
+ */
+import { faceMessages } from '@kyc/contracts';
+import sharp from 'sharp';
+import type { FaceEngine, FaceObservation, RgbImage } from '../../engines/face/types.js';
+import { cosine } from '../../engines/face/similarity.js';
+import type { DecodedMedia } from '../../engines/media/decode.js';
+import type { VideoTokenDecision } from '../evidence-kinds.js';
+import { measureFrame, type FrameMeasures } from './frame-measures.js';
+import { challengeWindow, judgeLiveness, livenessSignals, type ChallengeWindow, type LivenessSignals, type LivenessVerdict } from './liveness.js';
+import type { VideoTokenOutcome } from './outcome.js';
+import { judgeQuality } from './quality.js';
+import type { SpeechRecognizer, SpokenCodeCheck } from './speech.js';
+
+export interface AnalyseOptions {
+  code: string;
+  /** Cosine similarity at or above which the video's face is the ID holder's (UMBRAL_ROSTRO). */
+  threshold: number;
+  speech: SpeechRecognizer;
+  window?: ChallengeWindow;
+  /** Frames described (embedding + passive scores), spread over the video (default 4). */
+  describedFrames?: number;
+}
+
+export interface VideoAnalysis {
+  outcome: VideoTokenOutcome;
+  decision: VideoTokenDecision;
+  timingsMs: Record<string, number>;
+}
+
+function largest(faces: readonly FaceObservation[]): FaceObservation | undefined {
+  return [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
+}
+
+/** The embedding of the holder's photo (the face cropped from the ID front), or null if no face is found in it. */
+export async function holderEmbedding(engine: FaceEngine, photo: Buffer): Promise<number[] | null> {
+  const { data, info } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const analysis = await engine.analyse({ data, width: info.width, height: info.height }, 'describe');
+  return largest(analysis.faces)?.embedding ?? null;
+}
+
+/** Indices of `count` frames spread evenly over the frames that show one face. */
+function spread(frames: readonly FrameMeasures[], count: number): number[] {
+  const candidates = frames.map((f, i) => (f.face ? i : -1)).filter((i) => i >= 0);
+  if (candidates.length <= count) return candidates;
+  return Array.from({ length: count }, (_, k) => candidates[Math.round(((k + 0.5) * candidates.length) / count - 0.5)]!);
+}
+
+const median = (values: number[]): number | null => {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+function signalRecord(s: LivenessSignals, verdict: LivenessVerdict, passive: { real: number | null; live: number | null }) {
+  const record: Record<string, number | boolean | string> = {
+    verdict: verdict.kind === 'live' ? 'live' : `${verdict.kind}: ${verdict.reason}`,
+    frames: s.frames,
+    faceFrames: s.faceFrames,
+    identicalShare: round(s.identicalShare),
+    repeatShare: round(s.repeatShare),
+    frozen: s.frozen,
+    looped: s.looped,
+    mouthRange: round(s.mouthRange),
+    mouthPeaks: s.mouthPeaks,
+    mouthActive: s.mouthActive,
+    speechSlots: s.speechSlots,
+    speechActive: s.speechActive,
+    sync: s.sync === null ? 'n/a' : round(s.sync),
+    synced: s.synced,
+    headMotion: round(s.headMotion, 4),
+    blinks: s.blinks,
+    naturalMotion: s.naturalMotion,
+  };
+  if (passive.real !== null) record.passiveReal = round(passive.real);
+  if (passive.live !== null) record.passiveLive = round(passive.live);
+  return record;
+}
+
+export async function analyseVideo(
+  engine: FaceEngine,
+  media: DecodedMedia,
+  holder: number[] | null,
+  options: AnalyseOptions,
+): Promise<VideoAnalysis> {
+  const timings: Record<string, number> = {};
+  let started = Date.now();
+  const window = options.window ?? challengeWindow(options.code.length);
+  const measures: FrameMeasures[] = [];
+  const images: RgbImage[] = [];
+  for (const frame of media.frames) {
+    const analysis = await engine.analyse(frame.image, 'track');
+    measures.push(measureFrame(frame.timeMs, frame.image, analysis.faces));
+    images.push(frame.image);
+  }
+  timings.track = Date.now() - started;
+
+  started = Date.now();
+  const scores: number[] = [];
+  const real: number[] = [];
+  const live: number[] = [];
+  const quality = judgeQuality(measures);
+  if (!quality && holder) {
+    for (const index of spread(measures, options.describedFrames ?? 4)) {
+      const face = largest((await engine.analyse(images[index]!, 'describe')).faces);
+      if (face?.embedding) scores.push(cosine(holder, face.embedding));
+      if (face?.real !== undefined) real.push(face.real);
+      if (face?.live !== undefined) live.push(face.live);
+    }
+  }
+  timings.describe = Date.now() - started;
+
+  started = Date.now();
+  const signals = livenessSignals(measures, media.audio ? { stepMs: media.audio.envelopeStepMs, rms: media.audio.envelope } : null, window);
+  const verdict = judgeLiveness(signals);
+  const spoken: SpokenCodeCheck = media.audio
+    ? await options.speech.check({ samples: media.audio.samples, sampleRate: media.audio.sampleRate }, options.code)
+    : { verified: null, engine: options.speech.name, detail: 'the video has no sound track' };
+  timings.liveness = Date.now() - started;
+
+  const faceScore = median(scores);
+  let outcome: VideoTokenOutcome;
+  if (quality) outcome = { kind: 'capture_problem', message: quality.message, detail: quality.detail };
+  else if (!holder) outcome = { kind: 'capture_problem', message: faceMessages.comparisonFailed, detail: 'no face was found in the photo of the ID' };
+  else if (verdict.kind === 'spoof') outcome = { kind: 'spoof', detail: verdict.reason };
+  else if (faceScore === null) outcome = { kind: 'capture_problem', message: faceMessages.comparisonFailed, detail: 'no face could be described in the video' };
+  else if (faceScore < options.threshold) outcome = { kind: 'no_match', detail: `face similarity ${round(faceScore)} below ${options.threshold}` };
+  else if (verdict.kind === 'not_shown') outcome = { kind: 'not_live', detail: verdict.reason };
+  else if (spoken.verified === false) outcome = { kind: 'not_live', detail: `the spoken code was not recognised: ${spoken.detail}` };
+  else outcome = { kind: 'match' };
+
+  const decision: VideoTokenDecision = {
+    match: outcome.kind === 'match',
+    faceScore: faceScore === null ? null : round(faceScore, 4),
+    threshold: options.threshold,
+    liveness: {
+      passed: verdict.kind === 'live',
+      spoof: verdict.kind === 'spoof',
+      signals: signalRecord(signals, verdict, { real: median(real), live: median(live) }),
+    },
+    spokenCode: spoken,
+  };
+  return { outcome, decision, timingsMs: timings };
+}

@@ -1,0 +1,39 @@
+/**
+ * The one-time code read aloud in the face video (spec §3 "Video token": a 4-digit string with created and
+ * expire). A code belongs to one transaction, is used by one video at most and expires: 3 minutes is enough
+ * for the flow (5 s stability wait, ~9 s recording, upload) with room for a slow network, and short enough
+ * that a code seen once is of no use later.
+ */
+import { randomInt } from 'node:crypto';
+
+export const CODE_DIGITS = 4;
+export const CODE_LIFETIME_MS = 3 * 60 * 1000;
+
+export function newCode(digits = CODE_DIGITS): string {
+  return Array.from({ length: digits }, () => String(randomInt(0, 10))).join('');
+}
+
+export interface IssuedCode {
+  code: string;
+  /** ISO-8601 UTC, the wire values that identify the code when the video comes back. */
+  created: string;
+  expire: string;
+}
+
+export function issueCode(now: Date, lifetimeMs = CODE_LIFETIME_MS): IssuedCode {
+  return { code: newCode(), created: now.toISOString(), expire: new Date(now.getTime() + lifetimeMs).toISOString() };
+}
+
+export type CodeState = 'usable' | 'unknown' | 'used' | 'expired';
+
+export function codeState(stored: { expireAt: string; usedAt: string | null } | undefined, now: Date): CodeState {
+  if (!stored) return 'unknown';
+  if (stored.usedAt) return 'used';
+  return Date.parse(stored.expireAt) <= now.getTime() ? 'expired' : 'usable';
+}
+
+export const codeRefusal: Record<Exclude<CodeState, 'usable'>, { status: number; message: string }> = {
+  unknown: { status: 400, message: 'Invalid request: no video-token code was issued to this transaction with these created and expire values' },
+  used: { status: 409, message: 'The video-token code was already used: request a new one' },
+  expired: { status: 410, message: 'The video-token code expired: request a new one' },
+};

@@ -1,0 +1,146 @@
+/**
+ * Measures of one sampled frame that need only its pixels and the face landmarks: light on the face, sharpness,
+ * mouth and eye openings, head position, and a small grey thumbnail of the whole frame to compare frames.
+ */
+import type { FaceObservation, RgbImage } from '../../engines/face/types.js';
+
+export const THUMB_WIDTH = 32;
+export const THUMB_HEIGHT = 24;
+
+export interface FrameMeasures {
+  timeMs: number;
+  /** Faces found in the frame. */
+  faces: number;
+  /** Mean luma of the whole frame (0..255). */
+  frameLuma: number;
+  thumb: Float32Array;
+  /** The following only when exactly one face was found. */
+  face?: {
+    /** Mean luma inside the face box and around it (0..255). */
+    luma: number;
+    surroundLuma: number;
+    /** Share of face pixels at or above 250 (blown out). */
+    clipped: number;
+    /** Variance of the Laplacian of the face, resampled to 128 px wide. */
+    sharpness: number;
+    /** Inner-lip gap over mouth width (facemesh 13-14 / 61-291). */
+    mouthOpening: number;
+    /** Mean of both eyes' lid gap over eye width. */
+    eyeOpening: number;
+    /** Nose tip in face widths from the frame centre; face width in frame widths. */
+    noseX: number;
+    noseY: number;
+    size: number;
+    yaw: number;
+    pitch: number;
+    roll: number;
+  };
+}
+
+const lumaAt = (d: Uint8Array, i: number) => 0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
+
+export function thumbnail(image: RgbImage): Float32Array {
+  const out = new Float32Array(THUMB_WIDTH * THUMB_HEIGHT);
+  const cellW = image.width / THUMB_WIDTH;
+  const cellH = image.height / THUMB_HEIGHT;
+  for (let ty = 0; ty < THUMB_HEIGHT; ty += 1) {
+    for (let tx = 0; tx < THUMB_WIDTH; tx += 1) {
+      let sum = 0;
+      let n = 0;
+      // Every second pixel of the cell is enough for an average.
+      for (let y = Math.floor(ty * cellH); y < Math.floor((ty + 1) * cellH); y += 2) {
+        for (let x = Math.floor(tx * cellW); x < Math.floor((tx + 1) * cellW); x += 2) {
+          sum += lumaAt(image.data, (y * image.width + x) * 3);
+          n += 1;
+        }
+      }
+      out[ty * THUMB_WIDTH + tx] = n > 0 ? sum / n : 0;
+    }
+  }
+  return out;
+}
+
+/** Mean absolute difference of two thumbnails (grey levels). */
+export function thumbDistance(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 1) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
+interface Region {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+function clampRegion(image: RgbImage, box: [number, number, number, number], grow = 0): Region {
+  const [x, y, w, h] = box;
+  return {
+    x0: Math.max(0, Math.floor(x - w * grow)),
+    y0: Math.max(0, Math.floor(y - h * grow)),
+    x1: Math.min(image.width, Math.ceil(x + w * (1 + grow))),
+    y1: Math.min(image.height, Math.ceil(y + h * (1 + grow))),
+  };
+}
+
+function regionLuma(image: RgbImage, r: Region, exclude?: Region): { mean: number; clipped: number } {
+  let sum = 0;
+  let n = 0;
+  let clipped = 0;
+  for (let y = r.y0; y < r.y1; y += 2) {
+    for (let x = r.x0; x < r.x1; x += 2) {
+      if (exclude && x >= exclude.x0 && x < exclude.x1 && y >= exclude.y0 && y < exclude.y1) continue;
+      const v = lumaAt(image.data, (y * image.width + x) * 3);
+      sum += v;
+      n += 1;
+      if (v >= 250) clipped += 1;
+    }
+  }
+  return { mean: n > 0 ? sum / n : 0, clipped: n > 0 ? clipped / n : 0 };
+}
+
+/** Variance of the 4-neighbour Laplacian over the region, sampled on a grid 128 cells wide. */
+function sharpnessOf(image: RgbImage, r: Region): number {
+  const step = Math.max(1, (r.x1 - r.x0) / 128);
+  const values: number[] = [];
+  const at = (x: number, y: number) => lumaAt(image.data, (Math.round(y) * image.width + Math.round(x)) * 3);
+  for (let y = r.y0 + step; y < r.y1 - step; y += step) {
+    for (let x = r.x0 + step; x < r.x1 - step; x += step) {
+      values.push(4 * at(x, y) - at(x - step, y) - at(x + step, y) - at(x, y - step) - at(x, y + step));
+    }
+  }
+  if (values.length === 0) return 0;
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  return values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length;
+}
+
+export function measureFrame(timeMs: number, image: RgbImage, faces: readonly FaceObservation[]): FrameMeasures {
+  const whole = regionLuma(image, { x0: 0, y0: 0, x1: image.width, y1: image.height });
+  const measures: FrameMeasures = { timeMs, faces: faces.length, frameLuma: whole.mean, thumb: thumbnail(image) };
+  const face = faces.length === 1 ? faces[0] : undefined;
+  if (!face || face.mesh.length < 468) return measures;
+  const m = face.mesh;
+  const d = (i: number, j: number) => Math.hypot(m[i]![0] - m[j]![0], m[i]![1] - m[j]![1]);
+  const inner = clampRegion(image, face.box);
+  const around = clampRegion(image, face.box, 0.5);
+  const faceLight = regionLuma(image, inner);
+  const mouthWidth = d(61, 291);
+  const eyeR = d(33, 133);
+  const eyeL = d(362, 263);
+  measures.face = {
+    luma: faceLight.mean,
+    surroundLuma: regionLuma(image, around, inner).mean,
+    clipped: faceLight.clipped,
+    sharpness: sharpnessOf(image, inner),
+    mouthOpening: mouthWidth > 0 ? d(13, 14) / mouthWidth : 0,
+    eyeOpening: eyeR > 0 && eyeL > 0 ? (d(159, 145) / eyeR + d(386, 374) / eyeL) / 2 : 0,
+    noseX: (m[1]![0] - image.width / 2) / Math.max(1, face.box[2]),
+    noseY: (m[1]![1] - image.height / 2) / Math.max(1, face.box[2]),
+    size: face.box[2] / image.width,
+    yaw: face.angle.yaw,
+    pitch: face.angle.pitch,
+    roll: face.angle.roll,
+  };
+  return measures;
+}

@@ -1,0 +1,66 @@
+/**
+ * What a face-video result means for the caller and for the attempts (spec §8): the recoverable capture messages
+ * do not count an attempt, a no-match or an unread phrase counts one, a spoof uses them all at once. Pure.
+ */
+import { errorTexts, faceMessages } from '@kyc/contracts';
+
+/** The recoverable messages (spec §8 lists seven; this project's set, see docs/decisions.md). */
+export const recoverableFaceMessages: ReadonlySet<string> = new Set([
+  faceMessages.noFace,
+  faceMessages.mask,
+  faceMessages.badLight,
+  faceMessages.blurry,
+  faceMessages.multipleFaces,
+  faceMessages.lowLight,
+  faceMessages.comparisonFailed,
+]);
+
+export type VideoTokenOutcome =
+  | { kind: 'match' }
+  | { kind: 'capture_problem'; message: string; detail: string }
+  | { kind: 'no_match'; detail: string }
+  | { kind: 'not_live'; detail: string }
+  | { kind: 'spoof'; detail: string };
+
+export type AttemptEffect = 'none' | 'count' | 'exhaust';
+
+export function attemptEffect(outcome: VideoTokenOutcome): AttemptEffect {
+  switch (outcome.kind) {
+    case 'match':
+      return 'none';
+    case 'capture_problem':
+      return recoverableFaceMessages.has(outcome.message) ? 'none' : 'count';
+    case 'spoof':
+      return 'exhaust';
+    default:
+      return 'count';
+  }
+}
+
+/** Attempts after this outcome, and whether the transaction is now out of attempts (then it is locked). */
+export function attemptsAfter(effect: AttemptEffect, used: number, limit: number): { count: number; exhausted: boolean } {
+  const count = effect === 'none' ? used : effect === 'count' ? used + 1 : Math.max(used, limit);
+  return { count, exhausted: effect !== 'none' && count >= limit };
+}
+
+export interface FailureReply {
+  status: number;
+  message: string;
+  message_client?: string;
+}
+
+/** The error reply of a failed outcome (the attempts-exhausted reply takes precedence, see attemptsAfter). */
+export function failureReply(outcome: Exclude<VideoTokenOutcome, { kind: 'match' }>): FailureReply {
+  switch (outcome.kind) {
+    case 'capture_problem':
+      return { status: 400, message: outcome.message, message_client: outcome.message };
+    case 'no_match':
+      return { status: 400, message: errorTexts.noMatch, message_client: errorTexts.noMatchClient };
+    case 'not_live':
+      return { status: 400, message: faceMessages.phrase, message_client: faceMessages.phrase };
+    case 'spoof':
+      return { status: 404, message: errorTexts.spoofDetected, message_client: errorTexts.attemptsExceeded };
+  }
+}
+
+export const exhaustedReply: FailureReply = { status: 429, message: 'Attempts exhausted', message_client: errorTexts.attemptsExceeded };

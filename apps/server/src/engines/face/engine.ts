@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { FaceEngineError, type AnalysisMode, type FaceAnalysis, type FaceEngine, type RgbImage } from './types.js';
+import type { WorkerReply, WorkerRequest } from './worker.js';
+
+/**
+ * The worker module next to this one: worker.js once built; under tsx/vitest the TypeScript source, started
+ * through a tiny ES-module bootstrap that registers tsx first (Node 20 does not apply `--import` hooks to a
+ * worker's entry file).
+ */
+function startWorker(): Worker {
+  const built = fileURLToPath(new URL('./worker.js', import.meta.url));
+  if (existsSync(built)) return new Worker(built);
+  const tsxDir = path.dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+  const tsx = pathToFileURL(path.join(tsxDir, 'dist', 'esm', 'api', 'index.mjs')).href;
+  const source = new URL('./worker.ts', import.meta.url).href;
+  const bootstrap = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(source)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`));
+}
+
+/** Starts a worker thread with the face models loaded (~0.5 s); rejects if a model is missing. */
+export async function createFaceEngine(): Promise<FaceEngine> {
+  const worker = startWorker();
+  const pending = new Map<number, { resolve: (a: FaceAnalysis) => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  let failure: Error | undefined;
+
+  const failAll = (error: Error) => {
+    failure = error;
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    const onReady = (reply: WorkerReply) => {
+      if (reply.id !== 0) return;
+      worker.off('message', onReady);
+      if ('ready' in reply && reply.ready) resolve();
+      else reject(new FaceEngineError(`the face engine did not start: ${'error' in reply ? reply.error : 'unknown error'}`));
+    };
+    worker.on('message', onReady);
+    worker.once('error', (error) => reject(new FaceEngineError(`the face engine did not start: ${error.message}`)));
+  }).catch(async (error: unknown) => {
+    await worker.terminate();
+    throw error;
+  });
+
+  worker.on('message', (reply: WorkerReply) => {
+    if (reply.id === 0 || !('ok' in reply)) return;
+    const waiting = pending.get(reply.id);
+    if (!waiting) return;
+    pending.delete(reply.id);
+    if (reply.ok) waiting.resolve(reply.analysis);
+    else waiting.reject(new FaceEngineError(reply.error));
+  });
+  worker.on('error', (error) => failAll(new FaceEngineError(`the face engine failed: ${error.message}`)));
+  worker.on('exit', (code) => failAll(new FaceEngineError(`the face engine stopped (exit ${code})`)));
+
+  return {
+    analyse(image: RgbImage, mode: AnalysisMode) {
+      if (failure) return Promise.reject(failure);
+      const id = nextId;
+      nextId += 1;
+      return new Promise<FaceAnalysis>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        // A copy is sent: the caller may keep using its frame.
+        worker.postMessage({ id, image, mode } satisfies WorkerRequest);
+      });
+    },
+    async close() {
+      failure ??= new FaceEngineError('the face engine is closed');
+      await worker.terminate();
+    },
+  };
+}

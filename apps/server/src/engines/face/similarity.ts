@@ -1,0 +1,21 @@
+import { FaceEngineError } from './types.js';
+
+/** The vector scaled to length 1 (unchanged when zero). */
+export function normalise(vector: number[]): number[] {
+  const norm = Math.sqrt(vector.reduce((sum, v) => sum + v * v, 0));
+  return norm > 0 ? vector.map((v) => v / norm) : vector;
+}
+
+/** Cosine similarity of two embeddings (normalised or not). */
+export function cosine(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length === 0) throw new FaceEngineError(`embeddings differ in size (${a.length} vs ${b.length})`);
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}

@@ -1,0 +1,43 @@
+/** An RGB image as raw bytes (3 channels, row-major, no padding). */
+export interface RgbImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export type Point3 = [number, number, number];
+
+/**
+ * One face found in an image, in that image's pixel coordinates.
+ * `mesh` is facemesh's 468 landmarks; `embedding` (faceres, 1024-d, L2-normalised) only when asked for.
+ */
+export interface FaceObservation {
+  /** [x, y, width, height]. */
+  box: [number, number, number, number];
+  score: number;
+  mesh: Point3[];
+  /** Head rotation in radians from the mesh. */
+  angle: { yaw: number; pitch: number; roll: number };
+  embedding?: number[];
+  /** Passive anti-spoofing and liveness scores (0..1); weak signals on their own. */
+  real?: number;
+  live?: number;
+}
+
+export interface FaceAnalysis {
+  width: number;
+  height: number;
+  faces: FaceObservation[];
+}
+
+/** `track`: detector and mesh only (~40 ms a frame); `describe`: also the embedding and passive scores (~170 ms). */
+export type AnalysisMode = 'track' | 'describe';
+
+export interface FaceEngine {
+  analyse(image: RgbImage, mode: AnalysisMode): Promise<FaceAnalysis>;
+  close(): Promise<void>;
+}
+
+export class FaceEngineError extends Error {
+  override name = 'FaceEngineError';
+}

@@ -1,0 +1,38 @@
+/**
+ * Worker-thread entry of the face engine: one human instance (WASM, one core) answering analysis requests, so
+ * that ~40-170 ms of inference per frame never blocks the server's event loop.
+ */
+import { parentPort } from 'node:worker_threads';
+import { loadHumanDetector } from './human.js';
+import type { AnalysisMode, RgbImage } from './types.js';
+
+export type WorkerRequest = { id: number; image: RgbImage; mode: AnalysisMode };
+export type WorkerReply =
+  | { id: number; ok: true; analysis: import('./types.js').FaceAnalysis }
+  | { id: number; ok: false; error: string }
+  | { id: 0; ready: true; models: string[] }
+  | { id: 0; ready: false; error: string };
+
+const port = parentPort;
+if (!port) throw new Error('the face worker must run in a worker thread');
+
+loadHumanDetector().then(
+  (detector) => {
+    port.postMessage({ id: 0, ready: true, models: detector.loadedModels } satisfies WorkerReply);
+    let queue = Promise.resolve();
+    port.on('message', (request: WorkerRequest) => {
+      // One inference at a time: the WASM backend is single-threaded and not re-entrant.
+      queue = queue.then(async () => {
+        try {
+          const analysis = await detector.analyse(request.image, request.mode);
+          port.postMessage({ id: request.id, ok: true, analysis } satisfies WorkerReply);
+        } catch (error) {
+          port.postMessage({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
+        }
+      });
+    });
+  },
+  (error: unknown) => {
+    port.postMessage({ id: 0, ready: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
+  },
+);

@@ -1,0 +1,180 @@
+/**
+ * Decodes an uploaded face video (webm or mp4) with ffmpeg, run as a child process with a time limit: frames
+ * sampled at a fixed rate as raw RGB (longest side at most 640 px) and the sound as mono 16 kHz PCM with its
+ * energy envelope. Nothing here judges the content; MediaError says why a file cannot be used.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { RgbImage } from '../face/types.js';
+
+export type MediaErrorReason = 'empty' | 'corrupt' | 'no_video_stream' | 'too_long' | 'too_short' | 'timeout' | 'ffmpeg_missing';
+
+export class MediaError extends Error {
+  override name = 'MediaError';
+  constructor(
+    readonly reason: MediaErrorReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface DecodedFrame {
+  /** From the first decoded frame. */
+  timeMs: number;
+  image: RgbImage;
+}
+
+export interface AudioTrack {
+  sampleRate: number;
+  samples: Int16Array;
+  /** RMS of each `envelopeStepMs` window, 0..1 of full scale. */
+  envelope: number[];
+  envelopeStepMs: number;
+}
+
+export interface DecodedMedia {
+  frames: DecodedFrame[];
+  fps: number;
+  durationMs: number;
+  /** Null when the file has no sound track. */
+  audio: AudioTrack | null;
+}
+
+export interface DecodeOptions {
+  /** Frames sampled per second (default 4). */
+  fps?: number;
+  /** Longest side of the sampled frames (default 640). */
+  maxSide?: number;
+  /** Longer videos are refused (default 30 s: the flow records about 9 s). */
+  maxDurationMs?: number;
+  /** Shorter videos are refused (default 1 s). */
+  minDurationMs?: number;
+  /** ffmpeg is killed after this (default 20 s). */
+  timeoutMs?: number;
+  ffmpegPath?: string;
+}
+
+export const AUDIO_RATE = 16_000;
+export const ENVELOPE_STEP_MS = 20;
+
+export function ffmpegBinary(): string {
+  return process.env.FFMPEG_PATH?.trim() || '/usr/bin/ffmpeg';
+}
+
+export type MediaInput = { path: string } | { buffer: Buffer };
+
+function run(bin: string, args: string[], timeoutMs: number): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (error.code === 'ENOENT') reject(new MediaError('ffmpeg_missing', `ffmpeg not found at ${bin} (install it or set FFMPEG_PATH)`));
+      else reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, timedOut });
+    });
+  });
+}
+
+/** The size ffmpeg wrote the raw video at, from its description of output #0. */
+function outputSize(stderr: string): { width: number; height: number } | undefined {
+  const output = stderr.slice(stderr.indexOf('Output #0'));
+  const match = /Video: rawvideo[^\n]*?\b(\d{2,5})x(\d{2,5})\b/.exec(output);
+  return match ? { width: Number(match[1]), height: Number(match[2]) } : undefined;
+}
+
+function failureOf(stderr: string): MediaError {
+  if (/matches no streams|does not contain any stream|Output file #0 does not contain/i.test(stderr)) {
+    return new MediaError('no_video_stream', 'the file has no video stream');
+  }
+  const line = stderr.split('\n').map((l) => l.trim()).filter((l) => /invalid|error|corrupt|EBML|moov atom/i.test(l)).at(-1);
+  return new MediaError('corrupt', `the video could not be decoded${line ? `: ${line.slice(0, 200)}` : ''}`);
+}
+
+export function energyEnvelope(samples: Int16Array, sampleRate: number, stepMs = ENVELOPE_STEP_MS): number[] {
+  const step = Math.max(1, Math.round((sampleRate * stepMs) / 1000));
+  const envelope: number[] = [];
+  for (let start = 0; start + step <= samples.length; start += step) {
+    let sum = 0;
+    for (let i = start; i < start + step; i += 1) {
+      const v = samples[i]! / 32768;
+      sum += v * v;
+    }
+    envelope.push(Math.sqrt(sum / step));
+  }
+  return envelope;
+}
+
+export async function decodeMedia(input: MediaInput, options: DecodeOptions = {}): Promise<DecodedMedia> {
+  const fps = options.fps ?? 4;
+  const maxSide = options.maxSide ?? 640;
+  const maxDurationMs = options.maxDurationMs ?? 30_000;
+  const minDurationMs = options.minDurationMs ?? 1_000;
+  const bin = options.ffmpegPath ?? ffmpegBinary();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'kyc-media-'));
+  try {
+    let source: string;
+    if ('buffer' in input) {
+      if (input.buffer.length === 0) throw new MediaError('empty', 'the video is empty');
+      source = path.join(dir, 'input');
+      await writeFile(source, input.buffer);
+    } else {
+      source = input.path;
+      const info = await stat(source).catch(() => undefined);
+      if (!info?.isFile()) throw new MediaError('empty', `no video file at ${source}`);
+      if (info.size === 0) throw new MediaError('empty', 'the video is empty');
+    }
+    const videoOut = path.join(dir, 'frames.rgb');
+    const audioOut = path.join(dir, 'audio.pcm');
+    const scale = `scale='if(gte(iw,ih),min(${maxSide},iw),-2)':'if(gte(iw,ih),-2,min(${maxSide},ih))'`;
+    // Decode a little past the limit, so that "too long" is seen without decoding an arbitrarily long file.
+    const limitSeconds = (maxDurationMs + 1000) / 1000;
+    const common = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info', '-y', '-t', String(limitSeconds), '-i', source];
+    const video = ['-map', '0:v:0', '-vf', `fps=${fps},${scale},format=rgb24`, '-f', 'rawvideo', videoOut];
+    const audio = ['-map', '0:a:0?', '-vn', '-ac', '1', '-ar', String(AUDIO_RATE), '-f', 's16le', audioOut];
+    // Only the first output is described as "Output #0": the frames' size is read from it.
+    const result = await run(bin, [...common, ...video, ...audio], options.timeoutMs ?? 20_000);
+    if (result.timedOut) throw new MediaError('timeout', `decoding took longer than ${options.timeoutMs ?? 20_000} ms`);
+    if (result.code !== 0) throw failureOf(result.stderr);
+
+    const size = outputSize(result.stderr);
+    const raw = await readFile(videoOut).catch(() => Buffer.alloc(0));
+    if (!size || raw.length === 0) throw new MediaError('corrupt', 'the video has no decodable frames');
+    const frameBytes = size.width * size.height * 3;
+    const count = Math.floor(raw.length / frameBytes);
+    const frames: DecodedFrame[] = [];
+    for (let i = 0; i < count; i += 1) {
+      frames.push({
+        timeMs: Math.round((i * 1000) / fps),
+        image: { data: new Uint8Array(raw.buffer, raw.byteOffset + i * frameBytes, frameBytes), width: size.width, height: size.height },
+      });
+    }
+    const durationMs = Math.round((count * 1000) / fps);
+    if (durationMs > maxDurationMs) throw new MediaError('too_long', `the video lasts more than ${maxDurationMs / 1000} s`);
+    if (durationMs < minDurationMs) throw new MediaError('too_short', `the video lasts less than ${minDurationMs / 1000} s`);
+
+    const pcm = await readFile(audioOut).catch(() => Buffer.alloc(0));
+    let track: AudioTrack | null = null;
+    if (pcm.length >= 2) {
+      const samples = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + (pcm.length - (pcm.length % 2))));
+      track = { sampleRate: AUDIO_RATE, samples, envelope: energyEnvelope(samples, AUDIO_RATE), envelopeStepMs: ENVELOPE_STEP_MS };
+    }
+    return { frames, fps, durationMs, audio: track };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

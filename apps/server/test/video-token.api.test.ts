@@ -1,0 +1,159 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { errorTexts, faceMessages } from '@kyc/contracts';
+import { faceFrameJpeg, generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtures';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, startTestApp, type TestApp } from './support/app.js';
+import { trxHeaders } from './support/fixtures.js';
+import { multipartBody, type FormPart } from './uploads/samples.js';
+
+type Headers = ReturnType<typeof trxHeaders>;
+// Seed 22 puts face fa-s6-b on the INE; fa-s3-a is somebody else.
+const SEED = 22;
+const OTHER_FACE = 'fa-s3-a';
+const UPLOAD_LIMIT = 4_000_000;
+
+let dir: string;
+let front: { truth: GroundTruth; image: Buffer };
+let photo: Buffer;
+let groupPhoto: Buffer;
+const videos: Record<'live' | 'other' | 'still', Buffer> = {} as never;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'video-token-'));
+  await generateFixtureSet({ outDir: dir, seed: SEED, count: 1, kinds: ['ine'], degradations: [], referenceDate: '2026-11-26' });
+  front = {
+    truth: JSON.parse(await readFile(path.join(dir, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth,
+    image: await readFile(path.join(dir, 'ine-000-front-clean.png')),
+  };
+  const faceId = front.truth.face!.id;
+  photo = await faceFrameJpeg(faceId);
+  const other = await faceFrameJpeg(OTHER_FACE);
+  groupPhoto = await sharp({ create: { width: 1280, height: 480, channels: 3, background: '#888' } })
+    .composite([{ input: photo, left: 0, top: 0 }, { input: other, left: 640, top: 0 }])
+    .jpeg()
+    .toBuffer();
+  const [live, otherLive, still] = await Promise.all([
+    writeFaceVideo({ faceId, kind: 'live', outDir: dir, seed: SEED }),
+    writeFaceVideo({ faceId: OTHER_FACE, kind: 'live', outDir: dir, seed: SEED }),
+    writeFaceVideo({ faceId, kind: 'still', outDir: dir, seed: SEED }),
+  ]);
+  videos.live = await readFile(live.webm);
+  videos.other = await readFile(otherLive.webm);
+  videos.still = await readFile(still.webm);
+}, 120_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe.each(engines)('face video token ($name)', (engine) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine, { UPLOAD_LIMIT: String(UPLOAD_LIMIT) });
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  async function multipart(url: string, headers: Headers, parts: FormPart[]) {
+    const { payload, contentType } = multipartBody(parts);
+    return t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': contentType }, payload });
+  }
+
+  const otp = (headers: Headers, image: Buffer) =>
+    multipart('/v1/otp', headers, [{ name: 'uuid', value: headers.cliente }, { name: 'file', filename: 'rostro.jpg', contentType: 'image/jpeg', data: image }]);
+
+  async function code(headers: Headers) {
+    const res = await otp(headers, photo);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().payload.codes as { code: string; created: string; expire: string };
+  }
+
+  const videoToken = (headers: Headers, codes: { created: string; expire: string }, video: Buffer, filename = 'video.webm') =>
+    multipart('/v2/videotoken', headers, [
+      { name: 'uuidUser', value: headers.cliente },
+      { name: 'created', value: codes.created },
+      { name: 'expire', value: codes.expire },
+      { name: 'originOS', value: 'android' },
+      { name: 'service_call', value: 'videotoken-embedding' },
+      { name: 'identificacion_pasaporte', value: 'false' },
+      { name: 'videotoken', filename, contentType: 'video/webm', data: video },
+    ]);
+
+  async function attempts(uuidTrx: string) {
+    const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { apikey: 'demo' } });
+    return res.json().payload.transaction as { attempts: Record<string, number>; lockedUntil: string | null };
+  }
+
+  it('issues codes only for a photo with exactly one face', async () => {
+    const headers = trxHeaders();
+    const issued = await code(headers);
+    expect(issued.code).toMatch(/^\d{4}$/);
+    expect(Date.parse(issued.expire) - Date.parse(issued.created)).toBe(180_000);
+    const blank = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#777' } }).jpeg().toBuffer();
+    const none = await otp(headers, blank);
+    expect(none.statusCode).toBe(400);
+    expect(none.json().message_client).toBe(faceMessages.noFace);
+    const two = await otp(headers, groupPhoto);
+    expect(two.statusCode).toBe(400);
+    expect(two.json().message_client).toBe(faceMessages.multipleFaces);
+    const plain = await t.app.inject({ method: 'POST', url: '/v1/videotoken/code', headers, payload: { uuid: headers.cliente } });
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(plain.json().payload.code).toMatch(/^\d{4}$/);
+  }, 60_000);
+
+  it('decides the face video of the ID holder, another person and a still photo; refuses bad uploads and spent codes', async () => {
+    const headers = trxHeaders();
+    const ocr = await multipart('/v2/ocr', headers, [
+      { name: 'uuidUser', value: headers.cliente },
+      { name: 'side', value: 'front' },
+      { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front.image },
+    ]);
+    expect(ocr.statusCode, ocr.body).toBe(200);
+
+    // Bad uploads: refused before anything is decided; the code stays usable.
+    const first = await code(headers);
+    expect((await videoToken(headers, first, Buffer.alloc(0))).statusCode).toBe(400);
+    expect((await videoToken(headers, first, Buffer.from('esto no es un video, es texto'))).statusCode).toBe(415);
+    const corrupt = await videoToken(headers, first, Buffer.concat([videos.live.subarray(0, 64), Buffer.alloc(20_000, 7)]));
+    expect(corrupt.statusCode, corrupt.body).toBe(400);
+    expect(corrupt.json().message_client).toBe(errorTexts.watchdog);
+    const huge = await videoToken(headers, first, Buffer.concat([videos.live, Buffer.alloc(UPLOAD_LIMIT, 1)]));
+    expect(huge.statusCode).toBe(413);
+    expect((await attempts(headers.transaccion)).attempts).toEqual({});
+
+    // The holder reading the code: a match.
+    const match = await videoToken(headers, first, videos.live);
+    expect(match.statusCode, match.body).toBe(200);
+    expect(match.json()).toEqual({ status: 200, payload: { match: true, liveness: true } });
+    const listed = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { apikey: 'demo' } });
+    expect((listed.json().payload.evidence as Array<{ kind: string; sha256: string }>).filter((e) => e.kind === 'video_token')).toHaveLength(1);
+
+    // The same code again, and an expired one.
+    expect((await videoToken(headers, first, videos.live)).statusCode).toBe(409);
+    const stale = await code(headers);
+    const past = new Date(Date.now() - 1000).toISOString();
+    await t.db.updateTable('video_token_codes').set({ expire_at: past }).where('created_at', '=', stale.created).execute();
+    const expired = await videoToken(headers, { created: stale.created, expire: past }, videos.live);
+    expect(expired.statusCode).toBe(410);
+    expect((await videoToken(headers, { created: stale.created, expire: stale.expire }, videos.live)).statusCode).toBe(400);
+    expect((await attempts(headers.transaccion)).attempts).toEqual({});
+
+    // Somebody else: no match, one attempt counted.
+    const other = await videoToken(headers, await code(headers), videos.other);
+    expect(other.statusCode, other.body).toBe(400);
+    expect(other.json()).toMatchObject({ message: errorTexts.noMatch, message_client: errorTexts.noMatchClient });
+    expect((await attempts(headers.transaccion)).attempts).toEqual({ video_token: 1 });
+
+    // A still photo with the code read aloud: spoof, every attempt used at once, the transaction locked.
+    const still = await videoToken(headers, await code(headers), videos.still);
+    expect(still.statusCode, still.body).toBe(404);
+    expect(still.json().message).toBe(errorTexts.spoofDetected);
+    const state = await attempts(headers.transaccion);
+    expect(state.attempts).toEqual({ video_token: 3 });
+    expect(Date.parse(state.lockedUntil ?? '')).toBeGreaterThan(Date.now() + 59 * 60_000);
+    expect((await otp(headers, photo)).statusCode).toBe(429);
+  }, 120_000);
+});
