@@ -365,9 +365,11 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
 
   const view = stage === 'reading' ? tickView(tick, code, path) : null;
   const titleVisible = stage === 'stability' || (view?.titleVisible ?? false);
-  const processing = view?.processing ?? false;
-  const prompt =
-    stage === 'position'
+  // Behind 'Lo sentimos' the camera shows no stale progress.
+  const processing = (view?.processing ?? false) && failure === null;
+  const prompt = failure
+    ? null
+    : stage === 'position'
       ? copy.position
       : stage === 'photo'
         ? copy.photo
