@@ -111,7 +111,7 @@ function fakePeer(log: string[]) {
 }
 
 describe('connectRealtime', () => {
-  it('answers the offer with the tracks, sends the start message, finish_record, and reads the reply', async () => {
+  it('answers the offer with the tracks, sends the start message when told, then finish_record, and reads the reply', async () => {
     const log: string[] = [];
     const { peer, channel } = fakePeer(log);
     const signalling: RealtimeSignalling = {
@@ -144,6 +144,8 @@ describe('connectRealtime', () => {
       'local:answer',
       'POST /record/connections/c-1/remote-description v=0 answer +candidates',
     ]);
+    expect(channel.sent).toEqual([]);
+    session.start();
     expect(JSON.parse(channel.sent[0] ?? '')).toEqual(message);
     session.finish();
     expect(channel.sent[1]).toBe(finishSignal);

@@ -150,6 +150,8 @@ export interface ChannelLike {
 }
 
 export interface RealtimeSession {
+  /** Sends the start message: the server records from now on (the flow's tick 0). */
+  start(): void;
   /** Sends finish_record: the server stops recording and judges the capture. */
   finish(): void;
   /** The server's reply; rejects when the connection drops first. */
@@ -200,8 +202,8 @@ function gatheringComplete(peer: PeerLike): Promise<void> {
 }
 
 /**
- * Answers the server's offer with the stream's tracks, waits for the data channel and sends the start message.
- * Resolves once the server has the message (it records from then on).
+ * Answers the server's offer with the stream's tracks and waits for the data channel to open. The start message
+ * goes out with start(): the server times the challenge from it, so the flow sends it when the reading begins.
  */
 export async function connectRealtime(options: ConnectOptions): Promise<RealtimeSession> {
   const timeout = options.setupTimeoutMs ?? 10_000;
@@ -249,8 +251,8 @@ export async function connectRealtime(options: ConnectOptions): Promise<Realtime
     if (!answer) throw new RealtimeError('no local description after the answer');
     await options.signalling.answer(id, { type: 'answer', sdp: answer.sdp });
     const open = await withTimeout(channel, timeout, `the '${dataChannelLabel}' data channel`);
-    open.send(JSON.stringify(options.message));
     return {
+      start: () => open.send(JSON.stringify(options.message)),
       finish: () => open.send(finishSignal),
       reply,
       close,

@@ -229,7 +229,8 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       setCode(codes.code.slice(0, shownDigits));
       setStage('stability');
       if (path === 'tiempo_real' && stream) {
-        // The connection is set up during the stability wait; the server records from the start message on.
+        // The connection is set up during the stability wait; the start message goes at tick 0 (the server
+        // records from it and expects the first digit 2 s later, as the recorder path's video has it).
         realtimeSetup = connectRealtime({
           stream,
           signalling: {
@@ -266,6 +267,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       } else if (stream) {
         recording = startRecording(stream, ios);
       }
+      (realtime as RealtimeSession | null)?.start();
       setStage('reading');
       for (let t = 0; t < finishTick; t += 1) {
         setTick(t);
