@@ -54,7 +54,7 @@ export const grantorParamDefaults = {
   TEL_AYUDA_ENLACE: '',
   // project: face match threshold, cosine similarity (0-1) of the video's face and the ID photo (spec leaves it open;
   // chosen on the project's generated data, see docs/decisions.md "Face video token").
-  UMBRAL_ROSTRO: '0.5',
+  UMBRAL_ROSTRO: '0.75',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;

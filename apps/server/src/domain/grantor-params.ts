@@ -88,7 +88,7 @@ export function paramValueProblem(id: string, value: string): string | null {
   }
   if (id.startsWith('EMAIL_') && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return `${id} must be an e-mail address`;
   if (id.startsWith('URL_') && !/^https:\/\/\S+$/.test(value)) return `${id} must be an https:// URL`;
-  if (id === 'UMBRAL_ROSTRO' && !(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/.test(value))) return 'UMBRAL_ROSTRO must be a number from 0 to 1 (e.g. 0.5)';
+  if (id === 'UMBRAL_ROSTRO' && !(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/.test(value))) return 'UMBRAL_ROSTRO must be a number from 0 to 1 (e.g. 0.75)';
   if (id === 'MODO_VIDEO_TOKEN' && value !== 'grabacion' && value !== 'tiempo_real') {
     return "MODO_VIDEO_TOKEN must be 'grabacion' or 'tiempo_real'";
   }

@@ -86,20 +86,18 @@ function signalRecord(s: LivenessSignals, verdict: LivenessVerdict, passive: { r
 export async function analyseVideo(
   engine: FaceEngine,
   media: DecodedMedia,
-  holder: number[] | null,
+  holderInput: number[] | null | Promise<number[] | null>,
   options: AnalyseOptions,
 ): Promise<VideoAnalysis> {
   const timings: Record<string, number> = {};
   let started = Date.now();
   const window = options.window ?? challengeWindow(options.code.length);
-  const measures: FrameMeasures[] = [];
-  const images: RgbImage[] = [];
-  for (const frame of media.frames) {
-    const analysis = await engine.analyse(frame.image, 'track');
-    measures.push(measureFrame(frame.timeMs, frame.image, analysis.faces));
-    images.push(frame.image);
-  }
+  // All frames at once: the engine spreads them over its workers.
+  const tracked = await Promise.all(media.frames.map((frame) => engine.analyse(frame.image, 'track')));
+  const measures: FrameMeasures[] = media.frames.map((frame, i) => measureFrame(frame.timeMs, frame.image, tracked[i]!.faces));
+  const images: RgbImage[] = media.frames.map((frame) => frame.image);
   timings.track = Date.now() - started;
+  const holder = await holderInput;
 
   started = Date.now();
   const scores: number[] = [];
@@ -107,8 +105,9 @@ export async function analyseVideo(
   const live: number[] = [];
   const quality = judgeQuality(measures);
   if (!quality && holder) {
-    for (const index of spread(measures, options.describedFrames ?? 4)) {
-      const face = largest((await engine.analyse(images[index]!, 'describe')).faces);
+    const described = await Promise.all(spread(measures, options.describedFrames ?? 4).map((index) => engine.analyse(images[index]!, 'describe')));
+    for (const analysis of described) {
+      const face = largest(analysis.faces);
       if (face?.embedding) scores.push(cosine(holder, face.embedding));
       if (face?.real !== undefined) real.push(face.real);
       if (face?.live !== undefined) live.push(face.live);
@@ -117,7 +116,7 @@ export async function analyseVideo(
   timings.describe = Date.now() - started;
 
   started = Date.now();
-  const signals = livenessSignals(measures, media.audio ? { stepMs: media.audio.envelopeStepMs, rms: media.audio.envelope } : null, window);
+  const signals = livenessSignals(measures, media.thumbnails, media.audio ? { stepMs: media.audio.envelopeStepMs, rms: media.audio.envelope } : null, window);
   const verdict = judgeLiveness(signals);
   const spoken: SpokenCodeCheck = media.audio
     ? await options.speech.check({ samples: media.audio.samples, sampleRate: media.audio.sampleRate }, options.code)

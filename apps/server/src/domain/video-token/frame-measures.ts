@@ -1,11 +1,8 @@
 /**
  * Measures of one sampled frame that need only its pixels and the face landmarks: light on the face, sharpness,
- * mouth and eye openings, head position, and a small grey thumbnail of the whole frame to compare frames.
+ * mouth and eye openings, head position.
  */
 import type { FaceObservation, RgbImage } from '../../engines/face/types.js';
-
-export const THUMB_WIDTH = 32;
-export const THUMB_HEIGHT = 24;
 
 export interface FrameMeasures {
   timeMs: number;
@@ -13,7 +10,6 @@ export interface FrameMeasures {
   faces: number;
   /** Mean luma of the whole frame (0..255). */
   frameLuma: number;
-  thumb: Float32Array;
   /** The following only when exactly one face was found. */
   face?: {
     /** Mean luma inside the face box and around it (0..255). */
@@ -38,34 +34,6 @@ export interface FrameMeasures {
 }
 
 const lumaAt = (d: Uint8Array, i: number) => 0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
-
-export function thumbnail(image: RgbImage): Float32Array {
-  const out = new Float32Array(THUMB_WIDTH * THUMB_HEIGHT);
-  const cellW = image.width / THUMB_WIDTH;
-  const cellH = image.height / THUMB_HEIGHT;
-  for (let ty = 0; ty < THUMB_HEIGHT; ty += 1) {
-    for (let tx = 0; tx < THUMB_WIDTH; tx += 1) {
-      let sum = 0;
-      let n = 0;
-      // Every second pixel of the cell is enough for an average.
-      for (let y = Math.floor(ty * cellH); y < Math.floor((ty + 1) * cellH); y += 2) {
-        for (let x = Math.floor(tx * cellW); x < Math.floor((tx + 1) * cellW); x += 2) {
-          sum += lumaAt(image.data, (y * image.width + x) * 3);
-          n += 1;
-        }
-      }
-      out[ty * THUMB_WIDTH + tx] = n > 0 ? sum / n : 0;
-    }
-  }
-  return out;
-}
-
-/** Mean absolute difference of two thumbnails (grey levels). */
-export function thumbDistance(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i += 1) sum += Math.abs(a[i]! - b[i]!);
-  return sum / a.length;
-}
 
 interface Region {
   x0: number;
@@ -117,7 +85,7 @@ function sharpnessOf(image: RgbImage, r: Region): number {
 
 export function measureFrame(timeMs: number, image: RgbImage, faces: readonly FaceObservation[]): FrameMeasures {
   const whole = regionLuma(image, { x0: 0, y0: 0, x1: image.width, y1: image.height });
-  const measures: FrameMeasures = { timeMs, faces: faces.length, frameLuma: whole.mean, thumb: thumbnail(image) };
+  const measures: FrameMeasures = { timeMs, faces: faces.length, frameLuma: whole.mean };
   const face = faces.length === 1 ? faces[0] : undefined;
   if (!face || face.mesh.length < 468) return measures;
   const m = face.mesh;

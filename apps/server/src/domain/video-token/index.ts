@@ -20,11 +20,12 @@ import { evidenceKind, type VideoTokenDecision } from '../evidence-kinds.js';
 import { attemptSteps, isLocked, lockUntilAfter } from '../transactions.js';
 import { analyseVideo, holderEmbedding } from './analyse.js';
 import { codeRefusal, codeState } from './codes.js';
+import { challengeWindow } from './liveness.js';
 import { attemptEffect, attemptsAfter, exhaustedReply, failureReply, type VideoTokenOutcome } from './outcome.js';
 import { noSpeechRecognizer, type SpeechRecognizer } from './speech.js';
 
 export { analyseVideo, holderEmbedding } from './analyse.js';
-export { challengeWindow } from './liveness.js';
+export { challengeWindow };
 export { issueCode, CODE_LIFETIME_MS } from './codes.js';
 export { noSpeechRecognizer, type SpeechRecognizer, type SpokenCodeCheck } from './speech.js';
 
@@ -54,6 +55,11 @@ export interface VideoTokenRequest {
   /** 'videotoken-embedding', 'videotoken-pdf' or the real-time service name; kept with the evidence. */
   serviceCall: string;
   originOS?: string;
+  /**
+   * When the first digit was shown, from the start of the recording, and the step between digits (default 2000 and
+   * 1000 ms: the recorder path of spec §4). A real-time recording that starts earlier or later says so here.
+   */
+  challenge?: { firstDigitMs: number; digitStepMs?: number };
   now?: Date;
 }
 
@@ -121,11 +127,14 @@ export async function decideVideoToken(deps: VideoTokenDeps, request: VideoToken
     // Only a usable video spends the code.
     if (!(await useCode(db, issued.id, now))) return { refused: { ...codeRefusal.used, message_client: errorTexts.watchdog } };
     const photo = await blobs.get(holder.blobKey!);
-    const reference = await holderEmbedding(engine, photo.buffer);
+    // Described while the video's frames are tracked.
+    const reference = holderEmbedding(engine, photo.buffer);
+    reference.catch(() => undefined);
     const analysis = await analyseVideo(engine, media, reference, {
       code: issued.code,
       threshold: faceThreshold(request.params),
       speech: deps.speech ?? noSpeechRecognizer,
+      ...(request.challenge ? { window: challengeWindow(issued.code.length, request.challenge.firstDigitMs, request.challenge.digitStepMs) } : {}),
     });
     return { analysis };
   });

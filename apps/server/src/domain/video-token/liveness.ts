@@ -5,7 +5,7 @@
  * together, and natural motion (head, blinks). Replays are recognised by their frames: a frozen picture, or a
  * clip played in a loop (frames repeating far apart in time).
  */
-import { thumbDistance, type FrameMeasures } from './frame-measures.js';
+import type { FrameMeasures } from './frame-measures.js';
 
 export interface ChallengeWindow {
   /** When the first digit is shown, from the start of the recording, and when speech may end. */
@@ -21,18 +21,36 @@ export function challengeWindow(digits = 4, firstDigitMs = 2000, stepMs = 1000, 
   return { startMs: firstDigitMs, endMs: firstDigitMs + (digits - 1) * stepMs + answerMs, slots };
 }
 
+/** Every frame of the recording as a tiny grey picture (decode.ts ThumbnailTrack). */
+export interface FrameThumbnails {
+  timesMs: readonly number[];
+  frames: readonly Uint8Array[];
+}
+
+/** Mean absolute difference of two thumbnails (grey levels). */
+export function thumbDistance(a: Uint8Array, b: Uint8Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 1) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
 export interface AudioEnvelope {
   stepMs: number;
   rms: readonly number[];
 }
 
 export const livenessThresholds = {
-  /** Consecutive frames closer than this (grey levels, 32x24 thumbnails) are the same picture. */
-  identicalFrame: 0.6,
-  /** Share of identical consecutive pairs that makes the video a still picture. */
-  frozenShare: 0.8,
+  /** Consecutive frames closer than this (grey levels, 16x12 thumbnails) are the same picture... */
+  identicalFrame: 0.35,
+  /**
+   * ...and a video whose frames are nearly all the same picture, with landmarks that move no more than the
+   * compression makes them jitter (measured on generated stills: mouth range up to 0.03, head 0.003), is a still.
+   */
+  frozenShare: 0.9,
+  stillMouthRange: 0.04,
+  stillHeadMotion: 0.006,
   /** A frame repeats when a frame at least `loopMinGapMs` away is this close... */
-  repeatDistance: 1.2,
+  repeatDistance: 0.6,
   /** ...and closer than this fraction of the typical distance between neighbouring frames. */
   repeatRatio: 0.35,
   loopMinGapMs: 700,
@@ -144,27 +162,28 @@ function peaks(values: readonly number[], rest: number, above: number): number {
 
 export function livenessSignals(
   frames: readonly FrameMeasures[],
+  thumbs: FrameThumbnails,
   audio: AudioEnvelope | null,
   window: ChallengeWindow,
   t: LivenessThresholds = livenessThresholds,
 ): LivenessSignals {
-  // Replays: identical neighbours (a still picture) or repeats far apart (a loop).
+  // Replays: identical neighbours (a still picture) or repeats far apart (a loop), over every frame of the file.
   const neighbour: number[] = [];
-  for (let i = 1; i < frames.length; i += 1) neighbour.push(thumbDistance(frames[i - 1]!.thumb, frames[i]!.thumb));
+  for (let i = 1; i < thumbs.frames.length; i += 1) neighbour.push(thumbDistance(thumbs.frames[i - 1]!, thumbs.frames[i]!));
   const identicalShare = neighbour.length > 0 ? neighbour.filter((d) => d < t.identicalFrame).length / neighbour.length : 0;
-  const typical = median(neighbour);
+  const moving = neighbour.filter((d) => d >= t.identicalFrame);
+  const typical = median(moving.length > 0 ? moving : neighbour);
   let repeats = 0;
-  for (const frame of frames) {
+  for (let i = 0; i < thumbs.frames.length; i += 1) {
     let nearest = Infinity;
-    for (const other of frames) {
-      if (Math.abs(other.timeMs - frame.timeMs) < t.loopMinGapMs) continue;
-      nearest = Math.min(nearest, thumbDistance(frame.thumb, other.thumb));
+    for (let j = 0; j < thumbs.frames.length; j += 1) {
+      if (Math.abs(thumbs.timesMs[j]! - thumbs.timesMs[i]!) < t.loopMinGapMs) continue;
+      nearest = Math.min(nearest, thumbDistance(thumbs.frames[i]!, thumbs.frames[j]!));
+      if (nearest === 0) break;
     }
     if (nearest < t.repeatDistance && nearest < typical * t.repeatRatio) repeats += 1;
   }
-  const repeatShare = frames.length > 0 ? repeats / frames.length : 0;
-  const frozen = neighbour.length >= 3 && identicalShare >= t.frozenShare;
-  const looped = !frozen && repeatShare >= t.loopShare;
+  const repeatShare = thumbs.frames.length > 0 ? repeats / thumbs.frames.length : 0;
 
   // The mouth while the digits are shown.
   const withFace = frames.filter((f) => f.face);
@@ -212,6 +231,10 @@ export function livenessSignals(
     closed = isClosed;
   }
   const naturalMotion = headMotion >= t.headMotion || headTurn >= t.headTurn || blinks > 0;
+
+  const still = mouthRange < t.stillMouthRange && Math.max(headMotion, headTurn) < t.stillHeadMotion && blinks === 0;
+  const frozen = neighbour.length >= 3 && identicalShare >= t.frozenShare && still;
+  const looped = !frozen && repeatShare >= t.loopShare;
 
   return {
     frames: frames.length,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -21,8 +22,14 @@ function startWorker(): Worker {
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`));
 }
 
-/** Starts a worker thread with the face models loaded (~0.5 s); rejects if a model is missing. */
-export async function createFaceEngine(): Promise<FaceEngine> {
+interface WorkerHandle {
+  analyse(image: RgbImage, mode: AnalysisMode): Promise<FaceAnalysis>;
+  pending(): number;
+  close(): Promise<void>;
+}
+
+/** One worker thread with the face models loaded (~0.5 s); rejects if a model is missing. */
+async function startFaceWorker(): Promise<WorkerHandle> {
   const worker = startWorker();
   const pending = new Map<number, { resolve: (a: FaceAnalysis) => void; reject: (e: Error) => void }>();
   let nextId = 1;
@@ -60,7 +67,8 @@ export async function createFaceEngine(): Promise<FaceEngine> {
   worker.on('exit', (code) => failAll(new FaceEngineError(`the face engine stopped (exit ${code})`)));
 
   return {
-    analyse(image: RgbImage, mode: AnalysisMode) {
+    pending: () => pending.size,
+    analyse(image, mode) {
       if (failure) return Promise.reject(failure);
       const id = nextId;
       nextId += 1;
@@ -73,6 +81,35 @@ export async function createFaceEngine(): Promise<FaceEngine> {
     async close() {
       failure ??= new FaceEngineError('the face engine is closed');
       await worker.terminate();
+    },
+  };
+}
+
+/** Default workers: one per core, at most 2 (each holds the models, ~150 MB, and uses one core). */
+export function defaultFaceWorkers(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
+/**
+ * The face engine: `workers` worker threads, each with its own models; a request goes to the least busy one, so
+ * the frames of one video sent together are analysed in parallel.
+ */
+export async function createFaceEngine(options: { workers?: number } = {}): Promise<FaceEngine> {
+  const count = Math.max(1, options.workers ?? defaultFaceWorkers());
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startFaceWorker()));
+  const workers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await Promise.allSettled(workers.map((w) => w.close()));
+    throw failed.reason;
+  }
+  return {
+    analyse(image, mode) {
+      const idle = workers.reduce((best, w) => (w.pending() < best.pending() ? w : best));
+      return idle.analyse(image, mode);
+    },
+    async close() {
+      await Promise.allSettled(workers.map((w) => w.close()));
     },
   };
 }

@@ -35,8 +35,20 @@ export interface AudioTrack {
   envelopeStepMs: number;
 }
 
+/** Every frame of the video (not only the sampled ones) as a tiny grey picture, to find repeated frames. */
+export interface ThumbnailTrack {
+  width: number;
+  height: number;
+  /** Approximate time of each thumbnail (the frames are spread evenly over the duration). */
+  timesMs: number[];
+  frames: Uint8Array[];
+}
+
+export const THUMB_SIZE = { width: 16, height: 12 } as const;
+
 export interface DecodedMedia {
   frames: DecodedFrame[];
+  thumbnails: ThumbnailTrack;
   fps: number;
   durationMs: number;
   /** Null when the file has no sound track. */
@@ -140,14 +152,23 @@ export async function decodeMedia(input: MediaInput, options: DecodeOptions = {}
     }
     const videoOut = path.join(dir, 'frames.rgb');
     const audioOut = path.join(dir, 'audio.pcm');
+    const thumbOut = path.join(dir, 'thumbs.gray');
+    // What the file holds (ffmpeg with no output describes its input and exits 1).
+    const probe = await run(bin, ['-hide_banner', '-nostdin', '-i', source], options.timeoutMs ?? 20_000);
+    if (probe.timedOut) throw new MediaError('timeout', `reading the video took longer than ${options.timeoutMs ?? 20_000} ms`);
+    const streams = probe.stderr.split('\n').filter((line) => /^\s*Stream #0:/.test(line));
+    if (streams.length === 0) throw failureOf(probe.stderr);
+    if (!streams.some((line) => /: Video: /.test(line) && !/attached pic/.test(line))) throw new MediaError('no_video_stream', 'the file has no video stream');
+    const hasAudio = streams.some((line) => /: Audio: /.test(line));
     const scale = `scale='if(gte(iw,ih),min(${maxSide},iw),-2)':'if(gte(iw,ih),-2,min(${maxSide},ih))'`;
     // Decode a little past the limit, so that "too long" is seen without decoding an arbitrarily long file.
     const limitSeconds = (maxDurationMs + 1000) / 1000;
     const common = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info', '-y', '-t', String(limitSeconds), '-i', source];
     const video = ['-map', '0:v:0', '-vf', `fps=${fps},${scale},format=rgb24`, '-f', 'rawvideo', videoOut];
-    const audio = ['-map', '0:a:0?', '-vn', '-ac', '1', '-ar', String(AUDIO_RATE), '-f', 's16le', audioOut];
+    const audio = ['-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(AUDIO_RATE), '-f', 's16le', audioOut];
+    const thumbs = ['-map', '0:v:0', '-fps_mode', 'passthrough', '-vf', `scale=${THUMB_SIZE.width}:${THUMB_SIZE.height}:flags=area,format=gray`, '-f', 'rawvideo', thumbOut];
     // Only the first output is described as "Output #0": the frames' size is read from it.
-    const result = await run(bin, [...common, ...video, ...audio], options.timeoutMs ?? 20_000);
+    const result = await run(bin, [...common, ...video, ...thumbs, ...(hasAudio ? audio : [])], options.timeoutMs ?? 20_000);
     if (result.timedOut) throw new MediaError('timeout', `decoding took longer than ${options.timeoutMs ?? 20_000} ms`);
     if (result.code !== 0) throw failureOf(result.stderr);
 
@@ -173,7 +194,15 @@ export async function decodeMedia(input: MediaInput, options: DecodeOptions = {}
       const samples = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + (pcm.length - (pcm.length % 2))));
       track = { sampleRate: AUDIO_RATE, samples, envelope: energyEnvelope(samples, AUDIO_RATE), envelopeStepMs: ENVELOPE_STEP_MS };
     }
-    return { frames, fps, durationMs, audio: track };
+    const thumbBytes = THUMB_SIZE.width * THUMB_SIZE.height;
+    const grey = await readFile(thumbOut).catch(() => Buffer.alloc(0));
+    const thumbCount = Math.floor(grey.length / thumbBytes);
+    const thumbnails: ThumbnailTrack = {
+      ...THUMB_SIZE,
+      timesMs: Array.from({ length: thumbCount }, (_, i) => Math.round((i * durationMs) / Math.max(1, thumbCount))),
+      frames: Array.from({ length: thumbCount }, (_, i) => new Uint8Array(grey.buffer, grey.byteOffset + i * thumbBytes, thumbBytes)),
+    };
+    return { frames, thumbnails, fps, durationMs, audio: track };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
