@@ -25,6 +25,7 @@ import { FaceGuide, TipIcon } from './FaceGuide';
 import { otpForm, serviceCall, videoTokenForm, type FaceFlow } from './forms';
 import { applyFailure, attemptsExhausted, describeFailure, type FaceFailure, type FailureView, type VideoAttempts } from './outcomes';
 import { captureDelayMs, displayDelayMs, faceTimings, finishTick, shownDigits, tickView, videoPathOf } from './schedule';
+import { withWatchdog } from './watchdog';
 import { isCodes, isPassportCapture, readVideoAttempts, storeCodes, storeFaceMatch, storeNoMatch, writeVideoAttempts, type Codes } from './state';
 import '../../ui/capture.css';
 import './face.css';
@@ -196,28 +197,8 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       }
     }
 
-    /** Spec §4 watchdog: no verdict within 50 s after the send is an error. */
-    function withWatchdog(verdict: (watchdogSignal: AbortSignal) => Promise<FaceResult>): Promise<FaceResult> {
-      const watchdog = new AbortController();
-      const onAbort = () => watchdog.abort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      return new Promise<FaceResult>((resolve, reject) => {
-        const timer = window.setTimeout(() => {
-          watchdog.abort();
-          reject(new AttemptFailure({ kind: 'watchdog' }));
-        }, faceTimings.watchdogMs);
-        verdict(watchdog.signal).then(
-          (result) => {
-            window.clearTimeout(timer);
-            resolve(result);
-          },
-          (error: unknown) => {
-            window.clearTimeout(timer);
-            reject(error instanceof Error ? error : new Error(String(error)));
-          },
-        );
-      }).finally(() => signal.removeEventListener('abort', onAbort));
-    }
+    const watched = (verdict: (watchdogSignal: AbortSignal) => Promise<FaceResult>) =>
+      withWatchdog(verdict, faceTimings.watchdogMs, signal, () => new AttemptFailure({ kind: 'watchdog' }));
 
     async function attempt(): Promise<FaceResult> {
       setStage('position');
@@ -278,7 +259,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       const live = realtime as RealtimeSession | null;
       if (live) {
         live.finish();
-        return withWatchdog(() => live.reply.then(resultOfReply, (error: unknown) => {
+        return watched(() => live.reply.then(resultOfReply, (error: unknown) => {
           throw error instanceof AttemptFailure ? error : new AttemptFailure({ kind: 'network' });
         }));
       }
@@ -288,7 +269,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       // Recorder path: tick 8 stops and sends, tick 9 shows processing.
       void wait(faceTimings.tickMs, signal).then(() => setTick(finishTick + 1), () => undefined);
       const video = await active.stop();
-      return withWatchdog((watchdogSignal) => uploadVideo(video, codes, watchdogSignal));
+      return watched((watchdogSignal) => uploadVideo(video, codes, watchdogSignal));
     }
 
     attempt().then(
