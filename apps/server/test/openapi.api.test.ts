@@ -25,6 +25,9 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
         '/v1/postalcodes',
         '/v2/ocr',
         '/v1/file',
+        '/v1/otp',
+        '/v1/videotoken/code',
+        '/v2/videotoken',
       ].sort(),
     );
     const headerNames = doc.paths['/v1/params']?.get?.parameters?.filter((p) => p.in === 'header').map((p) => p.name);

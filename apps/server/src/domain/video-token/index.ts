@@ -21,7 +21,7 @@ import { attemptSteps, isLocked, lockUntilAfter } from '../transactions.js';
 import { analyseVideo, holderEmbedding } from './analyse.js';
 import { codeRefusal, codeState } from './codes.js';
 import { challengeWindow } from './liveness.js';
-import { attemptEffect, attemptsAfter, exhaustedReply, failureReply, type VideoTokenOutcome } from './outcome.js';
+import { attemptEffect, exhaustedAfter, exhaustedReply, failureReply, type VideoTokenOutcome } from './outcome.js';
 import { noSpeechRecognizer, type SpeechRecognizer } from './speech.js';
 
 export { analyseVideo, holderEmbedding } from './analyse.js';
@@ -161,12 +161,15 @@ export async function decideVideoToken(deps: VideoTokenDeps, request: VideoToken
   if (!reply) return { ok: true, status: 200, payload: { match: true, liveness: true }, decision, evidenceId };
 
   const effect = attemptEffect(outcome);
-  const after = attemptsAfter(effect, used, limit);
-  if (effect === 'count') await incrementAttempt(db, request.uuidTrx, step, now);
-  if (effect === 'exhaust') await raiseAttempts(db, request.uuidTrx, step, limit, now);
-  if (after.exhausted) await setLockUntil(db, request.uuidTrx, lockUntilAfter(now));
+  // The stored counter is the truth when attempts of the same transaction overlap.
+  const counted =
+    effect === 'count' ? await incrementAttempt(db, request.uuidTrx, step, now)
+    : effect === 'exhaust' ? await raiseAttempts(db, request.uuidTrx, step, limit, now)
+    : used;
+  const exhausted = exhaustedAfter(effect, counted, limit);
+  if (exhausted) await setLockUntil(db, request.uuidTrx, lockUntilAfter(now));
   // A spoof answers 'Spoof detected' (the flow then shows its final screen); other failures that used the last attempt answer 429.
-  if (after.exhausted && outcome.kind !== 'spoof') return { ok: false, ...exhaustedReply, decision, evidenceId };
+  if (exhausted && outcome.kind !== 'spoof') return { ok: false, ...exhaustedReply, decision, evidenceId };
   return { ok: false, ...reply, decision, evidenceId };
 }
 

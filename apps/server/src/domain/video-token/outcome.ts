@@ -37,10 +37,9 @@ export function attemptEffect(outcome: VideoTokenOutcome): AttemptEffect {
   }
 }
 
-/** Attempts after this outcome, and whether the transaction is now out of attempts (then it is locked). */
-export function attemptsAfter(effect: AttemptEffect, used: number, limit: number): { count: number; exhausted: boolean } {
-  const count = effect === 'none' ? used : effect === 'count' ? used + 1 : Math.max(used, limit);
-  return { count, exhausted: effect !== 'none' && count >= limit };
+/** Whether an outcome that left the counter at `count` used up the attempts (the transaction is then locked). */
+export function exhaustedAfter(effect: AttemptEffect, count: number, limit: number): boolean {
+  return effect !== 'none' && count >= limit;
 }
 
 export interface FailureReply {
@@ -49,7 +48,7 @@ export interface FailureReply {
   message_client?: string;
 }
 
-/** The error reply of a failed outcome (the attempts-exhausted reply takes precedence, see attemptsAfter). */
+/** The error reply of a failed outcome (the attempts-exhausted reply takes precedence, see exhaustedAfter). */
 export function failureReply(outcome: Exclude<VideoTokenOutcome, { kind: 'match' }>): FailureReply {
   switch (outcome.kind) {
     case 'capture_problem':

@@ -12,14 +12,14 @@ import type { WorkerReply, WorkerRequest } from './worker.js';
  * through a tiny ES-module bootstrap that registers tsx first (Node 20 does not apply `--import` hooks to a
  * worker's entry file).
  */
-function startWorker(): Worker {
+function startWorker(workerData: { modelsDir?: string }): Worker {
   const built = fileURLToPath(new URL('./worker.js', import.meta.url));
-  if (existsSync(built)) return new Worker(built);
+  if (existsSync(built)) return new Worker(built, { workerData });
   const tsxDir = path.dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
   const tsx = pathToFileURL(path.join(tsxDir, 'dist', 'esm', 'api', 'index.mjs')).href;
   const source = new URL('./worker.ts', import.meta.url).href;
   const bootstrap = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(source)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`));
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), { workerData });
 }
 
 interface WorkerHandle {
@@ -29,8 +29,8 @@ interface WorkerHandle {
 }
 
 /** One worker thread with the face models loaded (~0.5 s); rejects if a model is missing. */
-async function startFaceWorker(): Promise<WorkerHandle> {
-  const worker = startWorker();
+async function startFaceWorker(options: { modelsDir?: string }): Promise<WorkerHandle> {
+  const worker = startWorker(options.modelsDir ? { modelsDir: options.modelsDir } : {});
   const pending = new Map<number, { resolve: (a: FaceAnalysis) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let failure: Error | undefined;
@@ -94,9 +94,9 @@ export function defaultFaceWorkers(): number {
  * The face engine: `workers` worker threads, each with its own models; a request goes to the least busy one, so
  * the frames of one video sent together are analysed in parallel.
  */
-export async function createFaceEngine(options: { workers?: number } = {}): Promise<FaceEngine> {
+export async function createFaceEngine(options: { workers?: number; modelsDir?: string } = {}): Promise<FaceEngine> {
   const count = Math.max(1, options.workers ?? defaultFaceWorkers());
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startFaceWorker()));
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startFaceWorker(options)));
   const workers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {

@@ -3,7 +3,8 @@
  * worker). Recipe measured on this machine (shared/notes/stack-facts.md): the package's main entry needs
  * tfjs-node, so its node-wasm build is loaded after the wasm backend; Node's fetch cannot read file:// URLs, so a
  * tf.io load router reads model.json and the weights from node_modules (the `signature` must be passed on, or
- * faceres returns an empty embedding); human.load() only logs failures, so every needed model is checked.
+ * faceres returns an empty embedding); human.load() only logs failures and still lists a failed model as loaded,
+ * so every needed model is checked against the files the load router actually read.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,8 +48,11 @@ function arrayBufferOf(buffer: Buffer): ArrayBuffer {
   return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
 }
 
-/** tf.io handler reading a graph model (model.json + weight shards) from disk. */
-function fileModelLoader(tf: Tf) {
+/**
+ * tf.io handler reading a graph model (model.json + weight shards) from disk; `read` collects the names of the
+ * models whose files were read whole (human's own list also names models that failed to load).
+ */
+function fileModelLoader(tf: Tf, read: Set<string>) {
   tf.io.registerLoadRouter((url: string | string[]) => {
     const target = Array.isArray(url) ? url[0] : url;
     if (typeof target !== 'string' || !target.startsWith('file://')) return null as never;
@@ -61,6 +65,7 @@ function fileModelLoader(tf: Tf) {
         };
         const dir = path.dirname(file);
         const weights = Buffer.concat(json.weightsManifest.flatMap((group) => group.paths.map((p) => readFileSync(path.join(dir, p)))));
+        read.add(path.basename(file, '.json'));
         return {
           modelTopology: json.modelTopology,
           format: json.format,
@@ -96,26 +101,24 @@ function configFor(mode: AnalysisMode): Record<string, unknown> {
   };
 }
 
-/** Copies the image into a larger grey canvas, PAD_FRACTION of each dimension on every side. */
-export function padImage(image: RgbImage): { padded: RgbImage; dx: number; dy: number } {
-  const dx = Math.round(image.width * PAD_FRACTION);
-  const dy = Math.round(image.height * PAD_FRACTION);
-  const width = image.width + 2 * dx;
-  const height = image.height + 2 * dy;
-  const data = new Uint8Array(width * height * 3).fill(PAD_GREY);
-  const rowBytes = image.width * 3;
-  for (let y = 0; y < image.height; y += 1) {
-    data.set(image.data.subarray(y * rowBytes, (y + 1) * rowBytes), ((y + dy) * width + dx) * 3);
-  }
-  return { padded: { data, width, height }, dx, dy };
-}
+/**
+ * Longest side at which frames are tracked (mesh only): facemesh works on a 192 px crop of the face and the
+ * detector on 256 px, so a 640 px frame costs ~80 ms of CPU where 400 px costs ~50 ms for the same landmarks.
+ * Embeddings are computed at full size.
+ */
+export const TRACK_MAX_SIDE = 400;
 
 export interface HumanDetector {
   analyse(image: RgbImage, mode: AnalysisMode): Promise<FaceAnalysis>;
   loadedModels: string[];
 }
 
-export async function loadHumanDetector(): Promise<HumanDetector> {
+export interface HumanOptions {
+  /** Folder of model.json + weight files (default: the models shipped in @vladmandic/human). */
+  modelsDir?: string;
+}
+
+export async function loadHumanDetector(options: HumanOptions = {}): Promise<HumanDetector> {
   const tf = require('@tensorflow/tfjs-core') as Tf;
   require('@tensorflow/tfjs-converter');
   const wasm = require('@tensorflow/tfjs-backend-wasm') as { setWasmPaths(prefix: string): void };
@@ -124,11 +127,13 @@ export async function loadHumanDetector(): Promise<HumanDetector> {
   const humanMain = require.resolve('@vladmandic/human');
   const humanDir = packageFolder(humanMain, '@vladmandic/human');
   const { Human } = require(path.join(humanDir, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
-  fileModelLoader(tf);
+  const read = new Set<string>();
+  fileModelLoader(tf, read);
+  const modelsDir = options.modelsDir ?? path.join(humanDir, 'models');
   const human = new Human({
     backend: 'wasm',
     wasmPath: wasmDir,
-    modelBasePath: `file://${path.join(humanDir, 'models')}/`,
+    modelBasePath: `file://${modelsDir}/`,
     debug: false,
     warmup: 'none',
     body: { enabled: false },
@@ -140,25 +145,35 @@ export async function loadHumanDetector(): Promise<HumanDetector> {
     ...configFor('describe'),
   });
   await human.load();
-  const loaded = human.models.loaded();
+  const loaded = human.models.loaded().filter((name) => read.has(name));
   const missing = requiredModels.filter((name) => !loaded.includes(name));
-  if (missing.length > 0) throw new FaceEngineError(`face models failed to load: ${missing.join(', ')} (from ${path.join(humanDir, 'models')})`);
+  if (missing.length > 0) throw new FaceEngineError(`face models failed to load: ${missing.join(', ')} (from ${modelsDir})`);
 
   return {
     loadedModels: loaded,
     async analyse(image, mode) {
-      const { padded, dx, dy } = padImage(image);
-      const floats = new Float32Array(padded.data.length);
-      for (let i = 0; i < floats.length; i += 1) floats[i] = padded.data[i]!;
-      const tensor = tf.tensor(floats, [1, padded.height, padded.width, 3], 'float32');
+      const floats = new Float32Array(image.data.length);
+      for (let i = 0; i < floats.length; i += 1) floats[i] = image.data[i]!;
+      const scale = mode === 'track' ? Math.min(1, TRACK_MAX_SIDE / Math.max(image.width, image.height)) : 1;
+      const width = Math.round(image.width * scale);
+      const height = Math.round(image.height * scale);
+      const dx = Math.round(width * PAD_FRACTION);
+      const dy = Math.round(height * PAD_FRACTION);
+      const input = tf.tidy(() => {
+        const full = tf.tensor4d(floats, [1, image.height, image.width, 3], 'float32');
+        const sized = scale < 1 ? tf.image.resizeBilinear(full, [height, width]) : full;
+        return tf.pad(sized, [[0, 0], [dy, dy], [dx, dx], [0, 0]], PAD_GREY);
+      });
       try {
-        const result = await human.detect(tensor, configFor(mode));
+        const result = await human.detect(input, configFor(mode));
         if (result.error) throw new FaceEngineError(`face detection failed: ${result.error}`);
+        const x = (v: number) => (v - dx) / scale;
+        const y = (v: number) => (v - dy) / scale;
         const faces: FaceObservation[] = result.face.map((face) => {
           const observation: FaceObservation = {
-            box: [face.box[0] - dx, face.box[1] - dy, face.box[2], face.box[3]],
+            box: [x(face.box[0]), y(face.box[1]), face.box[2] / scale, face.box[3] / scale],
             score: face.score,
-            mesh: face.mesh.map(([x, y, z]) => [x - dx, y - dy, z] as Point3),
+            mesh: face.mesh.map(([mx, my, mz]) => [x(mx), y(my), mz / scale] as Point3),
             angle: face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 },
           };
           if (mode === 'describe' && face.embedding && face.embedding.length > 0) observation.embedding = normalise(Array.from(face.embedding));
@@ -168,7 +183,7 @@ export async function loadHumanDetector(): Promise<HumanDetector> {
         });
         return { width: image.width, height: image.height, faces };
       } finally {
-        tensor.dispose();
+        input.dispose();
       }
     },
   };

@@ -2,7 +2,7 @@
  * Worker-thread entry of the face engine: one human instance (WASM, one core) answering analysis requests, so
  * that ~40-170 ms of inference per frame never blocks the server's event loop.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { loadHumanDetector } from './human.js';
 import type { AnalysisMode, RgbImage } from './types.js';
 
@@ -16,7 +16,7 @@ export type WorkerReply =
 const port = parentPort;
 if (!port) throw new Error('the face worker must run in a worker thread');
 
-loadHumanDetector().then(
+loadHumanDetector((workerData ?? {}) as { modelsDir?: string }).then(
   (detector) => {
     port.postMessage({ id: 0, ready: true, models: detector.loadedModels } satisfies WorkerReply);
     let queue = Promise.resolve();
