@@ -36,6 +36,18 @@ export const grantorParamDefaults = {
   TEXTO_TERMINOS:
     '{OTORGANTE} tratará tus datos personales únicamente para verificar tu identidad y dar trámite a tu solicitud.{enter}Al aceptar autorizas la captura de tu identificación oficial, de tu comprobante de domicilio y de un video de tu rostro, que se conservan cifrados en la infraestructura de {OTORGANTE} y no se comparten con terceros sin tu consentimiento.{enter}Puedes ejercer tus derechos de acceso, rectificación, cancelación y oposición con los datos de contacto que aparecen en esta página.',
   VERSION_TERMINOS: '1',
+  // project: consent 2, the clause on electronic means (/validacion_documento): title, text and version;
+  // placeholders {OTORGANTE}, {USUARIO}, {enter}. The server's clause PDF uses the same parameters.
+  TITULO_CLAUSULA: 'Cláusula de medios electrónicos',
+  TEXTO_CLAUSULA:
+    '{USUARIO} acepta que {OTORGANTE} utilice medios electrónicos para la celebración de su solicitud y de los actos que de ella deriven.{enter}La identificación oficial, la fotografía, el video y los demás datos capturados en este proceso, así como la aceptación que se registra en este documento, sustituyen a la firma autógrafa y producen los mismos efectos que los documentos firmados en papel, conforme al Código de Comercio y a las disposiciones aplicables.{enter}{USUARIO} reconoce que la aceptación queda registrada con la fecha, la hora y la dirección desde la que se realiza, y que puede solicitar a {OTORGANTE} una copia de este documento.',
+  VERSION_CLAUSULA: '1',
+  // project: consent 3, the authorization (/autorizacion_documento): title, text and version; same placeholders.
+  // The server's authorization PDF uses the same parameters.
+  TITULO_AUTORIZACION: 'Autorización para consultar tu información',
+  TEXTO_AUTORIZACION:
+    '{USUARIO} autoriza a {OTORGANTE} a verificar la autenticidad de su identificación oficial y de los datos que proporcionó, y a consultar su información crediticia ante las sociedades de información crediticia que estime convenientes.{enter}{USUARIO} declara conocer la naturaleza y el alcance de la información que se solicitará, el uso que {OTORGANTE} hará de ella y que podrá realizar consultas periódicas de su historial crediticio.{enter}Esta autorización tiene una vigencia de tres años a partir de su aceptación y, en todo caso, durante el tiempo que se mantenga la relación jurídica con {OTORGANTE}.',
+  VERSION_AUTORIZACION: '1',
   // project: the spec's DNI variant (DNI instead of CURP, DNI-only instructions, country prefix 51).
   VARIANTE_DNI: 'false',
   // project: the help button on the entry page ('Estamos para ti').
