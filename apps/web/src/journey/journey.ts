@@ -341,7 +341,13 @@ const handlers: Handlers = {
             effects: [
               {
                 kind: 'opener',
-                message: { step: 'completed', result: event.result, uuid: ctx.uuidUser ?? '', transaccion: ctx.uuidTrx ?? '' },
+                message: {
+                  step: 'completed',
+                  result: event.result,
+                  uuid: ctx.uuidUser ?? '',
+                  transaccion: ctx.uuidTrx ?? '',
+                  ...(event.data !== undefined ? { data: event.data } : {}),
+                },
               },
               { kind: 'closeWindow' },
             ],

@@ -69,7 +69,8 @@ export interface StepEvents {
   validar_sms: { type: 'verified'; phone: string } | CancelConfirmed;
   pdf_token: Enter | { type: 'continue' };
   pdf_token_result: { type: 'downloadFailed' };
-  finalizado: { type: 'sent'; result: 'OK' | 'FAIL' } | { type: 'continue' } | { type: 'acknowledge' };
+  /** sent: data is the full result for the opener (RESULTADO_COMPLETO_OPENER). */
+  finalizado: { type: 'sent'; result: 'OK' | 'FAIL'; data?: unknown } | { type: 'continue' } | { type: 'acknowledge' };
   ayuda: { type: 'close'; ruta: string };
   cancelar_flujo: { type: 'reopen'; ruta: string } | { type: 'restart' };
 }
