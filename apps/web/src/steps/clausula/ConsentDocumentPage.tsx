@@ -4,7 +4,7 @@ import { useGrantorParams } from '../../session/grantor';
 import { sessionState } from '../../session/storage';
 import { userName } from '../../session/userData';
 import { copy } from '../../ui/copy';
-import { ProcessFailed } from '../../ui/ProcessFailed';
+import { LockoutPanel } from '../../ui/LockoutPanel';
 import { Screen } from '../../ui/Screen';
 import { useLockout } from '../../ui/useLockout';
 import { sha256Hex } from '../terminos/terms';
@@ -35,7 +35,7 @@ export function ConsentDocumentPage({ kind, step, onAccept, onLockoutToEntry }: 
 
   if (lockout.locked) {
     return (
-      <ProcessFailed
+      <LockoutPanel
         step={step}
         onAcknowledge={() => {
           if (lockout.acknowledge(false) === 'toEntry') onLockoutToEntry();

@@ -12,7 +12,7 @@ import { readUserData } from '../../session/userData';
 import { copy } from '../../ui/copy';
 import { Dialog } from '../../ui/Dialog';
 import { LoadingState } from '../../ui/LoadingState';
-import { ProcessFailed } from '../../ui/ProcessFailed';
+import { LockoutPanel } from '../../ui/LockoutPanel';
 import { Screen } from '../../ui/Screen';
 import { useLockout } from '../../ui/useLockout';
 import { emailResult, processDocuments, queryScore } from './calls';
@@ -100,7 +100,7 @@ export function Component() {
   switch (view.kind) {
     case 'locked':
       return (
-        <ProcessFailed
+        <LockoutPanel
           step="finalizado"
           onAcknowledge={() => {
             if (lockout.acknowledge(false) === 'toEntry') journey({ type: 'acknowledge' });
