@@ -207,6 +207,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     expect(text).toContain(`La vigencia de este enlace terminó el ${longDateTime(fecha)}`);
     expect(longDateTime(fecha)).toBe('lunes, 5 de enero de 2026, 12:45');
     expect(text).toContain('9a8b7c6d');
+    // The help phone: TEL_AYUDA_ENLACE, else the grantor's main phone (its public parameters).
+    await expect.poll(() => page.getByRole('link', { name: '55 1234 5678' }).isVisible()).toBe(true);
+    expect(await page.getByRole('img', { name: 'Demo' }).count()).toBeGreaterThan(0);
     await screenshot(page, `${viewport}-consents-08-pdf_token_error`);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await context.close();

@@ -44,6 +44,7 @@ export function Component() {
     if (!link) return;
     if (attempt === 0) {
       beginLinkJourney(link, sessionState(), () => crypto.randomUUID());
+      setGrantorParams(null);
       // Past fecha: straight to the expired-link page.
       if (journey({ type: 'enter' })) return;
     }

@@ -1,6 +1,8 @@
+import { useEffect } from 'react';
 import { paramValue } from '@kyc/contracts/params';
 import { folioOf } from '@kyc/contracts/state';
-import { useGrantorParams } from '../../session/grantor';
+import { fetchPublicGrantorParams } from '../../api/calls';
+import { setGrantorParams, useGrantorParams } from '../../session/grantor';
 import { sessionState } from '../../session/storage';
 import { copy } from '../../ui/copy';
 import { Screen } from '../../ui/Screen';
@@ -17,6 +19,15 @@ export function Component() {
   const storage = sessionState();
   const expiry = expiryLabel(storage.get('fechavigencia'));
   const folio = folioOf(storage.get('uuidUser'));
+  // An expired link leaves /pdf_token before its parameters load: fetched here for the branding and the phone.
+  const idOtorgante = storage.get('idOtorgante');
+  const missing = params === null;
+  useEffect(() => {
+    if (!missing || !idOtorgante) return;
+    const controller = new AbortController();
+    fetchPublicGrantorParams(idOtorgante, 'pdf_token_error', controller.signal).then(setGrantorParams, () => undefined);
+    return () => controller.abort();
+  }, [missing, idOtorgante]);
   const phone = paramValue(params, 'TEL_AYUDA_ENLACE').trim() || paramValue(params, 'TEL_CONTACTO_PRINCIPAL').trim();
   return (
     <Screen title={linkCopy.expired.title} step="pdf_token_error" className="link">
