@@ -30,3 +30,8 @@ export async function processDocuments(uuidUser: string): Promise<Record<string,
   });
   return response.payload?.links ?? {};
 }
+
+/** POST nom_151: the evidence bundle with a time-stamp token (only when SEND_ZIP_SEMAFORO). */
+export function sendBundle(body: unknown): Promise<unknown> {
+  return api().request('nom151', { step: 'finalizado', body });
+}

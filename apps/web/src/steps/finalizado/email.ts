@@ -4,13 +4,33 @@ import type { OcrRecord } from '../../session/idCapture';
 import type { UserDatum } from '../../session/userData';
 import type { ScoreFlag, ScoreRule } from './score';
 
+/** ddmmyyyy in Mexico City, the grantor's legal time zone (the server computes its own copy the same way). */
+export function ddmmyyyy(date: Date, timeZone = 'America/Mexico_City'): string {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' }).formatToParts(date);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('day')}${part('month')}${part('year')}`;
+}
+
 /** Spec §3 "Custom id": partner (spaces turned to _) + short name + date ddmmyyyy + first segment of the user id. */
 export function customUuid(params: readonly GrantorParam[] | null, uuidUser: string, now: Date): string {
-  const partner = paramValue(params, 'PARTNER').trim().replaceAll(' ', '_');
-  const shortName = paramValue(params, 'NOMBRE_CORTO').trim();
-  const dd = String(now.getDate()).padStart(2, '0');
-  const mm = String(now.getMonth() + 1).padStart(2, '0');
-  return `${partner}${shortName}${dd}${mm}${now.getFullYear()}${folioOf(uuidUser)}`;
+  const partner = paramValue(params, 'PARTNER').replaceAll(' ', '_');
+  const shortName = paramValue(params, 'NOMBRE_CORTO');
+  return `${partner}${shortName}${ddmmyyyy(now)}${folioOf(uuidUser)}`;
+}
+
+/** The nom_151 evidence-bundle body (spec §7, only when SEND_ZIP_SEMAFORO): the e-mail request's shared fields. */
+export function bundleRequest(request: EmailRequest, links: Record<string, string> | null) {
+  return {
+    uuidUser: request.uuidUser,
+    custom_uuid: request.custom_uuid,
+    ...(request.ocrBack ? { ocrBack: request.ocrBack } : {}),
+    ...(request.ocrFront ? { ocrFront: request.ocrFront } : {}),
+    data_user: request.data_user,
+    ...(links ? { links } : {}),
+    email: request.email,
+    tipo_envio: request.tipo_envio,
+    semaforo: request.semaforo,
+  };
 }
 
 /** Spec §4 "Sending result": GREEN sends tipo_envio COMPLETO; others SEMAFORO. */

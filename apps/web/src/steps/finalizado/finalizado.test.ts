@@ -62,12 +62,17 @@ describe('result e-mail (spec §3 Email request, §4 Sending result)', () => {
     detailsScore: [{ rule: 'face', passed: true, detail: 'ok' }],
     face: { match: true, liveness: true },
     originOS: 'android',
-    now: new Date(2026, 10, 6),
+    now: new Date(Date.UTC(2026, 10, 6, 18)),
   };
 
   it('"Custom id: partner (spaces turned to _) + short name + date ddmmyyyy + first segment of the user id"', () => {
-    expect(customUuid(input.params, uuidUser, new Date(2026, 10, 6))).toBe('Mi_Socio_UnoFin061120267d3c1a52');
-    expect(customUuid(params({}), uuidUser, new Date(2027, 0, 31))).toBe('310120277d3c1a52');
+    expect(customUuid(input.params, uuidUser, new Date(Date.UTC(2026, 10, 6, 18)))).toBe('Mi_Socio_UnoFin061120267d3c1a52');
+    expect(customUuid(params({}), uuidUser, new Date(Date.UTC(2027, 0, 31, 12)))).toBe('310120277d3c1a52');
+  });
+
+  it('dates the custom id in Mexico City, the grantor\'s legal time zone', () => {
+    // 03:00 UTC on 1 Feb is still 31 Jan in Mexico City (UTC-6).
+    expect(customUuid(params({ NOMBRE_CORTO: 'Fin' }), uuidUser, new Date(Date.UTC(2027, 1, 1, 3)))).toBe('Fin310120277d3c1a52');
   });
 
   it('"GREEN sends tipo_envio COMPLETO; others SEMAFORO; the semaphore is sent lowercase"', () => {
@@ -114,16 +119,18 @@ function finishDeps(overrides: Partial<FinishDeps> = {}) {
   storage.set('completado', 'false');
   const events: Array<LifecycleUpdate & { completado: string | null }> = [];
   const sleeps: number[] = [];
+  const bundles: unknown[] = [];
   const deps: FinishDeps = {
     storage,
     sendEmail: async () => ({ status: 200 }),
+    sendBundle: async (body) => void bundles.push(body),
     processDocuments: async () => ({ clausula: '/v1/enlace/abc' }),
     lifecycle: async (update) => void events.push({ ...update, completado: storage.get('completado') }),
     sleep: async (ms) => void sleeps.push(ms),
     now: () => 1_800_000_000_000,
     ...overrides,
   };
-  return { deps, storage, events, sleeps };
+  return { deps, storage, events, sleeps, bundles };
 }
 
 describe('finishing (spec §4)', () => {
@@ -148,6 +155,25 @@ describe('finishing (spec §4)', () => {
     const outcome = await sendResult(deps, request, 'GREEN', { fetchDocumentsFirst: true });
     expect(outcome).toEqual({ ok: true, result: 'OK', links: { clausula: '/v1/enlace/abc' } });
     expect(JSON.parse(storage.get('links')!)).toEqual({ clausula: '/v1/enlace/abc' });
+  });
+
+  it('sends the nom_151 evidence bundle after the e-mail only when SEND_ZIP_SEMAFORO is on', async () => {
+    const off = finishDeps();
+    await sendResult(off.deps, request, 'YELLOW', { fetchDocumentsFirst: false });
+    expect(off.bundles).toEqual([]);
+    const on = finishDeps();
+    await sendResult(on.deps, request, 'YELLOW', { fetchDocumentsFirst: true, sendBundle: true });
+    expect(on.bundles).toEqual([
+      {
+        uuidUser,
+        custom_uuid: request.custom_uuid,
+        data_user: [],
+        links: { clausula: '/v1/enlace/abc' },
+        email: 'a@b.mx',
+        tipo_envio: 'SEMAFORO',
+        semaforo: 'yellow',
+      },
+    ]);
   });
 
   it('"Email failure or non-200 reports step email_check failed" and finishes nothing', async () => {

@@ -1,8 +1,7 @@
 import { errorTexts } from '@kyc/contracts/texts';
 import { setLock } from '../../session/lockout';
 import { writeJson, type StateStorage } from '../../session/storage';
-import type { EmailRequest } from './email';
-import { finishedStatus } from './email';
+import { bundleRequest, finishedStatus, type EmailRequest } from './email';
 import type { ScoreFlag } from './score';
 
 /** Spec §9 "Email-success follow-up 500 ms". */
@@ -17,6 +16,8 @@ export interface LifecycleUpdate {
 export interface FinishDeps {
   storage: StateStorage;
   sendEmail: (request: EmailRequest) => Promise<unknown>;
+  /** nom_151: the evidence bundle with its time-stamp (spec §7, only when SEND_ZIP_SEMAFORO). */
+  sendBundle: (body: ReturnType<typeof bundleRequest>) => Promise<unknown>;
   /** proccessdocuments: the document links, stored as links. */
   processDocuments: () => Promise<Record<string, string>>;
   lifecycle: (update: LifecycleUpdate) => Promise<unknown>;
@@ -58,7 +59,7 @@ export async function sendResult(
   deps: FinishDeps,
   request: EmailRequest,
   flag: ScoreFlag,
-  options: { fetchDocumentsFirst: boolean },
+  options: { fetchDocumentsFirst: boolean; sendBundle?: boolean },
 ): Promise<SendOutcome> {
   try {
     await deps.sendEmail(request);
@@ -69,6 +70,10 @@ export async function sendResult(
   }
   deps.storage.set('correoElectronico', request.email);
   const links = options.fetchDocumentsFirst ? await fetchLinks(deps) : null;
+  if (options.sendBundle) {
+    // The bundle is the grantor's archive: its failure is audited by the client and does not hold the customer.
+    await deps.sendBundle(bundleRequest(request, links)).catch(() => undefined);
+  }
   await deps.sleep(emailFollowUpMs);
   const result = finishedStatus(flag);
   await deps.lifecycle({ step: 'finished', status: result, description: finishedDescription }).catch(() => undefined);

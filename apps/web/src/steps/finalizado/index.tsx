@@ -15,7 +15,7 @@ import { LoadingState } from '../../ui/LoadingState';
 import { LockoutPanel } from '../../ui/LockoutPanel';
 import { Screen } from '../../ui/Screen';
 import { useLockout } from '../../ui/useLockout';
-import { emailResult, processDocuments, queryScore } from './calls';
+import { emailResult, processDocuments, queryScore, sendBundle } from './calls';
 import { buildEmailRequest } from './email';
 import { finalCopy } from './finalCopy';
 import { finishWithoutEmail, lockAfterFailure, reportScoreUnavailable, sendResult, type FinishDeps } from './finish';
@@ -39,6 +39,7 @@ function finishDeps(uuidUser: string): FinishDeps {
   return {
     storage: sessionState(),
     sendEmail: emailResult,
+    sendBundle,
     processDocuments: () => processDocuments(uuidUser),
     lifecycle: sendLifecycle,
     sleep: (ms) => sleep(ms),
@@ -137,7 +138,10 @@ export function Component() {
               now: new Date(),
             });
             const fullResult = paramEnabled(params, 'RESULTADO_COMPLETO_OPENER');
-            const outcome = await sendResult(finishDeps(uuidUser), request, view.score.flag, { fetchDocumentsFirst: fullResult });
+            const outcome = await sendResult(finishDeps(uuidUser), request, view.score.flag, {
+              fetchDocumentsFirst: fullResult,
+              sendBundle: paramEnabled(params, 'SEND_ZIP_SEMAFORO'),
+            });
             if (!outcome.ok) return outcome.messageClient ?? finalCopy.emailFailed;
             journey({
               type: 'sent',
