@@ -8,6 +8,7 @@ import { grantorParamsThroughput } from './suites/grantor-params.js';
 import { entryRouteJavaScript } from './suites/entry-js.js';
 import { postalCatalogue } from './suites/postal.js';
 import { ocrAccuracy } from './suites/ocr.js';
+import { resultsLatency } from './suites/results.js';
 
 export interface SuiteResult {
   title: string;
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   'entry-js': entryRouteJavaScript,
   postal: postalCatalogue,
   ocr: ocrAccuracy,
+  results: resultsLatency,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

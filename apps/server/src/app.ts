@@ -17,6 +17,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWeb } from './http/web.js';
 import { responseSerializerCompiler } from './http/serializer.js';
 import { registerOcrRoutes } from './http/ocr.js';
+import { registerResultsRoutes, type ResultsOptions } from './http/results.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine } from './engines/ocr/provider.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
@@ -34,6 +35,8 @@ export interface BuildOptions {
   db?: Db;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
+  /** Job worker timings of the result e-mail (tests). */
+  results?: ResultsOptions;
 }
 
 function serviceVersion(): string {
@@ -61,6 +64,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: config.jsonBodyLimit,
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
+    // Result links carry their signed token in the path (calls.enlace: up to 4000 characters).
+    routerOptions: { maxParamLength: 4096 },
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -103,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerEventRoutes(app, deps);
     registerFileRoutes(app, deps);
     registerOcrRoutes(app, deps);
+    registerResultsRoutes(app, deps, options.results);
     await postalRoutes(app, {
       db,
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),

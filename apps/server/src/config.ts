@@ -44,6 +44,13 @@ export interface Config {
   webDist: string;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** 32 bytes from RESULT_LINK_KEY (HS256 key of result links); else a key file under dataDir (see crypto/link-key.ts). */
+  resultLinkKey: Buffer | undefined;
+  /** SMTP server of the result e-mail (smtp:// or smtps://); the local outbox under dataDir when undefined. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** RFC 3161 time-stamping authority of the evidence bundle; a local, uncertified signer when undefined. */
+  tsaUrl: string | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -125,6 +132,12 @@ const envSchema = z.object({
   WEB_DIST: optional(z.string().trim()),
   TRUST_PROXY: optional(flag()),
   SHUTDOWN_TIMEOUT_MS: optional(integer(100, 600_000)),
+  RESULT_LINK_KEY: optional(encryptionKey),
+  SMTP_URL: optional(
+    z.string().trim().refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), { error: 'must be an smtp:// or smtps:// URL' }),
+  ),
+  MAIL_FROM: optional(z.string().trim().regex(/^[^\r\n]{3,200}$/, { error: 'must be an address such as "Onboarding <no-reply@example.com>"' })),
+  TSA_URL: optional(publicUrl),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -188,6 +201,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? defaultWebDist),
     trustProxy: e.TRUST_PROXY ?? false,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    resultLinkKey: e.RESULT_LINK_KEY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? 'Onboarding <no-reply@localhost>',
+    tsaUrl: e.TSA_URL,
   };
 }
 

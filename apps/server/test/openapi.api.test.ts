@@ -25,6 +25,11 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
         '/v1/postalcodes',
         '/v2/ocr',
         '/v1/file',
+        '/v1/query_score/{uuidUser}/{uuidTrx}',
+        '/v1/proccessdocuments',
+        '/v1/enlace/{token}',
+        '/v1/async_zip_nom_151_correo',
+        '/v1/nom_151',
       ].sort(),
     );
     const headerNames = doc.paths['/v1/params']?.get?.parameters?.filter((p) => p.in === 'header').map((p) => p.name);

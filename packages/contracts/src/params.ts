@@ -64,6 +64,14 @@ export const grantorParamDefaults = {
   MODO_VIDEO_TOKEN: 'grabacion',
   // project: the help phone on the expired-link page (spec: "a hard-coded phone number").
   TEL_AYUDA_ENLACE: '',
+  // project: scoring (query_score): the minimum face similarity 0..1 ('' = the face engine's own threshold).
+  SCORE_SIMILITUD_MINIMA: '',
+  // project: scoring: rules whose missing or unchecked evidence does not lower the flag (comma-separated; docs/decisions.md).
+  SCORE_REGLAS_OPCIONALES: 'codigo_hablado',
+  // project: scoring: rules whose failure or missing evidence is RED instead of YELLOW (comma-separated).
+  SCORE_REGLAS_ESTRICTAS: '',
+  // project: hours a result link (/pdf_token) stays valid.
+  HORAS_VIGENCIA_ENLACE: '72',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;

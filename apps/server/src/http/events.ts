@@ -1,9 +1,11 @@
 import { calls, schemas, type LifecycleEvent } from '@kyc/contracts';
 import type { z } from 'zod';
+import { decideLifecycleEvent } from '../domain/lifecycle.js';
 import { normalizeId } from '../domain/transactions.js';
+import { findOutcome, recordOutcome } from '../results/outcomes.js';
 import { listEvidence } from '../store/evidence.js';
 import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents } from '../store/events.js';
-import { findTransaction, readAttempts, setCurrentStep } from '../store/transactions.js';
+import { findTransaction, readAttempts, setCurrentStep, setLockUntil } from '../store/transactions.js';
 import { authorizeTransaction, requireGrantor } from './auth.js';
 import type { Deps, ZodApp } from './deps.js';
 import { errorResponses, HttpError } from './errors.js';
@@ -31,7 +33,15 @@ export function registerEventRoutes(app: ZodApp, { db, cipher }: Deps): void {
         throw new HttpError(400, 'Invalid request: body trx_id and client_id must equal the transaccion and cliente headers');
       }
       const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const now = new Date();
       const id = await db.transaction().execute(async (tx) => {
+        // Spec §4: a finished transaction is never re-opened; a retry-limit failure locks it for an hour.
+        const decision = decideLifecycleEvent({ finished: (await findOutcome(tx, transaction.uuidTrx)) !== undefined }, body, now);
+        if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
+        if (decision.finish && !(await recordOutcome(tx, transaction.uuidTrx, decision.finish.status, now))) {
+          throw new HttpError(409, 'The transaction is finished: it accepts no more updates');
+        }
+        if (decision.lockUntil) await setLockUntil(tx, transaction.uuidTrx, decision.lockUntil, now);
         const eventId = await insertLifecycleEvent(tx, cipher, {
           uuidTrx: transaction.uuidTrx,
           grantorId: grantor.id,

@@ -9,6 +9,7 @@ import { uploadLimits } from '../uploads/limits.js';
 import { multipartContentType } from '../uploads/plugin.js';
 import { readUpload, type UploadedFile } from '../uploads/read-multipart.js';
 import { extensionOf } from '../uploads/sniff.js';
+import { assertTransactionOpen } from '../results/outcomes.js';
 import { authorizeTransaction } from './auth.js';
 import type { Deps, ZodApp } from './deps.js';
 import { errorResponses, HttpError } from './errors.js';
@@ -42,6 +43,7 @@ export function registerFileRoutes(app: ZodApp, { config, db, cipher, blobs }: D
     },
     handler: async (request, reply) => {
       const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      await assertTransactionOpen(db, transaction.uuidTrx);
       const { fields, file } = await readUpload(request, call.multipart, { limits, retryMessage: errorTexts.proofRetry });
       if (normalizeId(fields.uuid ?? '') !== transaction.uuidUser) {
         throw new HttpError(400, 'Invalid request: multipart field uuid must equal the cliente header');

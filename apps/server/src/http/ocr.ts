@@ -15,6 +15,7 @@ import { uploadLimits } from '../uploads/limits.js';
 import { multipartContentType } from '../uploads/plugin.js';
 import { readUpload } from '../uploads/read-multipart.js';
 import { extensionOf } from '../uploads/sniff.js';
+import { assertTransactionOpen } from '../results/outcomes.js';
 import { authorizeTransaction } from './auth.js';
 import type { Deps, ZodApp } from './deps.js';
 import { errorResponses, HttpError } from './errors.js';
@@ -48,6 +49,7 @@ export function registerOcrRoutes(app: ZodApp, { config, db, cipher, blobs, ocr 
     },
     handler: async (request, reply) => {
       const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      await assertTransactionOpen(db, transaction.uuidTrx);
       const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
       const stored = await findTransaction(db, transaction.uuidTrx);
       const now = new Date();

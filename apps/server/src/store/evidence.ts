@@ -78,3 +78,18 @@ export async function latestEvidence(db: Db, cipher: DataCipher, uuidTrx: string
     payload: row.payload_enc === null ? undefined : JSON.parse(cipher.decrypt(row.payload_enc, evidenceContext(uuidTrx, row.id))),
   };
 }
+
+/** Every record of a kind (or of every kind when omitted) in arrival order, with decrypted payloads. */
+export async function listEvidenceWithPayload(db: Db, cipher: DataCipher, uuidTrx: string, kind?: string): Promise<EvidenceRecord[]> {
+  let query = db.selectFrom('evidence').selectAll().where('uuid_trx', '=', uuidTrx);
+  if (kind !== undefined) query = query.where('kind', '=', kind);
+  const rows = await query.orderBy('id').execute();
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    blobKey: row.blob_key,
+    sha256: row.sha256,
+    createdAt: row.created_at,
+    payload: row.payload_enc === null ? undefined : JSON.parse(cipher.decrypt(row.payload_enc, evidenceContext(uuidTrx, row.id))),
+  }));
+}

@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { postalCatalogueMigration } from '../postal/migration.js';
+import { resultsMigration } from '../results/migration.js';
 import { currentSchema, type Db } from './db.js';
 
 /*
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('evidence_trx_kind_idx').on('evidence').columns(['uuid_trx', 'kind', 'id']).execute();
     },
   },
+  '0005_results': resultsMigration,
 };
 
 const provider: MigrationProvider = {

@@ -1,4 +1,5 @@
 import type { PostalTables } from '../postal/tables.js';
+import type { ResultsTables } from '../results/tables.js';
 /** Row types of every table (see migrations.ts). Timestamps are ISO-8601 UTC text; flags are 0/1 integers. */
 export interface GrantorsTable {
   id: string;
@@ -65,7 +66,7 @@ export interface EvidenceTable {
   created_at: string;
 }
 
-export interface Database extends PostalTables {
+export interface Database extends PostalTables, ResultsTables {
   grantors: GrantorsTable;
   grantor_params: GrantorParamsTable;
   transactions: TransactionsTable;
