@@ -222,4 +222,38 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     await expect.poll(() => page.getByText(errorTexts.badUrlTitle).first().isVisible(), { timeout: 5_000 }).toBe(true);
     await context.close();
   });
+
+  it("/finalizado with the real score: a transaction without face evidence is RED — 'Proceso no exitoso', folio, contacts, the lock, the FAIL event", async () => {
+    const context = await newPhoneOrDesktop(browser, viewport);
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const uuidTrx = await startJourney(page);
+    const uuidUser = (await page.evaluate(() => localStorage.getItem('uuidUser')))!;
+    const before = Date.now();
+    await page.goto(`${server.url}/finalizado`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Proceso no exitoso' }).isVisible(), { timeout: 15_000 }).toBe(true);
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('Tu proceso no fue aceptado');
+    expect(text).toContain(uuidUser.split('-')[0]);
+    expect(text).toContain('contacto@demo.example');
+    expect(await page.getByRole('textbox').count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('completado'))).toBe('true');
+    const [bloqueo, time, flag] = await page.evaluate(() => ['bloqueo', 'time', 'flag'].map((k) => localStorage.getItem(k)));
+    expect(bloqueo).toBe('true');
+    expect(flag).toBe('RED');
+    expect(Number(time) - before).toBeGreaterThanOrEqual(3_600_000 - 1_000);
+    expect(Number(time) - before).toBeLessThan(3_600_000 + 60_000);
+    const { lifecycle } = (await transactionEvents(uuidTrx)).payload;
+    const finished = lifecycle.find((e) => e.step === 'finished');
+    expect(finished && JSON.parse(finished.event)).toMatchObject({ status: 'FAIL', step: 'finished' });
+    await screenshot(page, `${viewport}-consents-09-finalizado-rojo`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'TERMINAR' }).click();
+    await page.waitForURL(`${server.url}/demo`, { timeout: 5_000 });
+    await expect.poll(() => page.getByRole('heading', { name: 'Proceso no exitoso' }).isVisible()).toBe(true);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
 });
