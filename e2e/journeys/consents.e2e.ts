@@ -174,7 +174,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
   it('/pdf_token: fresh state, expiry in long es-MX form, single-consultation warning, CONTINUAR to the face video', async () => {
     const context = await newPhoneOrDesktop(browser, viewport);
     const page = await context.newPage();
-    await page.goto(`${server.url}/demo`);
+    await startJourney(page);
     await page.evaluate(() => localStorage.setItem('ocrFront', '{"nombres":"OTRA PERSONA"}'));
     const uuid = '7d3c1a52-1111-4a4a-9b9b-000000000001';
     const uuidTrx = '5f2e9c10-2222-4b4b-8c8c-000000000002';
@@ -250,9 +250,26 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     await screenshot(page, `${viewport}-consents-09-finalizado-rojo`);
     expect(await seriousA11yViolations(page)).toEqual([]);
 
+    // "documents fetched": the links of the generated PDFs are stored.
+    const links = JSON.parse((await page.evaluate(() => localStorage.getItem('links'))) ?? '{}') as Record<string, string>;
+    expect(links.autorizacion).toMatch(/\/v1\/enlace\//);
+
     await page.getByRole('button', { name: 'TERMINAR' }).click();
     await page.waitForURL(`${server.url}/demo`, { timeout: 5_000 });
     await expect.poll(() => page.getByRole('heading', { name: 'Proceso no exitoso' }).isVisible()).toBe(true);
+
+    // /pdf_token_result with a link whose face re-verification has not happened: the service refuses the
+    // download (403) and the flow goes back to the link's face video (spec §8 "Document download failure").
+    // (Stored once the page is up: the entry route's new journey clears the previous journey's keys.)
+    await page.goto(`${server.url}/pdf_token_result`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Tu documento está listo' }).isVisible()).toBe(true);
+    await page.evaluate((link) => localStorage.setItem('enlace', link), links.autorizacion!);
+    await screenshot(page, `${viewport}-consents-10-pdf_token_result`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const answer = page.waitForResponse((response) => response.url().includes('/v1/enlace/'));
+    await page.getByRole('button', { name: 'DESCARGAR DOCUMENTO' }).click();
+    expect((await answer).status()).toBe(403);
+    await page.waitForURL('**/pdf_video_token', { timeout: 5_000 });
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { calls } from '@kyc/contracts';
 import { createStateStorage } from '../../session/storage';
-import { buildEmailRequest, customUuid, finishedStatus, tipoEnvio, type EmailInput } from './email';
+import { buildEmailRequest, bundleRequest, customUuid, finishedStatus, tipoEnvio, type EmailInput } from './email';
 import { emailFollowUpMs, lockAfterFailure, reportScoreUnavailable, sendResult, type FinishDeps, type LifecycleUpdate } from './finish';
 import { returnLink } from './returnLink';
 import { pollScore, scorePolicy } from './score';
@@ -104,6 +105,14 @@ describe('result e-mail (spec §3 Email request, §4 Sending result)', () => {
       originOS: 'android',
       coincidencia: { match: true, liveness: true },
     });
+  });
+
+  it('the bodies satisfy the calls\' contracts (async_zip_nom_151_correo and nom_151)', () => {
+    for (const flag of ['GREEN', 'YELLOW'] as const) {
+      const body = buildEmailRequest({ ...input, flag });
+      expect(calls.emailResult.body.safeParse(body).success).toBe(true);
+      expect(calls.nom151.body.safeParse(bundleRequest(body, { clausula: '/v1/enlace/x' })).success).toBe(true);
+    }
   });
 
   it('"curp (DNI for some grantors)"', () => {
