@@ -475,11 +475,6 @@ describe('Final screens', () => {
     expect(effect(t, 'closeWindow')).toBeDefined();
   });
 
-  it('"One grantor key puts the full result in the opener message."', () => {
-    const t = next('finalizado', { type: 'sent', result: 'OK', data: { flag: 'GREEN' } }, popup());
-    expect(effect(t, 'opener')?.message).toMatchObject({ step: 'completed', result: 'OK', data: { flag: 'GREEN' } });
-  });
-
   it('"otherwise, if not in a popup, CONTINUAR goes to /{apikey}."', () => {
     expect(next('finalizado', { type: 'continue' }, ctx())?.route).toBe('/key-123');
   });
