@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { errorTexts } from '@kyc/contracts';
 import { faceFrameJpeg, generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { resultLinkContext } from '../src/http/results.js';
 import { issueResultLink, signLinkCredential, signLinkToken, type LinkContext } from '../src/results/links.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
+import { connectClient, createConnection } from './support/realtime-client.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
 // Seed 22 puts face fa-s6-b on the INE; fa-s3-a is somebody else (as in video-token.api.test.ts).
@@ -167,4 +169,26 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
     expect((await publicVideo(link.credential, codes, videos.holder)).statusCode).toBe(410);
     expect(await transaction()).toEqual(before);
   }, 60_000);
+  it('authorises the real-time VIDEO_TOKEN_PDF by the link credential in key', async () => {
+    const link = await issue('autorizacion');
+    const offer = await createConnection(t);
+    const client = await connectClient(t, offer, { sendTracks: false });
+    const message = (overrides: Record<string, unknown>) =>
+      JSON.stringify({ uuid: h.cliente, cliente: h.cliente, transaccion: h.transaccion, type: 'VIDEO_TOKEN_PDF', key: link.credential, service: 'videotoken-pdf', ...overrides });
+    try {
+      // The grantor's api key is not a link credential.
+      expect(JSON.parse(await client.send(message({ key: 'demo' })))).toMatchObject({ status: 400 });
+      const [head, body, signature] = link.credential.split('.') as [string, string, string];
+      const tampered = `${head}.${body}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
+      expect(JSON.parse(await client.send(message({ key: tampered })))).toMatchObject({ status: 400, res: { message: expect.stringMatching(/not valid/) } });
+      const otherUser = randomUUID();
+      expect(JSON.parse(await client.send(message({ uuid: otherUser, cliente: otherUser })))).toMatchObject({ status: 403 });
+      expect(JSON.parse(await client.send(message({ transaccion: randomUUID() })))).toMatchObject({ status: 403 });
+      // Authenticated: refused only because this client negotiated no media.
+      expect(JSON.parse(await client.send(message({})))).toMatchObject({ status: 400, res: { message: 'Invalid message: no media track was negotiated' } });
+    } finally {
+      await client.close();
+      await t.app.inject({ method: 'DELETE', url: `/record/connections/${offer.id}` });
+    }
+  }, 30_000);
 });

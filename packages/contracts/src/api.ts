@@ -107,8 +107,8 @@ const realtimeStartMessage = z.object({
   isIPad: channelFlag.optional(),
   type: z.enum(realtimeRecordingTypes),
   isMobile: channelFlag.optional(),
-  /** The grantor's api key. */
-  key: z.string().min(1).max(200),
+  /** The grantor's api key; for VIDEO_TOKEN_PDF the result link's credential (the link flow has no api key). */
+  key: z.string().min(1).max(2000),
   transaccion: uuid,
   cliente: uuid,
   service: z.string().max(100).optional(),
