@@ -10,6 +10,12 @@ import { issueResultLink, signLinkCredential, signLinkToken, type LinkContext } 
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
 import { connectClient, createConnection } from './support/realtime-client.js';
+import { createBlobStore } from '../src/blob/index.js';
+import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
+import { createFaceEngine } from '../src/engines/face/engine.js';
+import { lazyFaceEngine } from '../src/engines/face/provider.js';
+import { videoTokenRecordingHandlers } from '../src/realtime/video-token-handler.js';
+import { authorizeLink } from '../src/results/link-video.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
 // Seed 22 puts face fa-s6-b on the INE; fa-s3-a is somebody else (as in video-token.api.test.ts).
@@ -20,6 +26,8 @@ let dir: string;
 let front: Buffer;
 let photo: Buffer;
 const videos: Record<'holder' | 'other', Buffer> = {} as never;
+/** The holder's video as the real-time path records it (webm on disk). */
+let holderWebm: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'public-video-token-'));
@@ -28,10 +36,12 @@ beforeAll(async () => {
   const truth = JSON.parse(await readFile(path.join(dir, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
   const faceId = truth.face!.id;
   photo = await faceFrameJpeg(faceId);
-  const [holder, other] = await Promise.all([
+  const [holder, other, webm] = await Promise.all([
     writeFaceVideo({ faceId, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
     writeFaceVideo({ faceId: OTHER_FACE, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
+    writeFaceVideo({ faceId, kind: 'live', outDir: path.join(dir, 'webm'), seed: SEED }),
   ]);
+  holderWebm = webm.video;
   videos.holder = await readFile(holder.video);
   videos.other = await readFile(other.video);
 }, 120_000);
@@ -191,4 +201,32 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
       await t.app.inject({ method: 'DELETE', url: `/record/connections/${offer.id}` });
     }
   }, 30_000);
+  it('decides a real-time VIDEO_TOKEN_PDF recording of the holder and answers the one-time download', async () => {
+    // The handler the media server hands a finished recording to, on the service's own data key and blob store.
+    const cipher = createDataCipher(loadDataKey(t.config).key);
+    const blobs = createBlobStore(t.config, cipher);
+    const face = lazyFaceEngine(() => createFaceEngine({ workers: 1 }));
+    try {
+      const link = await issue('autorizacion');
+      const codes = await code(link.credential);
+      const auth = await authorizeLink(links, link.credential, h.cliente);
+      const { uuidTrx, uuidUser, grantorId } = auth.link;
+      const handler = videoTokenRecordingHandlers({ db: t.db, cipher, blobs, face }, links).VIDEO_TOKEN_PDF;
+      const message = { uuid: h.cliente, cliente: h.cliente, transaccion: h.transaccion, type: 'VIDEO_TOKEN_PDF' as const, key: link.credential, created: codes.created, expire: codes.expire, service: 'videotoken-pdf' };
+      const recording = { path: holderWebm, mimeType: 'video/webm' as const, message, durationMs: 9000, tracks: ['video', 'audio'] as ('video' | 'audio')[], blobKey: 'unused', sha256: '', size: 0, evidenceId: '' };
+      const reply = await handler(recording, { grantor: auth.grantor, transaction: { uuidTrx, uuidUser, grantorId }, link: auth });
+      expect(reply.status, JSON.stringify(reply.res)).toBe(200);
+      const documentLink = (reply.res as { payload: { match: boolean; documentLink: string } }).payload.documentLink;
+      expect(reply.res).toMatchObject({ status: 200, payload: { match: true, liveness: true } });
+      const first = await t.app.inject({ method: 'GET', url: new URL(documentLink).pathname });
+      expect(first.statusCode, first.body).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: new URL(documentLink).pathname })).statusCode).toBe(410);
+      // Without the link (an api-key start message), VIDEO_TOKEN_PDF decides nothing.
+      const unlinked = await handler(recording, { grantor: auth.grantor, transaction: { uuidTrx, uuidUser, grantorId } });
+      expect(unlinked.status).toBe(401);
+    } finally {
+      await face.close();
+      await blobs.close();
+    }
+  }, 60_000);
 });
