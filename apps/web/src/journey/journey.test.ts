@@ -269,12 +269,14 @@ describe('Address confirmation (datos_direccion_ocr_page)', () => {
   });
 });
 
+const acceptance = { version: '1', sha256: 'a'.repeat(64), userAgent: 'test' };
+
 describe('Clause and authorization', () => {
   it('"Clause accept goes to /autorizacion_solicitud when ENABLE_CONSENTIMIENTO_3 is true (default), else /video_token."', () => {
-    const t = next('validacion_documento', { type: 'accept' }, ctx());
+    const t = next('validacion_documento', { type: 'accept', acceptance }, ctx());
     expect(t).toMatchObject({ route: '/autorizacion_solicitud', delayMs: 1000 });
     expect(effect(t, 'userDatum')).toMatchObject({ description: 'req_elec_acepted', value: 'true' });
-    expect(next('validacion_documento', { type: 'accept' }, ctx({ ENABLE_CONSENTIMIENTO_3: 'false' }))?.route).toBe('/video_token');
+    expect(next('validacion_documento', { type: 'accept', acceptance }, ctx({ ENABLE_CONSENTIMIENTO_3: 'false' }))?.route).toBe('/video_token');
   });
 
   it('"The clause page skips to authorization if REQ_MEDIOS_ELECTRONICOS is FALSO."', () => {
@@ -300,9 +302,23 @@ describe('Clause and authorization', () => {
   });
 
   it('"Authorization accept goes to /finalizado after 1 s." — to the face video first, per the main sequence', () => {
-    const t = next('autorizacion_documento', { type: 'accept' }, ctx());
+    const t = next('autorizacion_documento', { type: 'accept', acceptance }, ctx());
     expect(t).toMatchObject({ route: '/video_token', delayMs: 1000 });
     expect(effect(t, 'userDatum')).toMatchObject({ description: 'request_report_acepted', value: 'true' });
+  });
+
+  it('each acceptance is recorded like /terminos: an audit event whose dato holds version, SHA-256 and user agent', () => {
+    const clause = effect(next('validacion_documento', { type: 'accept', acceptance }, ctx()), 'audit');
+    expect(clause).toMatchObject({ paso: 'clausula', tipo: 'Aceptación' });
+    expect(JSON.parse(clause!.dato)).toEqual(acceptance);
+    const authorization = effect(next('autorizacion_documento', { type: 'accept', acceptance }, ctx()), 'audit');
+    expect(authorization).toMatchObject({ paso: 'autorizacion', tipo: 'Aceptación' });
+  });
+
+  it('the attempt-limit overlay\'s ENTENDIDO returns to the grantor route', () => {
+    for (const step of ['validacion_documento', 'autorizacion_documento'] as const) {
+      expect(next(step, { type: 'acknowledgeLockout' }, ctx())).toEqual({ route: '/key-123', delayMs: 0 });
+    }
   });
 });
 
@@ -442,6 +458,11 @@ describe('Final screens', () => {
     expect(t?.delayMs).toBe(1000);
     expect(effect(t, 'opener')?.message).toEqual({ step: 'completed', result: 'FAIL', uuid: uuidUser, transaccion: uuidTrx });
     expect(effect(t, 'closeWindow')).toBeDefined();
+  });
+
+  it('"One grantor key puts the full result in the opener message."', () => {
+    const t = next('finalizado', { type: 'sent', result: 'OK', data: { flag: 'GREEN' } }, popup());
+    expect(effect(t, 'opener')?.message).toMatchObject({ step: 'completed', result: 'OK', data: { flag: 'GREEN' } });
   });
 
   it('"otherwise, if not in a popup, CONTINUAR goes to /{apikey}."', () => {

@@ -212,11 +212,19 @@ const handlers: Handlers = {
     }
   },
 
-  validacion_documento(_event, ctx) {
+  validacion_documento(event, ctx) {
+    if (event.type === 'acknowledgeLockout') return go(entryRoute(ctx));
     return go(
       paramEnabled(ctx.params, 'ENABLE_CONSENTIMIENTO_3') ? '/autorizacion_solicitud' : '/video_token',
       delays.afterCheckboxAcceptance,
-      { effects: [{ kind: 'userDatum', description: 'req_elec_acepted', value: 'true' }, ...stepOk('clausula', ctx)] },
+      {
+        effects: [
+          { kind: 'audit', paso: 'clausula', tipo: 'Aceptación', dato: JSON.stringify(event.acceptance) },
+          { kind: 'userDatum', description: 'req_elec_acepted', value: 'true' },
+          { kind: 'lifecycle', step: 'clausula', status: 'OK', description: 'Aceptación de cláusula' },
+          ...stepOk('clausula', ctx),
+        ],
+      },
     );
   },
 
@@ -229,11 +237,17 @@ const handlers: Handlers = {
     }
   },
 
-  autorizacion_documento(_event, ctx) {
+  autorizacion_documento(event, ctx) {
+    if (event.type === 'acknowledgeLockout') return go(entryRoute(ctx));
     // Spec §2 says /finalizado, but its main sequence (and the journey) has the face video after the
     // authorization: the video token comes next, and /finalizado follows the face match (docs/decisions.md).
     return go('/video_token', delays.afterCheckboxAcceptance, {
-      effects: [{ kind: 'userDatum', description: 'request_report_acepted', value: 'true' }, ...stepOk('autorizacion', ctx)],
+      effects: [
+        { kind: 'audit', paso: 'autorizacion', tipo: 'Aceptación', dato: JSON.stringify(event.acceptance) },
+        { kind: 'userDatum', description: 'request_report_acepted', value: 'true' },
+        { kind: 'lifecycle', step: 'autorizacion', status: 'OK', description: 'Aceptación de autorización' },
+        ...stepOk('autorizacion', ctx),
+      ],
     });
   },
 

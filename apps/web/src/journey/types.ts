@@ -31,7 +31,7 @@ export type StepId =
   | 'ayuda'
   | 'cancelar_flujo';
 
-/** What the user accepted on /terminos, recorded as the audit event's dato. */
+/** What the user accepted on a consent (/terminos, the clause, the authorization), recorded as the audit event's dato. */
 export interface TermsAcceptance {
   version: string;
   /** SHA-256 (hex) of the exact text shown and accepted. */
@@ -60,9 +60,9 @@ export interface StepEvents {
   resultados_identificacion: { type: 'confirmed' } | { type: 'recapture'; passport: boolean } | { type: 'terminate' };
   datos_direccion_ocr_page: { type: 'saved' };
   clausula: Enter | { type: 'read' } | CancelConfirmed;
-  validacion_documento: { type: 'accept' };
+  validacion_documento: { type: 'accept'; acceptance: TermsAcceptance } | { type: 'acknowledgeLockout' };
   autorizacion_solicitud: { type: 'read' } | CancelConfirmed;
-  autorizacion_documento: { type: 'accept' };
+  autorizacion_documento: { type: 'accept'; acceptance: TermsAcceptance } | { type: 'acknowledgeLockout' };
   video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
   pdf_video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
   preparacion_comprobante: { type: 'capture'; ruta?: string | null } | CancelConfirmed;

@@ -1,5 +1,14 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useJourney } from '../../journey/run';
+import { ConsentDocumentPage } from '../clausula/ConsentDocumentPage';
 
 export function Component() {
-  return <PendingStep step="autorizacion_documento" />;
+  const journey = useJourney('autorizacion_documento');
+  return (
+    <ConsentDocumentPage
+      kind="autorizacion"
+      step="autorizacion_documento"
+      onAccept={(acceptance) => journey({ type: 'accept', acceptance })}
+      onLockoutToEntry={() => journey({ type: 'acknowledgeLockout' })}
+    />
+  );
 }

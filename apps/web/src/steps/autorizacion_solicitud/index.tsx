@@ -1,5 +1,14 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useJourney } from '../../journey/run';
+import { ConsentIntro } from '../clausula/ConsentIntro';
 
 export function Component() {
-  return <PendingStep step="autorizacion_solicitud" />;
+  const journey = useJourney('autorizacion_solicitud');
+  return (
+    <ConsentIntro
+      kind="autorizacion"
+      step="autorizacion_solicitud"
+      onRead={() => journey({ type: 'read' })}
+      onCancelConfirmed={(ruta) => journey({ type: 'cancelConfirmed', ruta })}
+    />
+  );
 }

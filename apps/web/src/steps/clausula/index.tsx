@@ -1,5 +1,19 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useEffect } from 'react';
+import { useJourney } from '../../journey/run';
+import { ConsentIntro } from './ConsentIntro';
 
 export function Component() {
-  return <PendingStep step="clausula" />;
+  const journey = useJourney('clausula');
+  // REQ_MEDIOS_ELECTRONICOS FALSO: straight on to the authorization.
+  useEffect(() => {
+    journey({ type: 'enter' });
+  }, [journey]);
+  return (
+    <ConsentIntro
+      kind="clausula"
+      step="clausula"
+      onRead={() => journey({ type: 'read' })}
+      onCancelConfirmed={(ruta) => journey({ type: 'cancelConfirmed', ruta })}
+    />
+  );
 }

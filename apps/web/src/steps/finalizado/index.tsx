@@ -1,5 +1,338 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useEffect, useId, useState } from 'react';
+import { paramEnabled, paramValue } from '@kyc/contracts/params';
+import { folioOf } from '@kyc/contracts/state';
+import { sendLifecycle } from '../../api/calls';
+import { useJourney } from '../../journey/run';
+import { currentPlatform, originOS } from '../../media/platform';
+import { useGrantorParams } from '../../session/grantor';
+import { readOcr } from '../../session/idCapture';
+import { isPopup } from '../../session/popup';
+import { readJson, sessionState } from '../../session/storage';
+import { readUserData } from '../../session/userData';
+import { copy } from '../../ui/copy';
+import { Dialog } from '../../ui/Dialog';
+import { LoadingState } from '../../ui/LoadingState';
+import { LockoutPanel } from '../../ui/LockoutPanel';
+import { Screen } from '../../ui/Screen';
+import { useLockout } from '../../ui/useLockout';
+import { emailResult, processDocuments, queryScore, sendBundle } from './calls';
+import { buildEmailRequest } from './email';
+import { finalCopy } from './finalCopy';
+import { finishWithoutEmail, lockAfterFailure, reportScoreUnavailable, sendResult, type FinishDeps } from './finish';
+import { returnLink } from './returnLink';
+import { pollScore, type Score, type ScoreFlag } from './score';
+import './finalizado.css';
 
+type View = { kind: 'locked' } | { kind: 'concluded' } | { kind: 'scoring' } | { kind: 'result'; score: Score };
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const id = window.setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      window.clearTimeout(id);
+      reject(signal.reason);
+    });
+  });
+}
+
+function finishDeps(uuidUser: string): FinishDeps {
+  return {
+    storage: sessionState(),
+    sendEmail: emailResult,
+    sendBundle,
+    processDocuments: () => processDocuments(uuidUser),
+    lifecycle: sendLifecycle,
+    sleep: (ms) => sleep(ms),
+    now: () => Date.now(),
+  };
+}
+
+/**
+ * /finalizado (spec §2 "Final screens", §4): the lockout panel while the one-hour lock is on; the simple final
+ * screen once the process is concluded (or when the grantor sends no e-mail); otherwise the score result screen.
+ */
 export function Component() {
-  return <PendingStep step="finalizado" />;
+  const journey = useJourney('finalizado');
+  const params = useGrantorParams();
+  const lockout = useLockout();
+  const storage = sessionState();
+  const uuidUser = storage.get('uuidUser') ?? '';
+  const uuidTrx = storage.get('uuidTrx') ?? '';
+  const [view, setView] = useState<View>(() =>
+    lockout.locked ? { kind: 'locked' } : storage.get('completado') === 'true' ? { kind: 'concluded' } : { kind: 'scoring' },
+  );
+  const sendsEmail = paramEnabled(params, 'ENABLE_SEND_MAIL');
+
+  useEffect(() => {
+    if (view.kind !== 'scoring') return;
+    const controller = new AbortController();
+    const deps = finishDeps(uuidUser);
+    const isDesktop = originOS(currentPlatform()) === 'desktop';
+    void (async () => {
+      try {
+        const outcome = await pollScore({
+          fetchScore: () => queryScore({ uuidUser, uuidTrx }, isDesktop, controller.signal),
+          sleep: (ms) => sleep(ms, controller.signal),
+          signal: controller.signal,
+        });
+        if (outcome.kind === 'unavailable') {
+          setView({ kind: 'result', score: { flag: outcome.flag, fields: [] } });
+          await reportScoreUnavailable(deps);
+          return;
+        }
+        const { score } = outcome;
+        sessionState().set('flag', score.flag);
+        if (score.flag === 'RED') {
+          setView({ kind: 'result', score });
+          await lockAfterFailure(deps);
+        } else if (!sendsEmail) {
+          await finishWithoutEmail(deps, score.flag);
+          if (!controller.signal.aborted) setView({ kind: 'concluded' });
+        } else {
+          setView({ kind: 'result', score });
+        }
+      } catch {
+        // aborted: the screen went away
+      }
+    })();
+    return () => controller.abort();
+  }, [view.kind, uuidUser, uuidTrx, sendsEmail]);
+
+  switch (view.kind) {
+    case 'locked':
+      return (
+        <LockoutPanel
+          step="finalizado"
+          onAcknowledge={() => {
+            if (lockout.acknowledge(false) === 'toEntry') journey({ type: 'acknowledge' });
+            else setView(sessionState().get('completado') === 'true' ? { kind: 'concluded' } : { kind: 'scoring' });
+          }}
+        />
+      );
+    case 'scoring':
+      return (
+        <main className="screen screen--pending" data-step="finalizado" aria-busy="true">
+          <LoadingState label={finalCopy.scoring} />
+        </main>
+      );
+    case 'concluded':
+      return <Concluded folio={folioOf(uuidUser)} link={returnLink(storage.get('package'), { uuidUser, uuidTrx })} onContinue={() => journey({ type: 'continue' })} />;
+    case 'result':
+      return (
+        <ScoreResult
+          score={view.score}
+          folio={folioOf(uuidUser)}
+          onRedFinish={() => journey({ type: 'sent', result: 'FAIL' })}
+          onSend={async (email) => {
+            const request = buildEmailRequest({
+              flag: view.score.flag,
+              email,
+              uuidUser,
+              params,
+              dataUser: readUserData(storage),
+              ocrFront: readOcr(storage, 'ocrFront'),
+              ocrBack: readOcr(storage, 'ocrBack'),
+              detailsScore: view.score.fields,
+              face: readJson(storage, 'face'),
+              originOS: originOS(currentPlatform()),
+              now: new Date(),
+            });
+            const fullResult = paramEnabled(params, 'RESULTADO_COMPLETO_OPENER');
+            const outcome = await sendResult(finishDeps(uuidUser), request, view.score.flag, {
+              fetchDocumentsFirst: fullResult,
+              sendBundle: paramEnabled(params, 'SEND_ZIP_SEMAFORO'),
+            });
+            if (!outcome.ok) return outcome.messageClient ?? finalCopy.emailFailed;
+            journey({
+              type: 'sent',
+              result: outcome.result,
+              ...(fullResult ? { data: { flag: view.score.flag, Fields: view.score.fields, links: outcome.links } } : {}),
+            });
+            return null;
+          }}
+        />
+      );
+  }
+}
+
+function Folio({ folio }: { folio: string }) {
+  return folio ? (
+    <p className="folio">
+      {finalCopy.folio}: <strong>{folio}</strong>
+    </p>
+  ) : null;
+}
+
+function Concluded({ folio, link, onContinue }: { folio: string; link: string | null; onContinue: () => void }) {
+  const [leaving, setLeaving] = useState(false);
+  const action = link ? (
+    <a className="btn btn--primary" href={link}>
+      {finalCopy.backToOrigin}
+    </a>
+  ) : !isPopup() ? (
+    <button
+      type="button"
+      className="btn btn--primary"
+      disabled={leaving}
+      onClick={() => {
+        setLeaving(true);
+        onContinue();
+      }}
+    >
+      {copy.common.continue}
+    </button>
+  ) : null;
+  return (
+    <Screen title={finalCopy.thanks} step="finalizado" className="final" actions={action}>
+      <div className="final__badge final__badge--green" aria-hidden="true" />
+      <p>{finalCopy.concluded}</p>
+      <Folio folio={folio} />
+    </Screen>
+  );
+}
+
+const flagText: Record<ScoreFlag, string> = { GREEN: finalCopy.green, YELLOW: finalCopy.yellow, RED: finalCopy.red };
+
+interface ScoreResultProps {
+  score: Score;
+  folio: string;
+  /** Resolves null once sent, else the message to show. */
+  onSend: (email: string) => Promise<string | null>;
+  onRedFinish: () => void;
+}
+
+function ScoreResult({ score, folio, onSend, onRedFinish }: ScoreResultProps) {
+  const params = useGrantorParams();
+  const inputId = useId();
+  const hintId = useId();
+  const [email, setEmail] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const red = score.flag === 'RED';
+  const contactEmail = paramValue(params, 'EMAIL_CONTACTO_PRINCIPAL').trim();
+  const contactPhone = paramValue(params, 'TEL_CONTACTO_PRINCIPAL').trim();
+
+  async function send(): Promise<void> {
+    setState('sending');
+    setError(null);
+    const failure = await onSend(email.trim());
+    setConfirming(false);
+    if (failure) {
+      setError(failure);
+      setState('idle');
+    } else {
+      setState('sent');
+    }
+  }
+
+  const actions = red ? (
+    <button
+      type="button"
+      className="btn btn--primary"
+      disabled={state !== 'idle'}
+      onClick={() => {
+        setState('sent');
+        onRedFinish();
+      }}
+    >
+      {finalCopy.finish}
+    </button>
+  ) : (
+    <button
+      type="button"
+      className="btn btn--primary"
+      disabled={!email.trim() || state !== 'idle'}
+      onClick={() => setConfirming(true)}
+    >
+      {finalCopy.finish}
+    </button>
+  );
+
+  return (
+    <Screen title={red ? finalCopy.failedTitle : finalCopy.thanks} step="finalizado" className={`final final--${score.flag.toLowerCase()}`} actions={actions}>
+      <div className={`final__badge final__badge--${score.flag.toLowerCase()}`} aria-hidden="true" />
+      <p>{flagText[score.flag]}</p>
+      {red ? (
+        <>
+          <Folio folio={folio} />
+          {contactEmail || contactPhone ? (
+            <>
+              <p>{finalCopy.contact}</p>
+              <dl className="final__contact">
+                {contactEmail ? (
+                  <div>
+                    <dt>{finalCopy.email}</dt>
+                    <dd>
+                      <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
+                    </dd>
+                  </div>
+                ) : null}
+                {contactPhone ? (
+                  <div>
+                    <dt>{finalCopy.phone}</dt>
+                    <dd>
+                      <a href={`tel:${contactPhone.replace(/[^\d+]/g, '')}`}>{contactPhone}</a>
+                    </dd>
+                  </div>
+                ) : null}
+              </dl>
+            </>
+          ) : null}
+        </>
+      ) : (
+        <>
+          <div className="field final__email">
+            <label htmlFor={inputId} className="field__label">
+              {finalCopy.email}
+            </label>
+            <p id={hintId} className="field__hint">
+              {finalCopy.emailHint}
+            </p>
+            <input
+              id={inputId}
+              className="field__input"
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              maxLength={320}
+              aria-describedby={hintId}
+              value={email}
+              disabled={state !== 'idle'}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </div>
+          <Folio folio={folio} />
+          <div role="status" className="final__status">
+            {state === 'sending' ? finalCopy.sending : state === 'sent' ? finalCopy.sent : null}
+          </div>
+          <div role="alert" className="final__status alert">
+            {error}
+          </div>
+          <Dialog
+            open={confirming}
+            title={finalCopy.confirmTitle}
+            onClose={() => {
+              if (state !== 'sending') setConfirming(false);
+            }}
+            actions={
+              <>
+                <button type="button" className="btn btn--secondary" data-autofocus disabled={state === 'sending'} onClick={() => setConfirming(false)}>
+                  {finalCopy.back}
+                </button>
+                <button type="button" className="btn btn--primary" disabled={state === 'sending'} onClick={() => void send()}>
+                  {finalCopy.finish}
+                </button>
+              </>
+            }
+          >
+            <p>{finalCopy.confirmMessage(email.trim())}</p>
+            <p role="status" className="dialog__status">
+              {state === 'sending' ? finalCopy.sending : null}
+            </p>
+          </Dialog>
+        </>
+      )}
+    </Screen>
+  );
 }

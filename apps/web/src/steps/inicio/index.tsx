@@ -6,8 +6,10 @@ import { useGrantorParams } from '../../session/grantor';
 import { copy } from '../../ui/copy';
 import { LoadingState } from '../../ui/LoadingState';
 import { Icon } from '../../ui/icons';
+import { LockoutPanel } from '../../ui/LockoutPanel';
 import { BadUrlNotice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
+import { useLockout } from '../../ui/useLockout';
 import { useStart } from './useStart';
 import './inicio.css';
 
@@ -24,6 +26,10 @@ export function Component() {
   const onStarted = useCallback(() => journey({ type: 'enter' }), [journey]);
   const { status, spinner, retry } = useStart(apikey, location.search, location.key, isResumeState(location.state), onStarted);
 
+  // Spec §4 lockout: the panel shows while the one-hour lock is on; here at the grantor page ENTENDIDO clears it.
+  const lockout = useLockout();
+
+  if (lockout.locked) return <LockoutPanel step="bloqueo" onAcknowledge={() => lockout.acknowledge(true)} />;
   if (status === 'badUrl') return <BadUrlNotice onRetry={() => window.location.reload()} />;
 
   const dni = paramEnabled(params, 'VARIANTE_DNI');

@@ -1,5 +1,113 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { fetchPublicGrantorParams } from '../../api/calls';
+import { ApiError, isAbortError } from '../../api/client';
+import { useJourney } from '../../journey/run';
+import { currentPlatform, isIOS } from '../../media/platform';
+import { setGrantorParams } from '../../session/grantor';
+import { sessionState } from '../../session/storage';
+import { copy } from '../../ui/copy';
+import { LoadingState } from '../../ui/LoadingState';
+import { BadUrlNotice, Notice } from '../../ui/Notice';
+import { Screen } from '../../ui/Screen';
+import { beginLinkJourney, expiryLabel, linkBrowserSupport, parseLinkQuery, type LinkBrowser } from './link';
+import { linkCopy } from './linkCopy';
+import './pdf_token.css';
 
+type Status = 'loading' | 'ready' | 'badUrl' | 'offline';
+
+function browserSupport(): LinkBrowser {
+  const hints = currentPlatform();
+  return linkBrowserSupport({
+    userAgent: hints.userAgent,
+    ios: isIOS(hints),
+    hasGetUserMedia: typeof navigator.mediaDevices?.getUserMedia === 'function',
+    hasMediaRecorder: typeof MediaRecorder !== 'undefined',
+  });
+}
+
+/**
+ * /pdf_token (spec §2 result-link flow): stores the link's query in a fresh browser state, loads the grantor's
+ * public parameters, sends an expired link to /pdf_token_error, shows the expiry and the single-consultation
+ * warning, and CONTINUAR goes to the link flow's face video.
+ */
 export function Component() {
-  return <PendingStep step="pdf_token" />;
+  const location = useLocation();
+  const journey = useJourney('pdf_token');
+  const [link] = useState(() => parseLinkQuery(location.search));
+  const [status, setStatus] = useState<Status>(link ? 'loading' : 'badUrl');
+  const [attempt, setAttempt] = useState(0);
+  const [support] = useState(browserSupport);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!link) return;
+    if (attempt === 0) {
+      beginLinkJourney(link, sessionState(), () => crypto.randomUUID());
+      setGrantorParams(null);
+      // Past fecha: straight to the expired-link page.
+      if (journey({ type: 'enter' })) return;
+    }
+    const controller = new AbortController();
+    fetchPublicGrantorParams(link.idOtorgante, 'pdf_token', controller.signal).then(
+      (params) => {
+        setGrantorParams(params);
+        setStatus('ready');
+      },
+      (error: unknown) => {
+        if (isAbortError(error)) return;
+        setStatus(error instanceof ApiError && error.hasResponse ? 'badUrl' : 'offline');
+      },
+    );
+    return () => controller.abort();
+  }, [link, attempt, journey]);
+
+  if (status === 'badUrl') return <BadUrlNotice />;
+  if (status === 'offline') {
+    return <Notice title={copy.notices.unexpectedTitle} message={copy.entry.network} step="pdf_token" onAction={() => setAttempt((n) => n + 1)} />;
+  }
+  if (support !== 'ok') {
+    return (
+      <Notice title={linkCopy.browser.title} message={copy.notices.unsupported} step="pdf_token" actionLabel={copy.common.retry}>
+        <p>{support === 'useSafari' ? linkCopy.browser.useSafari : linkCopy.browser.useChromeOrEdge}</p>
+      </Notice>
+    );
+  }
+  if (status === 'loading') {
+    return (
+      <main className="screen screen--pending" data-step="pdf_token" aria-busy="true">
+        <LoadingState label={linkCopy.token.loading} />
+      </main>
+    );
+  }
+
+  const expiry = expiryLabel(sessionState().get('fechavigencia'));
+  return (
+    <Screen
+      title={linkCopy.token.title}
+      step="pdf_token"
+      className="link"
+      actions={
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            journey({ type: 'continue' });
+          }}
+        >
+          {copy.common.continue}
+        </button>
+      }
+    >
+      <p>{linkCopy.token.intro}</p>
+      {expiry ? (
+        <p className="link__expiry">
+          {linkCopy.token.expiry} <strong>{expiry}</strong>.
+        </p>
+      ) : null}
+      <p className="link__warning">{linkCopy.token.once}</p>
+    </Screen>
+  );
 }

@@ -1,5 +1,56 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useEffect } from 'react';
+import { paramValue } from '@kyc/contracts/params';
+import { folioOf } from '@kyc/contracts/state';
+import { fetchPublicGrantorParams } from '../../api/calls';
+import { setGrantorParams, useGrantorParams } from '../../session/grantor';
+import { sessionState } from '../../session/storage';
+import { copy } from '../../ui/copy';
+import { Screen } from '../../ui/Screen';
+import { expiryLabel } from '../pdf_token/link';
+import { linkCopy } from '../pdf_token/linkCopy';
+import '../pdf_token/pdf_token.css';
 
+/**
+ * /pdf_token_error (spec §2): the link's validity lapsed on the stored date (long es-MX), the folio, and the help
+ * phone (TEL_AYUDA_ENLACE, the spec's hard-coded number made a parameter; else the grantor's main phone).
+ */
 export function Component() {
-  return <PendingStep step="pdf_token_error" />;
+  const params = useGrantorParams();
+  const storage = sessionState();
+  const expiry = expiryLabel(storage.get('fechavigencia'));
+  const folio = folioOf(storage.get('uuidUser'));
+  // An expired link leaves /pdf_token before its parameters load: fetched here for the branding and the phone.
+  const idOtorgante = storage.get('idOtorgante');
+  const missing = params === null;
+  useEffect(() => {
+    if (!missing || !idOtorgante) return;
+    const controller = new AbortController();
+    fetchPublicGrantorParams(idOtorgante, 'pdf_token_error', controller.signal).then(setGrantorParams, () => undefined);
+    return () => controller.abort();
+  }, [missing, idOtorgante]);
+  const phone = paramValue(params, 'TEL_AYUDA_ENLACE').trim() || paramValue(params, 'TEL_CONTACTO_PRINCIPAL').trim();
+  return (
+    <Screen title={linkCopy.expired.title} step="pdf_token_error" className="link">
+      <p className="notice__message" role="alert">
+        {expiry ? (
+          <>
+            {linkCopy.expired.lapsed} <strong>{expiry}</strong>.
+          </>
+        ) : (
+          linkCopy.expired.lapsedNoDate
+        )}
+      </p>
+      <p>{linkCopy.expired.help}</p>
+      {folio ? (
+        <p className="folio">
+          {copy.common.folio}: <strong>{folio}</strong>
+        </p>
+      ) : null}
+      {phone ? (
+        <p>
+          {linkCopy.expired.phone}: <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{phone}</a>
+        </p>
+      ) : null}
+    </Screen>
+  );
 }

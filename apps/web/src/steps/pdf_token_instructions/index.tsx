@@ -1,5 +1,48 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useState } from 'react';
+import { useJourney } from '../../journey/run';
+import { sessionState } from '../../session/storage';
+import { copy } from '../../ui/copy';
+import { Screen } from '../../ui/Screen';
+import { expiryLabel } from '../pdf_token/link';
+import { linkCopy } from '../pdf_token/linkCopy';
+import '../pdf_token/pdf_token.css';
 
+/**
+ * /pdf_token_instructions (spec §2): camera access and a quiet place. The spec's "hard-coded expiry label" is
+ * the stored link expiry here, and CONTINUAR (no action shown) goes on like /pdf_token's, to the face video.
+ */
 export function Component() {
-  return <PendingStep step="pdf_token_instructions" />;
+  const journey = useJourney('pdf_token');
+  const [busy, setBusy] = useState(false);
+  const expiry = expiryLabel(sessionState().get('fechavigencia'));
+  return (
+    <Screen
+      title={linkCopy.instructions.title}
+      step="pdf_token_instructions"
+      className="link"
+      actions={
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            journey({ type: 'continue' });
+          }}
+        >
+          {copy.common.continue}
+        </button>
+      }
+    >
+      <ul className="link__tips">
+        <li>{linkCopy.instructions.camera}</li>
+        <li>{linkCopy.instructions.place}</li>
+      </ul>
+      {expiry ? (
+        <p className="link__expiry">
+          {linkCopy.instructions.expiry} <strong>{expiry}</strong>.
+        </p>
+      ) : null}
+    </Screen>
+  );
 }

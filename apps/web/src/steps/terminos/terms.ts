@@ -23,10 +23,13 @@ export function longDate(date: Date): string {
   return new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'long', year: 'numeric' }).format(date);
 }
 
+/** A legal text names the legal entity: the razón social first, the short name only when it is missing. */
+export function grantorLegalName(params: readonly GrantorParam[] | null): string {
+  return paramValue(params, 'RAZON_SOCIAL').trim() || paramValue(params, 'NOMBRE_CORTO').trim() || copy.terms.grantorFallback;
+}
+
 export function termsDocument(params: readonly GrantorParam[] | null, userName: string | null, now: Date): TermsDocument {
-  // A privacy notice names the legal entity: the razón social first, the short name only when it is missing.
-  const grantor =
-    paramValue(params, 'RAZON_SOCIAL').trim() || paramValue(params, 'NOMBRE_CORTO').trim() || copy.terms.grantorFallback;
+  const grantor = grantorLegalName(params);
   const values = { grantor, user: userName ?? copy.terms.userFallback };
   return {
     title: fillPlaceholders(paramValue(params, 'TITULO_TERMINOS'), values),

@@ -1,5 +1,14 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { useJourney } from '../../journey/run';
+import { ConsentDocumentPage } from '../clausula/ConsentDocumentPage';
 
 export function Component() {
-  return <PendingStep step="validacion_documento" />;
+  const journey = useJourney('validacion_documento');
+  return (
+    <ConsentDocumentPage
+      kind="clausula"
+      step="validacion_documento"
+      onAccept={(acceptance) => journey({ type: 'accept', acceptance })}
+      onLockoutToEntry={() => journey({ type: 'acknowledgeLockout' })}
+    />
+  );
 }

@@ -1,0 +1,25 @@
+/** Texts of the final screens (es-MX). `spec` marks the spec's own words. */
+export const finalCopy = {
+  thanks: 'Muchas Gracias', // spec
+  failedTitle: 'Proceso no exitoso', // spec
+  scoring: 'Estamos revisando el resultado de tu proceso…',
+  green: 'Tu solicitud está completa. Te enviaremos el resultado de tu proceso al correo electrónico que registres.',
+  yellow:
+    'Nuestro equipo está procesando tu solicitud. En las próximas horas te enviaremos el resultado al correo electrónico que registres.',
+  red: 'Tu proceso no fue aceptado. Revisa que tus documentos estén vigentes y se vean legibles.',
+  contact: 'Si tienes dudas, comunícate con nosotros:',
+  email: 'Correo electrónico',
+  emailHint: 'Te enviaremos ahí el reporte de tu proceso.',
+  phone: 'Teléfono',
+  folio: 'Folio de tu proceso',
+  finish: 'TERMINAR', // spec
+  back: 'REGRESAR', // spec
+  confirmTitle: 'Confirma tu correo electrónico',
+  confirmMessage: (email: string) => `Enviaremos el reporte de tu proceso al correo ${email}. ¿Es correcto?`,
+  sending: 'Enviando tu resultado…',
+  sent: 'Enviamos tu resultado. Gracias.',
+  emailFailed: 'No pudimos enviar tu resultado. Revisa tu correo electrónico e intenta nuevamente.',
+  concluded: 'Tu proceso ha concluido.',
+  backToOrigin: 'Volver al origen', // spec
+  understood: 'ENTENDIDO', // spec
+} as const;
