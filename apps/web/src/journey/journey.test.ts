@@ -352,6 +352,21 @@ describe('Face video token', () => {
     expect(t?.delayMs).toBe(300);
     expect(t?.route).toMatch(/^\/pdf_token\?uuid=/);
   });
+
+  it('"Browsers without MediaRecorder go to /pasos_configuracion" (recorder path)', () => {
+    expect(next('video_token', { type: 'recorderUnsupported' }, ctx())).toMatchObject({ route: '/pasos_configuracion', replace: true });
+    expect(next('pdf_video_token', { type: 'recorderUnsupported' }, ctx())?.route).toBe('/pasos_configuracion');
+  });
+
+  it('"Final failure screen when attempts are exhausted": FAIL reported, opener told, completado set, screen stays', () => {
+    const t = next('video_token', { type: 'attemptsExhausted' }, popup());
+    expect(t?.route).toBeNull();
+    expect(effect(t, 'lifecycle')).toMatchObject({ step: 'video_token', status: 'FAIL', description: 'Finalizado por reintentos' });
+    expect(effect(t, 'opener')?.message).toMatchObject({ status: 'FAIL', type: 'PROCESS' });
+    expect(effect(t, 'markCompleted')).toBeDefined();
+    expect(next('video_token', { type: 'acknowledgeFailure' }, ctx())?.route).toBe('/key-123');
+    expect(next('pdf_video_token', { type: 'acknowledgeFailure' }, ctx())?.route).toMatch(/^\/pdf_token\?uuid=/);
+  });
 });
 
 describe('Proof of address', () => {
@@ -461,7 +476,8 @@ describe('Final screens', () => {
   });
 
   it('"One grantor key puts the full result in the opener message."', () => {
-    const t = next('finalizado', { type: 'sent', result: 'OK', data: { flag: 'GREEN' } }, popup());
+    // The journey also gates data on RESULTADO_COMPLETO_OPENER (merged with the embedding work).
+    const t = next('finalizado', { type: 'sent', result: 'OK', data: { flag: 'GREEN' } }, popup({ RESULTADO_COMPLETO_OPENER: 'true' }));
     expect(effect(t, 'opener')?.message).toMatchObject({ step: 'completed', result: 'OK', data: { flag: 'GREEN' } });
   });
 

@@ -263,6 +263,12 @@ const handlers: Handlers = {
         return abandon('video_token', ctx);
       case 'cancelConfirmed':
         return cancellation('video_token', ctx, event.ruta);
+      case 'recorderUnsupported':
+        return go('/pasos_configuracion', 0, { replace: true });
+      case 'attemptsExhausted':
+        return { route: null, delayMs: 0, effects: processFailed('video_token', ctx) };
+      case 'acknowledgeFailure':
+        return go(entryRoute(ctx));
     }
   },
 
@@ -274,6 +280,13 @@ const handlers: Handlers = {
         return abandon('pdf_video_token', ctx);
       case 'cancelConfirmed':
         return cancellation('pdf_video_token', ctx, event.ruta ?? 'pdf_video_token');
+      case 'recorderUnsupported':
+        return go('/pasos_configuracion', 0, { replace: true });
+      case 'attemptsExhausted':
+        return { route: null, delayMs: 0, effects: processFailed('pdf_video_token', ctx) };
+      case 'acknowledgeFailure':
+        // The link flow has no grantor route: back to its token page (which shows the link's state).
+        return go(tokenPageRoute(ctx));
     }
   },
 

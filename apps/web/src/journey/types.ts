@@ -41,6 +41,14 @@ export interface TermsAcceptance {
 
 type Enter = { type: 'enter' };
 type CancelConfirmed = { type: 'cancelConfirmed'; ruta?: string | null };
+type FaceVideoEvent =
+  | { type: 'matched' }
+  | { type: 'abandon' }
+  | CancelConfirmed
+  /** The browser cannot record (no MediaRecorder): the Safari setup steps. */
+  | { type: 'recorderUnsupported' }
+  | { type: 'attemptsExhausted' }
+  | { type: 'acknowledgeFailure' };
 
 /** The events each step may report. The type system rejects an event a step does not know. */
 export interface StepEvents {
@@ -63,8 +71,8 @@ export interface StepEvents {
   validacion_documento: { type: 'accept'; acceptance: TermsAcceptance } | { type: 'acknowledgeLockout' };
   autorizacion_solicitud: { type: 'read' } | CancelConfirmed;
   autorizacion_documento: { type: 'accept'; acceptance: TermsAcceptance } | { type: 'acknowledgeLockout' };
-  video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
-  pdf_video_token: { type: 'matched' } | { type: 'abandon' } | CancelConfirmed;
+  video_token: FaceVideoEvent;
+  pdf_video_token: FaceVideoEvent;
   preparacion_comprobante: { type: 'capture'; ruta?: string | null } | CancelConfirmed;
   comprobante: { type: 'read'; lectura: ProofReadingWire } | { type: 'attemptsExhausted' } | { type: 'acknowledge' } | CancelConfirmed;
   consulta_historial: { type: 'accept'; acceptance: TermsAcceptance } | CancelConfirmed;

@@ -100,3 +100,16 @@ export function waitForFrames(video: HTMLVideoElement, timeoutMs: number = camer
     signal?.addEventListener('abort', abort);
   });
 }
+
+/** Spec §9 "Video ideal 640x480 (up to 1280x720)": the user-facing camera of the face video. */
+export const faceVideoConstraints: MediaTrackConstraints = {
+  facingMode: 'user',
+  width: { ideal: 640, max: 1280 },
+  height: { ideal: 480, max: 720 },
+};
+
+/** Opens the front camera and the microphone (the face video records the code read aloud). */
+export async function openFaceCamera(): Promise<MediaStream> {
+  const devices = mediaDevices();
+  return assertVideoTrack(await devices.getUserMedia({ video: faceVideoConstraints, audio: true }));
+}

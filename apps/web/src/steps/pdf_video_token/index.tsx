@@ -1,5 +1,5 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { FaceVideo } from '../video_token/FaceVideo';
 
 export function Component() {
-  return <PendingStep step="pdf_video_token" />;
+  return <FaceVideo flow="link" />;
 }

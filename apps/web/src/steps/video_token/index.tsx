@@ -1,5 +1,5 @@
-import { PendingStep } from '../../ui/PendingStep';
+import { FaceVideo } from './FaceVideo';
 
 export function Component() {
-  return <PendingStep step="video_token" />;
+  return <FaceVideo flow="main" />;
 }

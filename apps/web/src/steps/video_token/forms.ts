@@ -1,0 +1,45 @@
+import { recordingExtension } from '../../media/recorder';
+import type { OriginOS } from '../../media/platform';
+import type { Codes } from './state';
+
+/** Which flow the face video belongs to: the main journey or the result-link flow (/pdf_video_token). */
+export type FaceFlow = 'main' | 'link';
+
+/** Spec §7 service_call of the face-video call. */
+export function serviceCall(flow: FaceFlow): 'videotoken-embedding' | 'videotoken-pdf' {
+  return flow === 'link' ? 'videotoken-pdf' : 'videotoken-embedding';
+}
+
+/** Spec §7 otp: multipart file (the JPEG face photo) and uuid. */
+export function otpForm(photo: Blob, uuidUser: string): FormData {
+  const form = new FormData();
+  form.append('uuid', uuidUser);
+  form.append('file', photo, 'rostro.jpg');
+  return form;
+}
+
+export interface VideoTokenFields {
+  uuidUser: string;
+  codes: Codes;
+  origin: OriginOS;
+  flow: FaceFlow;
+  passport: boolean;
+  ios: boolean;
+}
+
+/**
+ * Spec §7 "new video token endpoint": uuidUser, created, expire, originOS (ios/android), service_call,
+ * identificacion_pasaporte ('true'/'false'), videotoken (webm/mp4) and the iOS flag.
+ */
+export function videoTokenForm(video: Blob, fields: VideoTokenFields): FormData {
+  const form = new FormData();
+  form.append('uuidUser', fields.uuidUser);
+  form.append('created', fields.codes.created);
+  form.append('expire', fields.codes.expire);
+  form.append('originOS', fields.origin);
+  form.append('service_call', serviceCall(fields.flow));
+  form.append('identificacion_pasaporte', String(fields.passport));
+  form.append('iOS', String(fields.ios));
+  form.append('videotoken', video, `videotoken.${recordingExtension(video.type)}`);
+  return form;
+}

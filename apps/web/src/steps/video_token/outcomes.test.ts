@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { errorTexts, faceMessages } from '@kyc/contracts/texts';
+import { applyFailure, attemptsExhausted, describeFailure, faceMessageOf, tokenFailureText } from './outcomes';
+
+const response = (status: number, message?: string, messageClient?: string) =>
+  describeFailure({ kind: 'response', status, message, messageClient });
+
+describe('face step messages (spec §8)', () => {
+  it('the first seven recoverable messages do not count an attempt on 400 or 500', () => {
+    for (const text of [
+      faceMessages.noFace,
+      faceMessages.mask,
+      faceMessages.badLight,
+      faceMessages.blurry,
+      faceMessages.multipleFaces,
+      faceMessages.lowLight,
+      faceMessages.comparisonFailed,
+    ]) {
+      for (const status of [400, 500]) {
+        const view = response(status, text);
+        expect(view).toMatchObject({ message: text, countsAttempt: false, exhausts: false, restart: false });
+        expect(view.hint).toBeTruthy();
+      }
+    }
+  });
+
+  it('the phrase messages count an attempt and ask to read loud and clear', () => {
+    for (const text of [faceMessages.phrase, faceMessages.phraseShort, 'No logramos entender la frase']) {
+      expect(response(400, text)).toMatchObject({ message: faceMessages.phrase, countsAttempt: true, hint: 'Lee cada número en voz alta y claro.' });
+    }
+  });
+
+  it('a recoverable message on another status counts', () => {
+    expect(response(422, faceMessages.blurry).countsAttempt).toBe(true);
+  });
+
+  it('message_client wins over message; accents, case and trailing dots are ignored', () => {
+    expect(faceMessageOf('NO SE ENCONTRÓ ROSTRO.')).toBe('noFace');
+    expect(response(400, 'face not found', faceMessages.mask).message).toBe(faceMessages.mask);
+  });
+
+  it("'No se encontro rostro' is the default of a bare 400", () => {
+    expect(response(400)).toMatchObject({ message: faceMessages.noFace, countsAttempt: false });
+  });
+
+  it("'No hay coincidencia intente nuevamente' shows the inconsistency text and Reiniciar", () => {
+    expect(response(400, errorTexts.noMatch)).toEqual({
+      message: errorTexts.noMatchClient,
+      hint: null,
+      countsAttempt: true,
+      exhausts: false,
+      restart: true,
+    });
+    // A 200 without a match is the same verdict.
+    expect(response(200)).toMatchObject({ message: errorTexts.noMatchClient, restart: true, countsAttempt: true });
+  });
+
+  it("'Spoof detected' (404) sets the attempts straight to the maximum", () => {
+    const view = response(404, errorTexts.spoofDetected);
+    expect(view.exhausts).toBe(true);
+    expect(applyFailure({ used: 0, max: 3 }, view)).toEqual({ used: 3, max: 3 });
+  });
+
+  it('other 404: a hint to check the connection, attempt counted', () => {
+    expect(response(404, 'Not Found')).toMatchObject({ message: errorTexts.serviceUnavailable, hint: 'Verifica tu conexión a internet.', countsAttempt: true });
+  });
+
+  it('other statuses: service unavailable (or the server text meant for the user), counted', () => {
+    expect(response(503, 'down')).toMatchObject({ message: errorTexts.serviceUnavailable, countsAttempt: true });
+    expect(response(502, 'x', 'Intenta más tarde')).toMatchObject({ message: 'Intenta más tarde', countsAttempt: true });
+  });
+
+  it("the server's attempts-exceeded answer (429) exhausts the attempts", () => {
+    expect(response(429, 'Attempts exhausted', errorTexts.attemptsExceeded)).toMatchObject({ exhausts: true, message: errorTexts.attemptsExceeded });
+  });
+
+  it('network and watchdog texts', () => {
+    expect(describeFailure({ kind: 'network' })).toMatchObject({ message: errorTexts.network, countsAttempt: false });
+    expect(describeFailure({ kind: 'watchdog' })).toMatchObject({ message: errorTexts.watchdog, countsAttempt: true });
+  });
+
+  it('video token request failures: place the face in the marked area, or service unavailable; never counted', () => {
+    expect(describeFailure({ kind: 'token', status: 400, message: 'no face' })).toMatchObject({ message: tokenFailureText, countsAttempt: false });
+    expect(describeFailure({ kind: 'token', status: 400, messageClient: faceMessages.lowLight })).toMatchObject({ message: faceMessages.lowLight, countsAttempt: false });
+    expect(describeFailure({ kind: 'token', status: 500 })).toMatchObject({ message: errorTexts.serviceUnavailable, countsAttempt: false });
+    expect(describeFailure({ kind: 'token', status: null })).toMatchObject({ message: errorTexts.network });
+  });
+});
+
+describe('attempt rules', () => {
+  it('counted failures add one up to the maximum; uncounted ones add nothing', () => {
+    let attempts = { used: 0, max: 3 };
+    attempts = applyFailure(attempts, response(400, faceMessages.noFace));
+    expect(attempts.used).toBe(0);
+    attempts = applyFailure(attempts, response(400, errorTexts.noMatch));
+    attempts = applyFailure(attempts, describeFailure({ kind: 'watchdog' }));
+    expect(attemptsExhausted(attempts)).toBe(false);
+    attempts = applyFailure(attempts, response(503));
+    expect(attempts).toEqual({ used: 3, max: 3 });
+    expect(attemptsExhausted(attempts)).toBe(true);
+    expect(applyFailure(attempts, response(503)).used).toBe(3);
+  });
+});

@@ -1,0 +1,149 @@
+import { errorTexts, faceMessages } from '@kyc/contracts/texts';
+
+/** Why an attempt of the face video did not end in a match. */
+export type FaceFailure =
+  /** The face-video call (or the real-time reply) answered with an error status, or 200 without a match. */
+  | { kind: 'response'; status: number; message?: string | undefined; messageClient?: string | undefined }
+  /** The photo sent to obtain the code was refused (otp call). status null: no response. */
+  | { kind: 'token'; status: number | null; message?: string | undefined; messageClient?: string | undefined }
+  /** No HTTP response (or the real-time connection dropped). */
+  | { kind: 'network' }
+  /** Spec §4: over 50 s without response. */
+  | { kind: 'watchdog' };
+
+/** What the 'Lo sentimos' dialog shows and what the failure does to the attempts. */
+export interface FailureView {
+  message: string;
+  hint: string | null;
+  /** Counts one attempt (spec §8: the first seven recoverable messages do not). */
+  countsAttempt: boolean;
+  /** Sets the attempts straight to the maximum ('Spoof detected', or the server's own attempts-exceeded answer). */
+  exhausts: boolean;
+  /** Reiniciar replaces Reintentar (after a no-match). */
+  restart: boolean;
+}
+
+/** Hints of spec §8 for the face step's server messages (the spec describes them; the wording is ours). */
+export const faceHints = {
+  noFace: 'Busca un lugar con luz menos directa y centra tu rostro en el área marcada.',
+  mask: 'Retira el objeto que cubre tu rostro y vuelve a capturar.',
+  badLight: 'Busca un lugar con luz menos directa.',
+  blurry: 'Limpia la cámara de tu dispositivo y mantenlo firme.',
+  multipleFaces: 'Asegúrate de que solo tu rostro aparezca en la cámara.',
+  lowLight: 'Busca un lugar con más luz.',
+  comparisonFailed: 'Centra tu rostro en el área marcada y vuelve a intentar.',
+  phrase: 'Lee cada número en voz alta y claro.',
+  connection: 'Verifica tu conexión a internet.',
+  token: 'Retira cubrebocas, lentes y gorra, y evita la luz de fondo.',
+} as const;
+
+/** Spec §8 "Video token request failures". */
+export const tokenFailureText = 'Ubica tu rostro en el area marcada';
+
+type FaceMessageKey = keyof typeof faceMessages;
+
+/** Spec §8: these seven 400/500 messages do not count an attempt ("the first seven recoverable messages"). */
+export const recoverableFaceMessages: readonly FaceMessageKey[] = [
+  'noFace',
+  'mask',
+  'badLight',
+  'blurry',
+  'multipleFaces',
+  'lowLight',
+  'comparisonFailed',
+];
+
+function normalize(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[.\s]+$/u, '')
+    .trim()
+    .toLowerCase();
+}
+
+/** Which of the spec's face messages a server text is (accents, case and trailing dots ignored). */
+export function faceMessageOf(text: string | undefined): FaceMessageKey | null {
+  if (!text) return null;
+  const wanted = normalize(text);
+  for (const key of Object.keys(faceMessages) as FaceMessageKey[]) {
+    const known = normalize(faceMessages[key]);
+    if (wanted === known || (known.length > 8 && wanted.startsWith(known))) return key;
+  }
+  return null;
+}
+
+function same(text: string | undefined, expected: string): boolean {
+  return text !== undefined && normalize(text) === normalize(expected);
+}
+
+function view(message: string, hint: string | null, countsAttempt: boolean, extra: Partial<FailureView> = {}): FailureView {
+  return { message, hint, countsAttempt, exhausts: false, restart: false, ...extra };
+}
+
+const exhausted = (message: string): FailureView => view(message, null, true, { exhausts: true });
+
+function faceMessageView(key: FaceMessageKey, countsAttempt: boolean): FailureView {
+  const hint = key === 'phraseShort' ? faceHints.phrase : faceHints[key];
+  return view(faceMessages[key === 'phraseShort' ? 'phrase' : key], hint, countsAttempt);
+}
+
+/** Spec §8's mapping of the face step's failures to the error dialog and the attempt rules. */
+export function describeFailure(failure: FaceFailure): FailureView {
+  switch (failure.kind) {
+    case 'network':
+      // No answer: the server never judged this video, so the attempt is not counted here (the server counts its own).
+      return view(errorTexts.network, null, false);
+    case 'watchdog':
+      return view(errorTexts.watchdog, null, true);
+    case 'token': {
+      if (failure.status === null) return view(errorTexts.network, null, false);
+      if (failure.status === 429) return exhausted(failure.messageClient ?? errorTexts.attemptsExceeded);
+      const known = faceMessageOf(failure.messageClient) ?? faceMessageOf(failure.message);
+      if (known) return faceMessageView(known, false);
+      if (failure.status >= 400 && failure.status < 500) return view(tokenFailureText, faceHints.token, false);
+      return view(errorTexts.serviceUnavailable, null, false);
+    }
+    case 'response':
+      return describeResponse(failure.status, failure.message, failure.messageClient);
+  }
+}
+
+function describeResponse(status: number, message: string | undefined, messageClient: string | undefined): FailureView {
+  if (same(message, errorTexts.spoofDetected) || same(messageClient, errorTexts.spoofDetected)) {
+    return exhausted(errorTexts.attemptsExceeded);
+  }
+  if (status === 429) return exhausted(messageClient ?? errorTexts.attemptsExceeded);
+  if (
+    status === 200 ||
+    same(message, errorTexts.noMatch) ||
+    same(messageClient, errorTexts.noMatch) ||
+    same(messageClient, errorTexts.noMatchClient)
+  ) {
+    return view(errorTexts.noMatchClient, null, true, { restart: true });
+  }
+  const known = faceMessageOf(messageClient) ?? faceMessageOf(message);
+  if (known) {
+    const recoverable = (status === 400 || status === 500) && recoverableFaceMessages.includes(known);
+    return faceMessageView(known, !recoverable);
+  }
+  // 'No se encontro rostro' is the default of a 400 that names nothing.
+  if (status === 400 && !messageClient && !message) return faceMessageView('noFace', false);
+  if (status === 404) return view(messageClient ?? errorTexts.serviceUnavailable, faceHints.connection, true);
+  return view(messageClient ?? errorTexts.serviceUnavailable, null, true);
+}
+
+/** The face video's attempts, mirrored in the browser for the dialog and the final screen; the server enforces them. */
+export interface VideoAttempts {
+  used: number;
+  max: number;
+}
+
+export function applyFailure(attempts: VideoAttempts, failure: FailureView): VideoAttempts {
+  if (failure.exhausts) return { ...attempts, used: attempts.max };
+  return { ...attempts, used: Math.min(attempts.max, attempts.used + (failure.countsAttempt ? 1 : 0)) };
+}
+
+export function attemptsExhausted(attempts: VideoAttempts): boolean {
+  return attempts.used >= attempts.max;
+}
