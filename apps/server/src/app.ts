@@ -19,7 +19,8 @@ import { responseSerializerCompiler } from './http/serializer.js';
 import { registerOcrRoutes } from './http/ocr.js';
 import { registerLauncherRoutes } from './launcher/routes.js';
 import { registerSmsRoutes } from './sms/routes.js';
-import { registerResultsRoutes, type ResultsOptions } from './http/results.js';
+import { registerPublicVideoTokenRoutes } from './http/public-video-token.js';
+import { registerResultsRoutes, resultLinkContext, type ResultsOptions } from './http/results.js';
 import { registerIdentityCheckRoutes } from './http/identity-checks.js';
 import { registerIdCalibrateRoutes } from './http/id-calibrate.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
@@ -128,9 +129,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerIdentityCheckRoutes(app, deps);
     registerIdCalibrateRoutes(app, deps);
     registerVideoTokenRoutes(app, deps);
+    registerPublicVideoTokenRoutes(app, deps);
     // Decisions of real-time recordings by type; a type without one replies 500 'service unavailable'.
     registerRealtimeRoutes(app, deps, {
-      handlers: recordingHandlers({ ...videoTokenRecordingHandlers(deps), ...options.recordingHandlers }),
+      handlers: recordingHandlers({ ...videoTokenRecordingHandlers(deps, resultLinkContext(deps)), ...options.recordingHandlers }),
     });
     await postalRoutes(app, {
       db,

@@ -41,6 +41,8 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
         '/v1/otp',
         '/v1/videotoken/code',
         '/v2/videotoken',
+        '/v1/public_otp',
+        '/v1/public_video_token',
         '/record/connections',
         '/record/connections/{id}/remote-description',
         '/record/connections/{id}',

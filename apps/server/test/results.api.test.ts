@@ -176,7 +176,7 @@ describe.each(engines)('results ($name)', (engine) => {
     const issued = await issueResultLink(ctx, { ...subject, document: 'autorizacion', expiresAt: new Date(Date.now() + 3_600_000) });
     const url = new URL(issued.pdfTokenUrl);
     expect(url.pathname).toBe('/pdf_token');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ uuid: full.cliente, idOtorgante: demoId, fecha: String(issued.fecha), uuidTrx: full.transaccion });
+    expect(Object.fromEntries(url.searchParams)).toEqual({ uuid: full.cliente, idOtorgante: demoId, fecha: String(issued.fecha), uuidTrx: full.transaccion, token: issued.credential });
 
     const token = await signLinkToken(ctx, { ...subject, linkId: issued.linkId, document: 'autorizacion', fecha: issued.fecha });
     const early = await t.app.inject({ method: 'GET', url: `/v1/enlace/${token}` });

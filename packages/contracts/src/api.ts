@@ -52,6 +52,11 @@ const faceResult = z.object({
   liveness: z.union([z.boolean(), z.string()]),
   documentLink: z.string().optional(),
 });
+/**
+ * The result-link flow's credential (the `token` of the /pdf_token URL) in X-Consumer-Custom-ID: it replaces the
+ * api key and transaction headers. Lower case: HTTP header names arrive lower-cased.
+ */
+const linkHeaders = z.object({ 'x-consumer-custom-id': z.string().min(1).max(2000) });
 const scoreFlag = z.enum(['GREEN', 'YELLOW', 'RED']);
 const phone = z.object({ number: z.string().regex(/^\d{6,15}$/), areaCode: z.enum(['52', '51']) });
 const smsClient = z.object({ uuid, platform: z.string().max(50) });
@@ -102,8 +107,8 @@ const realtimeStartMessage = z.object({
   isIPad: channelFlag.optional(),
   type: z.enum(realtimeRecordingTypes),
   isMobile: channelFlag.optional(),
-  /** The grantor's api key. */
-  key: z.string().min(1).max(200),
+  /** The grantor's api key; for VIDEO_TOKEN_PDF the result link's credential (the link flow has no api key). */
+  key: z.string().min(1).max(2000),
   transaccion: uuid,
   cliente: uuid,
   service: z.string().max(100).optional(),
@@ -223,6 +228,14 @@ export const calls = {
     multipart: { file: { kind: 'file', required: true, accept: ['image/jpeg', 'image/png'] }, uuid: { kind: 'text', required: true } },
     response: envelope(z.object({ codes })),
   },
+  // project: the result-link flow's code (it has no api key): /v1/otp authorised by the link credential.
+  publicOtp: {
+    ...routes.publicOtp,
+    summary: 'Face photo in, one-time code out, for the result-link flow (header X-Consumer-Custom-ID).',
+    headers: linkHeaders,
+    multipart: { file: { kind: 'file', required: true, accept: ['image/jpeg', 'image/png'] }, uuid: { kind: 'text', required: true } },
+    response: envelope(z.object({ codes })),
+  },
   videoTokenCode: {
     ...routes.videoTokenCode,
     summary: 'Issues a video-token code without a photo.',
@@ -248,8 +261,8 @@ export const calls = {
   },
   publicVideoToken: {
     ...routes.publicVideoToken,
-    summary: 'Face video of the result-link flow.',
-    headers: z.object({ 'X-Consumer-Custom-ID': z.string().max(200) }),
+    summary: 'Face video of the result-link flow; on a match payload.documentLink is the one-time download.',
+    headers: linkHeaders,
     multipart: {
       uuidUser: { kind: 'text', required: true },
       created: { kind: 'text', required: true },

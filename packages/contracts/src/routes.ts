@@ -14,6 +14,7 @@ export const routes = {
   videoTokenCode: { method: 'POST', path: '/v1/videotoken/code' },
   videoToken: { method: 'POST', path: '/v2/videotoken' },
   publicVideoToken: { method: 'POST', path: '/v1/public_video_token' },
+  publicOtp: { method: 'POST', path: '/v1/public_otp' },
   idCalibrate: { method: 'POST', path: '/v1/id_calibrate' },
   tokenSms: { method: 'POST', path: '/v1/token_sms_ac' },
   verifySms: { method: 'PATCH', path: '/v1/verify_token_sms/verify' },

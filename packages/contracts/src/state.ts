@@ -4,6 +4,8 @@ export const stateKeys = [
   'ocrFront', 'ocrBack', 'ocrFrontOk', 'ocrBackOk', 'links', 'fields', 'flag', 'face', 'completado', 'package',
   'externalReference', 'externalJWT', 'correoElectronico', 'movil', 'bloqueo', 'time', 'enlace',
   'fechavigencia', 'intentsData', 'codes',
+  // project: the result link's credential (the /pdf_token query's token), sent as X-Consumer-Custom-ID.
+  'linkToken',
 ] as const;
 export type StateKey = (typeof stateKeys)[number];
 

@@ -17,6 +17,21 @@ import { errorResponses, HttpError } from './errors.js';
 
 const faceProblem = { status: 400 } as const;
 
+/** The photo of a code request (/v1/otp, /v1/public_otp): an image with exactly one face, else 400 with the face text. */
+export async function checkCodePhoto(face: Deps['face'], file: Parameters<typeof checkContent>[0]): Promise<void> {
+  try {
+    await checkContent(file);
+  } catch (error) {
+    if (error instanceof ContentRejectedError) throw new HttpError(400, error.message, faceMessages.noFace);
+    throw error;
+  }
+  const { data, info } = await sharp(file.buffer).rotate().removeAlpha().resize({ width: 640, height: 640, fit: 'inside', withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+  const analysis = await face.withSlot((engine) => engine.analyse({ data, width: info.width, height: info.height }, 'track'));
+  if (!analysis) throw new HttpError(503, 'Busy: too many faces are being checked; try again', errorTexts.serviceUnavailable);
+  if (analysis.faces.length === 0) throw new HttpError(faceProblem.status, faceMessages.noFace, faceMessages.noFace);
+  if (analysis.faces.length > 1) throw new HttpError(faceProblem.status, faceMessages.multipleFaces, faceMessages.multipleFaces);
+}
+
 /**
  * The face video token (spec §2, §7): `POST /v1/otp` (a face photo in, a one-time code out),
  * `POST /v1/videotoken/code` (a code without a photo) and `POST /v2/videotoken` (the video reading the code:
@@ -51,17 +66,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
       await lockedCheck(transaction.uuidTrx);
       const { fields, file } = await readUpload(request, calls.otp.multipart, { limits, retryMessage: faceMessages.noFace });
       if (normalizeId(fields.uuid ?? '') !== transaction.uuidUser) throw new HttpError(400, 'Invalid request: multipart field uuid must equal the cliente header');
-      try {
-        await checkContent(file);
-      } catch (error) {
-        if (error instanceof ContentRejectedError) throw new HttpError(400, error.message, faceMessages.noFace);
-        throw error;
-      }
-      const { data, info } = await sharp(file.buffer).rotate().removeAlpha().resize({ width: 640, height: 640, fit: 'inside', withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
-      const analysis = await face.withSlot((engine) => engine.analyse({ data, width: info.width, height: info.height }, 'track'));
-      if (!analysis) throw new HttpError(503, 'Busy: too many faces are being checked; try again', errorTexts.serviceUnavailable);
-      if (analysis.faces.length === 0) throw new HttpError(faceProblem.status, faceMessages.noFace, faceMessages.noFace);
-      if (analysis.faces.length > 1) throw new HttpError(faceProblem.status, faceMessages.multipleFaces, faceMessages.multipleFaces);
+      await checkCodePhoto(face, file);
       const codes = await storeCode(grantor.id, transaction.uuidTrx, 'otp');
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx }, 'video-token code issued');
       reply.header('cache-control', 'no-store');

@@ -1,5 +1,6 @@
 import { errorTexts, realtimeRecordingTypes, type RealtimeRecordingType, type RealtimeStartMessage } from '@kyc/contracts';
 import type { TransactionOwnership } from '../http/auth.js';
+import type { LinkAuth } from '../results/link-video.js';
 import type { Grantor } from '../store/grantors.js';
 
 /** A recording the real-time media server finished, as handed to the decision of its type. */
@@ -24,6 +25,8 @@ export interface RealtimeRecording {
 export interface RealtimeAuth {
   grantor: Grantor;
   transaction: TransactionOwnership;
+  /** VIDEO_TOKEN_PDF: the result link whose credential came in `key` (the link flow has no api key). */
+  link?: LinkAuth;
 }
 
 /**

@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { calls, type RealtimeStartMessage } from '@kyc/contracts';
+import { calls, errorTexts, type RealtimeStartMessage } from '@kyc/contracts';
 import { authorizeTransaction } from '../http/auth.js';
 import type { Deps, ZodApp } from '../http/deps.js';
 import { errorResponses, HttpError } from '../http/errors.js';
+import { resultLinkContext } from '../http/results.js';
+import { authorizeLink, LinkFlowError } from '../results/link-video.js';
+import type { LinkContext } from '../results/links.js';
 import type { RealtimeAuth, RecordingHandlers } from './handlers.js';
 import { storeRecording } from './recording-store.js';
 import { ConnectionRegistry } from './registry.js';
@@ -13,6 +16,20 @@ import { RecordingSession, type FinishedRecording, type SessionServices } from '
 export interface RealtimeOptions {
   /** The decision of each recording type; see recordingHandlers(). */
   handlers: RecordingHandlers;
+}
+
+/** The result-link flow's recording: `key` carries the link credential; transaccion and cliente must be the link's. */
+async function authorizeLinkMessage(links: LinkContext, message: RealtimeStartMessage): Promise<RealtimeAuth> {
+  let link;
+  try {
+    link = await authorizeLink(links, message.key, message.cliente);
+  } catch (error) {
+    if (error instanceof LinkFlowError) throw new HttpError(error.statusCode, error.message, error.messageClient);
+    throw error;
+  }
+  if (message.transaccion.toLowerCase() !== link.link.uuidTrx) throw new HttpError(403, 'The result link belongs to another transaction', errorTexts.badUrl);
+  const { uuidTrx, uuidUser, grantorId } = link.link;
+  return { grantor: link.grantor, transaction: { uuidTrx, uuidUser, grantorId }, link };
 }
 
 const unknownConnection = (id: string) => new HttpError(404, `Unknown real-time connection ${id} (closed, expired or never created)`);
@@ -28,11 +45,13 @@ export function registerRealtimeRoutes(app: ZodApp, deps: Deps, options: Realtim
   // mkdtemp creates the folder with mode 0700: recordings are biometric data.
   const tempDir = mkdtempSync(path.join(tmpdir(), 'kyc-realtime-'));
   const registry = new ConnectionRegistry<RecordingSession>(config.realtime, log);
+  const links = resultLinkContext(deps);
 
   const services: SessionServices = {
     log,
     tempDir,
     async authorize(message: RealtimeStartMessage): Promise<RealtimeAuth> {
+      if (message.type === 'VIDEO_TOKEN_PDF') return authorizeLinkMessage(links, message);
       const { grantor, transaction } = await authorizeTransaction(db, {
         apikey: message.key,
         transaccion: message.transaccion,

@@ -22,8 +22,10 @@ export interface IssuedLink {
   linkId: string;
   /** Expiry, epoch ms: the spec's `fecha`. */
   fecha: number;
-  /** The /pdf_token page of the flow with uuid, idOtorgante, fecha and uuidTrx (spec §2). */
+  /** The /pdf_token page of the flow with uuid, idOtorgante, fecha and uuidTrx (spec §2) and the link credential `token`. */
   pdfTokenUrl: string;
+  /** The link credential (signed, audience pdf_token): what the link flow sends as X-Consumer-Custom-ID. */
+  credential: string;
 }
 
 export interface LinkSubject {
@@ -34,6 +36,8 @@ export interface LinkSubject {
 
 const issuer = 'kyc-onboarding';
 const audience = 'enlace';
+/** The link credential's audience: it authorises the face re-verification of its link, never a download. */
+const credentialAudience = 'pdf_token';
 
 /** Refusals of a result link, each with its HTTP status. */
 export class LinkRefusedError extends Error {
@@ -47,8 +51,8 @@ export class LinkRefusedError extends Error {
   }
 }
 
-export function pdfTokenUrl(baseUrl: string, subject: LinkSubject, fecha: number): string {
-  const query = new URLSearchParams({ uuid: subject.uuidUser, idOtorgante: subject.grantorId, fecha: String(fecha), uuidTrx: subject.uuidTrx });
+export function pdfTokenUrl(baseUrl: string, subject: LinkSubject, fecha: number, credential: string): string {
+  const query = new URLSearchParams({ uuid: subject.uuidUser, idOtorgante: subject.grantorId, fecha: String(fecha), uuidTrx: subject.uuidTrx, token: credential });
   return `${baseUrl}/pdf_token?${query.toString()}`;
 }
 
@@ -76,7 +80,72 @@ export async function issueResultLink(
     })
     .execute();
   const fecha = subject.expiresAt.getTime();
-  return { linkId, fecha, pdfTokenUrl: pdfTokenUrl(ctx.baseUrl, subject, fecha) };
+  const credential = await signLinkCredential(ctx, { ...subject, linkId, fecha });
+  return { linkId, fecha, pdfTokenUrl: pdfTokenUrl(ctx.baseUrl, subject, fecha, credential), credential };
+}
+
+/**
+ * The credential of the /pdf_token URL (the link flow has no api key): bound to the link, its user, transaction
+ * and grantor, expiring with the link. It authorises the link's codes and face videos (public_video_token).
+ */
+export async function signLinkCredential(ctx: Pick<LinkContext, 'linkKey'>, link: LinkSubject & { linkId: string; fecha: number }): Promise<string> {
+  return new SignJWT({ trx: link.uuidTrx, oto: link.grantorId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setJti(link.linkId)
+    .setSubject(link.uuidUser)
+    .setIssuer(issuer)
+    .setAudience(credentialAudience)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(link.fecha / 1000))
+    .sign(ctx.linkKey);
+}
+
+export interface OpenLink extends LinkSubject {
+  linkId: string;
+  document: ResultDocument;
+  fecha: number;
+  state: 'issued' | 'verified';
+}
+
+/**
+ * The live link of a credential: signature, expiry, binding to the stored link (and to `uuidUser` when given); refused once
+ * consumed or expired. A verified link stays usable (the download failed: the flow goes back to the video).
+ */
+export async function checkLinkCredential(ctx: LinkContext, credential: string, uuidUser?: string, now: Date = new Date()): Promise<OpenLink> {
+  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(credential)) {
+    throw new LinkRefusedError(400, 'Malformed link credential', 'malformed');
+  }
+  let claims;
+  try {
+    const verified = await jwtVerify(credential, ctx.linkKey, {
+      algorithms: ['HS256'],
+      issuer,
+      audience: credentialAudience,
+      currentDate: now,
+      requiredClaims: ['jti', 'sub', 'exp'],
+    });
+    claims = verified.payload;
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new LinkRefusedError(410, 'The result link expired', 'expired');
+    throw new LinkRefusedError(400, 'The link credential is not valid (bad signature or altered)', 'tampered');
+  }
+  const row = await ctx.db.selectFrom('result_links').selectAll().where('id', '=', String(claims.jti)).executeTakeFirst();
+  if (!row) throw new LinkRefusedError(404, 'Unknown result link', 'unknown');
+  if (row.uuid_user !== claims.sub || row.uuid_trx !== claims.trx || row.grantor_id !== claims.oto) {
+    throw new LinkRefusedError(400, 'The link credential does not match its record', 'mismatch');
+  }
+  if (uuidUser !== undefined && row.uuid_user !== uuidUser.trim().toLowerCase()) throw new LinkRefusedError(403, 'The result link belongs to another user', 'mismatch');
+  if (Date.parse(row.expires_at) <= now.getTime()) throw new LinkRefusedError(410, 'The result link expired', 'expired');
+  if (row.state === 'consumed') throw new LinkRefusedError(410, 'The document of this link was already consulted', 'consumed');
+  return {
+    linkId: row.id,
+    uuidTrx: row.uuid_trx,
+    uuidUser: row.uuid_user,
+    grantorId: row.grantor_id,
+    document: row.document as ResultDocument,
+    fecha: Date.parse(row.expires_at),
+    state: row.state as OpenLink['state'],
+  };
 }
 
 /** The signed token of a stored link; its URL is `${baseUrl}/v1/enlace/${token}`. */

@@ -9,6 +9,7 @@ const session: SessionFacts = {
   idOtorgante: 'oto-1',
   uuidOtorgante: 'oto-1',
   fechavigencia: null,
+  linkToken: null,
   completado: 'false',
   externalReference: null,
 };

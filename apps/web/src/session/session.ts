@@ -10,6 +10,8 @@ export interface SessionFacts {
   uuidOtorgante: string | null;
   /** Expiry of the result link (epoch ms as a string), stored by /pdf_token. */
   fechavigencia: string | null;
+  /** The result link's credential (the /pdf_token query's token): the link flow's X-Consumer-Custom-ID. */
+  linkToken: string | null;
   /** Spec §4: lifecycle updates are sent only while this is the string 'false'. */
   completado: string | null;
   externalReference: string | null;
@@ -23,6 +25,7 @@ export function readSession(storage: StateStorage = sessionState()): SessionFact
     idOtorgante: storage.get('idOtorgante'),
     uuidOtorgante: storage.get('uuidOtorgante'),
     fechavigencia: storage.get('fechavigencia'),
+    linkToken: storage.get('linkToken'),
     completado: storage.get('completado'),
     externalReference: storage.get('externalReference'),
   };

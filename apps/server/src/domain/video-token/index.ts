@@ -60,6 +60,11 @@ export interface VideoTokenRequest {
    * 1000 ms: the recorder path of spec §4). A real-time recording that starts earlier or later says so here.
    */
   challenge?: { firstDigitMs: number; digitStepMs?: number };
+  /**
+   * The attempts counter and its limit when not the main flow's (`video_token`, INTENTOS_VIDEO_TOKEN): the
+   * result-link flow counts its own (spec §9: 5 in the link variant).
+   */
+  attempts?: { step: string; limit: number };
   now?: Date;
 }
 
@@ -94,8 +99,8 @@ function mediaRefusal(error: MediaError): { status: number; message: string; mes
 export async function decideVideoToken(deps: VideoTokenDeps, request: VideoTokenRequest): Promise<VideoTokenResult> {
   const { db, cipher, blobs } = deps;
   const now = request.now ?? new Date();
-  const step = attemptSteps.videoToken.step;
-  const limit = paramInt(request.params, 'INTENTOS_VIDEO_TOKEN');
+  const step = request.attempts?.step ?? attemptSteps.videoToken.step;
+  const limit = request.attempts?.limit ?? paramInt(request.params, 'INTENTOS_VIDEO_TOKEN');
 
   const stored = await findTransaction(db, request.uuidTrx);
   if (!stored) return { ok: false, status: 404, message: 'Unknown transaction' };

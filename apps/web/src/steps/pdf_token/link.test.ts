@@ -12,6 +12,7 @@ describe('result link (spec §2 /pdf_token, §4 Result link)', () => {
       idOtorgante: 'oto-1',
       fecha: '1800000000000',
       uuidTrx: trx,
+      token: null,
     });
     expect(parseLinkQuery(`?uuid=${uuid}&idOtorgante=oto-1&fecha=1800000000000`)?.uuidTrx).toBeNull();
   });
@@ -49,6 +50,27 @@ describe('result link (spec §2 /pdf_token, §4 Result link)', () => {
   });
 });
 
+describe('the link credential (project: token, sent as X-Consumer-Custom-ID)', () => {
+  const credential = 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl';
+
+  it('reads a signed token from the query and ignores anything else', () => {
+    const base = `?uuid=${uuid}&idOtorgante=oto-1&fecha=1800000000000&uuidTrx=${trx}`;
+    expect(parseLinkQuery(`${base}&token=${credential}`)?.token).toBe(credential);
+    expect(parseLinkQuery(base)?.token).toBeNull();
+    expect(parseLinkQuery(`${base}&token=not a token`)?.token).toBeNull();
+  });
+
+  it('stores it, and keeps it when the same link comes back without it (cancelled video)', () => {
+    const storage = createStateStorage(null);
+    beginLinkJourney({ uuid, idOtorgante: 'oto-1', fecha: '1', uuidTrx: trx, token: credential }, storage, () => 'never');
+    expect(storage.get('linkToken')).toBe(credential);
+    beginLinkJourney({ uuid, idOtorgante: 'oto-1', fecha: '1', uuidTrx: null, token: null }, storage, () => 'never');
+    expect(storage.get('linkToken')).toBe(credential);
+    beginLinkJourney({ uuid: '11111111-2222-4333-8444-555555555555', idOtorgante: 'oto-1', fecha: '1', uuidTrx: null, token: null }, storage, () => 'fresh');
+    expect(storage.get('linkToken')).toBeNull();
+  });
+});
+
 describe('"clears local storage and stores them"', () => {
   it('drops the previous journey, keeps the lock, stores the link', () => {
     const storage = createStateStorage(null);
@@ -56,7 +78,7 @@ describe('"clears local storage and stores them"', () => {
     storage.set('apikeyOtorgante', 'old');
     storage.set('bloqueo', 'true');
     storage.set('time', '1');
-    beginLinkJourney({ uuid, idOtorgante: 'oto-1', fecha: '1800000000000', uuidTrx: trx }, storage, () => 'never');
+    beginLinkJourney({ uuid, idOtorgante: 'oto-1', fecha: '1800000000000', uuidTrx: trx, token: null }, storage, () => 'never');
     expect(storage.get('ocrFront')).toBeNull();
     expect(storage.get('apikeyOtorgante')).toBeNull();
     expect(storage.get('bloqueo')).toBe('true');
@@ -66,11 +88,11 @@ describe('"clears local storage and stores them"', () => {
 
   it('a link without uuidTrx keeps the one of the same link, else gets a new one', () => {
     const storage = createStateStorage(null);
-    beginLinkJourney({ uuid, idOtorgante: 'oto-1', fecha: '1', uuidTrx: trx }, storage, () => 'never');
-    beginLinkJourney({ uuid, idOtorgante: 'oto-1', fecha: '1', uuidTrx: null }, storage, () => 'never');
+    beginLinkJourney({ uuid, idOtorgante: 'oto-1', fecha: '1', uuidTrx: trx, token: null }, storage, () => 'never');
+    beginLinkJourney({ uuid, idOtorgante: 'oto-1', fecha: '1', uuidTrx: null, token: null }, storage, () => 'never');
     expect(storage.get('uuidTrx')).toBe(trx);
     const other = '11111111-2222-4333-8444-555555555555';
-    beginLinkJourney({ uuid: other, idOtorgante: 'oto-1', fecha: '1', uuidTrx: null }, storage, () => 'fresh');
+    beginLinkJourney({ uuid: other, idOtorgante: 'oto-1', fecha: '1', uuidTrx: null, token: null }, storage, () => 'fresh');
     expect(storage.get('uuidTrx')).toBe('fresh');
   });
 });

@@ -9,6 +9,8 @@ export interface LinkQuery {
   fecha: string;
   /** Absent when coming back from a cancelled link-flow video (the cancel route carries only the other three). */
   uuidTrx: string | null;
+  /** The link credential (project: sent as X-Consumer-Custom-ID by the face video); absent like uuidTrx. */
+  token: string | null;
 }
 
 /** null when the link is unusable: uuid not a uuid, no idOtorgante, fecha not an epoch-ms number. */
@@ -18,8 +20,9 @@ export function parseLinkQuery(search: string): LinkQuery | null {
   const idOtorgante = query.get('idOtorgante')?.trim() ?? '';
   const fecha = query.get('fecha')?.trim() ?? '';
   const uuidTrx = query.get('uuidTrx')?.trim().toLowerCase() ?? '';
+  const token = query.get('token')?.trim() ?? '';
   if (!isUuid(uuid) || !idOtorgante || idOtorgante.length > 100 || !/^\d{1,15}$/.test(fecha)) return null;
-  return { uuid, idOtorgante, fecha, uuidTrx: isUuid(uuidTrx) ? uuidTrx : null };
+  return { uuid, idOtorgante, fecha, uuidTrx: isUuid(uuidTrx) ? uuidTrx : null, token: /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token) && token.length <= 2000 ? token : null };
 }
 
 /** Spec §4 "Result link: expires when current time is past fecha." */
@@ -78,6 +81,7 @@ export function linkBrowserSupport(env: LinkBrowserEnvironment): LinkBrowser {
 export function beginLinkJourney(link: LinkQuery, storage: StateStorage, randomUUID: () => string): void {
   const sameLink = storage.get('uuidUser') === link.uuid;
   const previousTrx = storage.get('uuidTrx');
+  const previousToken = storage.get('linkToken');
   const uuidTrx = link.uuidTrx ?? (sameLink && isUuid(previousTrx) ? previousTrx : randomUUID());
   for (const key of previousJourneyKeys) storage.remove(key);
   storage.set('uuidUser', link.uuid);
@@ -86,4 +90,6 @@ export function beginLinkJourney(link: LinkQuery, storage: StateStorage, randomU
   storage.set('uuidOtorgante', link.idOtorgante);
   storage.set('fechavigencia', link.fecha);
   storage.set('completado', 'false');
+  const token = link.token ?? (sameLink ? previousToken : null);
+  if (token) storage.set('linkToken', token);
 }

@@ -22,13 +22,16 @@ import { ProcessFailed } from '../../ui/ProcessFailed';
 import { Screen } from '../../ui/Screen';
 import { faceCopy as copy } from './copy';
 import { FaceGuide, TipIcon } from './FaceGuide';
-import { otpForm, serviceCall, videoTokenForm, type FaceFlow } from './forms';
+import { linkCall, linkVideoForm, otpForm, serviceCall, videoTokenForm, type FaceFlow } from './forms';
 import { applyFailure, attemptsExhausted, describeFailure, type FaceFailure, type FailureView, type VideoAttempts } from './outcomes';
 import { captureDelayMs, displayDelayMs, faceTimings, finishTick, shownDigits, tickView, videoPathOf } from './schedule';
 import { withWatchdog } from './watchdog';
 import { isCodes, isPassportCapture, readVideoAttempts, storeCodes, storeFaceMatch, storeNoMatch, writeVideoAttempts, type Codes } from './state';
 import '../../ui/capture.css';
 import './face.css';
+
+/** Spec §9 "In the link/provider variant video attempts: ... 5 for the final screen". */
+const linkVideoAttempts = 5;
 
 /** Spec §9 "face photo JPEG 0.9". */
 const photoType = 'image/jpeg';
@@ -98,7 +101,8 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
   const path = videoPathOf(paramValue(params, 'MODO_VIDEO_TOKEN'));
   const platform = useMemo(() => currentPlatform(), []);
   const ios = isIOS(platform);
-  const maxAttempts = paramInt(params, 'INTENTOS_VIDEO_TOKEN');
+  // Spec §9: the link variant allows 5 video attempts (the server counts them apart, see docs/decisions.md).
+  const maxAttempts = flow === 'link' ? linkVideoAttempts : paramInt(params, 'INTENTOS_VIDEO_TOKEN');
 
   const [attempts, setAttempts] = useState<VideoAttempts>(() => readVideoAttempts(sessionState(), maxAttempts, Date.now()));
   const [phase, setPhase] = useState<Phase>(() => (attemptsExhausted(attempts) ? 'failed' : 'intro'));
@@ -174,7 +178,10 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       const photo = await canvasToBlob(grabFrame(video as HTMLVideoElement), photoType, photoQuality);
       setStage('token');
       try {
-        const response = await api().postMultipart<{ payload?: { codes?: unknown } }>('otp', otpForm(photo, session.uuidUser ?? ''), { step, signal });
+        const form = otpForm(photo, session.uuidUser ?? '');
+        const response = await (flow === 'link'
+          ? api().postMultipart<{ payload?: { codes?: unknown } }>('publicOtp', form, { step, signal, ...linkCall(session.linkToken) })
+          : api().postMultipart<{ payload?: { codes?: unknown } }>('otp', form, { step, signal }));
         const codes = response.payload?.codes;
         if (!isCodes(codes)) throw new AttemptFailure({ kind: 'token', status: 500, message: 'otp answered without codes' });
         return codes;
@@ -185,9 +192,11 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
     }
 
     async function uploadVideo(video: Blob, codes: Codes, uploadSignal: AbortSignal): Promise<FaceResult> {
-      const form = videoTokenForm(video, { uuidUser: session.uuidUser ?? '', codes, origin: originOS(platform), flow, passport, ios });
+      const fields = { uuidUser: session.uuidUser ?? '', codes, origin: originOS(platform) };
       try {
-        const response = await api().postMultipart<{ payload?: Partial<FaceResult> }>('videoToken', form, { step, signal: uploadSignal });
+        const response = await (flow === 'link'
+          ? api().postMultipart<{ payload?: Partial<FaceResult> }>('publicVideoToken', linkVideoForm(video, fields), { step, signal: uploadSignal, ...linkCall(session.linkToken) })
+          : api().postMultipart<{ payload?: Partial<FaceResult> }>('videoToken', videoTokenForm(video, { ...fields, flow, passport, ios }), { step, signal: uploadSignal }));
         const payload = response.payload;
         if (payload?.match === true) return { match: true, liveness: payload.liveness ?? true, documentLink: payload.documentLink };
         throw new AttemptFailure({ kind: 'response', status: 200 });
@@ -226,7 +235,8 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
           message: startMessage({
             uuidUser: session.uuidUser ?? '',
             uuidTrx: session.uuidTrx ?? '',
-            apikey: session.apikey ?? '',
+            // VIDEO_TOKEN_PDF is authorised by the link credential (the link flow has no api key).
+            apikey: (flow === 'link' ? session.linkToken : session.apikey) ?? '',
             code: codes,
             type: flow === 'link' ? 'VIDEO_TOKEN_PDF' : 'VIDEO_TOKEN',
             service: serviceCall(flow),

@@ -10,6 +10,23 @@ export function serviceCall(flow: FaceFlow): 'videotoken-embedding' | 'videotoke
   return flow === 'link' ? 'videotoken-pdf' : 'videotoken-embedding';
 }
 
+/** The result-link flow's calls: the link credential in X-Consumer-Custom-ID instead of the api key headers. */
+export function linkCall(linkToken: string | null): { identify: false; headers: Record<string, string> } {
+  return { identify: false, headers: { 'X-Consumer-Custom-ID': linkToken ?? '' } };
+}
+
+/** Spec §7 public_video_token: uuidUser, created, expire, originOS, service_call and videotoken. */
+export function linkVideoForm(video: Blob, fields: Omit<VideoTokenFields, 'flow' | 'passport' | 'ios'>): FormData {
+  const form = new FormData();
+  form.append('uuidUser', fields.uuidUser);
+  form.append('created', fields.codes.created);
+  form.append('expire', fields.codes.expire);
+  form.append('originOS', fields.origin);
+  form.append('service_call', serviceCall('link'));
+  form.append('videotoken', video, `videotoken.${recordingExtension(video.type)}`);
+  return form;
+}
+
 /** Spec §7 otp: multipart file (the JPEG face photo) and uuid. */
 export function otpForm(photo: Blob, uuidUser: string): FormData {
   const form = new FormData();
