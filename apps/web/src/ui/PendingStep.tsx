@@ -1,8 +1,8 @@
 import { LoadingState } from './LoadingState';
 
 /**
- * The screen of a step whose capability is not built yet (capture, video, results, clause...): the shared
- * loading state, never a fake result. Each route replaces it with its real screen.
+ * The shared loading state of a step that is about to redirect (a consent the grantor turned off, a browser that can
+ * already record): never a fake result.
  */
 export function PendingStep({ step }: { step: string }) {
   return (
