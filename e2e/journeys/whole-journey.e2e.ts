@@ -147,7 +147,7 @@ async function queryScore(s: Session): Promise<{ flag: string; Fields: Array<{ r
 }
 
 /** Entry page → consent → ID front and back → confirmation form → address → clause → authorization → /video_token. */
-async function upToTheVideo(page: Page, entry: string, shot: string): Promise<Session> {
+async function upToTheVideo(page: Page, entry: string, shot: string, viewport: ViewportName = 'phone'): Promise<Session> {
   await page.goto(`${server.url}/${entry}`);
   const start = page.getByRole('button', { name: 'EMPEZAR' });
   await expect.poll(() => start.isEnabled(), { timeout: 15_000 }).toBe(true);
@@ -160,6 +160,13 @@ async function upToTheVideo(page: Page, entry: string, shot: string): Promise<Se
   await page.getByRole('button', { name: 'CAPTURAR IDENTIFICACIÓN' }).click();
   await page.getByRole('heading', { name: 'Tómale una foto al frente de tu identificación' }).waitFor();
   await page.getByRole('button', { name: 'CONTINUAR' }).click();
+  if (viewport === 'desktop') {
+    // On a desktop the camera opens with a tip on holding the ID up to the webcam.
+    const tip = page.getByRole('dialog');
+    await tip.waitFor({ timeout: 20_000 });
+    await screenshot(page, `${shot}-02b-sostener`);
+    await tip.getByRole('button').first().click();
+  }
 
   await captureSide(page, 'CAPTURAR FRENTE');
   await show(backY4m, camera);
@@ -223,7 +230,7 @@ async function greenJourney(viewport: ViewportName): Promise<void> {
   const shot = `${viewport}-journey-green`;
   const before = new Set(await outboxMessages());
 
-  const s = await upToTheVideo(page, 'demo', shot);
+  const s = await upToTheVideo(page, 'demo', shot, viewport);
   await show(person.y4m, camera);
   await recordFaceVideo(page, `${shot}-06-video`);
   await page.waitForURL('**/finalizado', { timeout: 60_000 });
@@ -271,7 +278,7 @@ async function greenJourney(viewport: ViewportName): Promise<void> {
   const finished = events.lifecycle.find((e) => e.step === 'finished');
   expect(finished && JSON.parse(finished.event)).toMatchObject({ status: 'OK' });
   const kinds = events.evidence.map((e) => e.kind);
-  expect(kinds).toEqual(expect.arrayContaining(['ocr_frente', 'ocr_reverso', 'rostro_identificacion', 'renapo', 'ine', 'video_token', 'documento']));
+  expect(kinds).toEqual(expect.arrayContaining(['ocr_frente', 'ocr_reverso', 'rostro_identificacion', 'renapo', 'ine', 'video_token', 'data_user', 'documento']));
   // The terms, the clause and the authorization, each accepted once.
   expect(kinds.filter((k) => k === 'consentimiento')).toHaveLength(3);
   // The clause, the authorization and the report.
