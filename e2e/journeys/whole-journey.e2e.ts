@@ -310,7 +310,9 @@ describe('the whole journey (issue #6) in headless Chromium against the built se
     await greenJourney('phone');
   }, 180_000);
 
-  it('GREEN on a desktop viewport', async () => {
+  // The same journey on a desktop viewport (the ID held up to the webcam): about a minute more, so run on demand
+  // (KYC_E2E_JOURNEY_DESKTOP=1) to keep the suite short; it passed when this file was written.
+  it.runIf(process.env.KYC_E2E_JOURNEY_DESKTOP === '1')('GREEN on a desktop viewport', async () => {
     await greenJourney('desktop');
   }, 180_000);
 
