@@ -13,6 +13,7 @@ import { resultsLatency } from './suites/results.js';
 import { proofReading } from './suites/proof.js';
 import { hologramCalibration } from './suites/hologram.js';
 import { faceVideo } from './suites/face.js';
+import { wholeJourney } from './suites/journey.js';
 
 export interface SuiteResult {
   title: string;
@@ -29,6 +30,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   proof: proofReading,
   hologram: hologramCalibration,
   face: faceVideo,
+  journey: wholeJourney,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -241,6 +241,16 @@ describe.each(engines)('results ($name)', (engine) => {
     expect(attachment?.filename).toMatch(/^reporte_Socio_DemoDemo\d{8}[0-9a-f]{8}\.pdf$/);
     expect(await pdfText(attachment!.content)).toContain(front.truth.ocrFront?.nombreCompleto as string);
     expect((await jobState(t.db, jobId))?.state).toBe('done');
+
+    // The data the user confirmed is kept as data_user evidence, for the documents generated later.
+    const dataUser = [
+      { description: 'nombreCompleto', value: String(front.truth.ocrFront?.nombreCompleto) },
+      { description: 'colonia', value: 'Roma Norte' },
+    ];
+    const again = await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: full, payload: { ...body, data_user: dataUser } });
+    expect(again.statusCode, again.body).toBe(200);
+    const saved = await listEvidenceWithPayload(t.db, cipherOf(t), full.transaccion, 'data_user');
+    expect(saved.at(-1)?.payload).toEqual(dataUser);
   }, 60_000);
 
   it('builds the evidence bundle only with SEND_ZIP_SEMAFORO, with matching manifest hashes and a labelled local time-stamp', async () => {

@@ -7,6 +7,7 @@ import { minFaceScoreParam, ruleList, scoreTransaction, type ScoreFacts, type Sc
 import { backoffMs } from '../src/jobs/queue.js';
 import { pdfSafe } from '../src/documents/pdf.js';
 import { loadConfig } from '../src/config.js';
+import { scoreSettings } from '../src/results/facts.js';
 
 const now = new Date('2026-11-26T12:00:00Z');
 const settings: ScoreSettings = { renapoEnabled: true, ineEnabled: true, minFaceScore: null, optional: new Set(['codigo_hablado']), strict: new Set() };
@@ -164,5 +165,21 @@ describe('results configuration', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(/SMTP_URL/);
     expect(() => loadConfig({ RESULT_LINK_KEY: 'short' })).toThrow(/RESULT_LINK_KEY/);
     expect(() => loadConfig({ TSA_URL: 'ftp://tsa' })).toThrow(/TSA_URL/);
+  });
+});
+
+describe('score settings from the grantor parameters', () => {
+  const settingsFor = (values: Record<string, string>) =>
+    scoreSettings(Object.entries(values).map(([idCampo, valor]) => ({ idCampo, valor })));
+  const proofEffect = (values: Record<string, string>, facts: ScoreFacts) =>
+    scoreTransaction(facts, settingsFor(values)).rules.find((r) => r.rule === 'comprobante_domicilio')?.effect;
+  it('a journey without a proof of address is not lowered when the grantor does not ask for one', () => {
+    expect(settingsFor({}).proofRequired).toBe(false);
+    expect(proofEffect({}, {} as ScoreFacts)).toBe('none');
+    expect(proofEffect({ REQ_COMPROBANTE_DOMICILIO: 'true' }, {} as ScoreFacts)).toBe('yellow');
+  });
+  it('a proof captured but unreadable still lowers the flag', () => {
+    const facts = { proof: { outcome: 'not_checked', nameMatchesId: null, recent: null } } as unknown as ScoreFacts;
+    expect(proofEffect({}, facts)).toBe('yellow');
   });
 });

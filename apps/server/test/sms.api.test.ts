@@ -98,7 +98,8 @@ describe.each(engines)('SMS codes ($name)', (engine) => {
     const ok = await verifyCode(t, headers, code);
     expect(ok.statusCode).toBe(200);
     const evidence = await t.db.selectFrom('evidence').selectAll().where('uuid_trx', '=', headers.transaccion).execute();
-    expect(evidence.map((e) => e.kind)).toEqual(['telefono_verificado']);
+    // The credit-history acceptance (consent evidence) and the proved number.
+    expect(evidence.map((e) => e.kind).sort()).toEqual(['consentimiento', 'telefono_verificado']);
   });
 
   it('refuses a wrong code with the spec text, and spends the code after 5 wrong attempts', async () => {

@@ -57,6 +57,11 @@ export interface ScoreSettings {
   optional: ReadonlySet<string>;
   /** SCORE_REGLAS_ESTRICTAS: failure or absence is RED. */
   strict: ReadonlySet<string>;
+  /**
+   * REQ_COMPROBANTE_DOMICILIO (default true here): when off the flow never asks for the proof, so its absence does
+   * not lower the flag (a proof that was captured still counts).
+   */
+  proofRequired?: boolean;
 }
 
 export interface RuleResult {
@@ -190,9 +195,9 @@ function faceRules(face: VideoTokenDecision | undefined, minFaceScore: number | 
   return [faceRule, livenessRule, spokenRule];
 }
 
-function proofRule(proof: ProofReading | undefined): Draft {
+function proofRule(proof: ProofReading | undefined, required: boolean): Draft {
   const rule = scoreRules.proofOfAddress;
-  if (!proof) return missing(rule, 'yellow', 'No se capturó comprobante de domicilio.');
+  if (!proof) return missing(rule, required ? 'yellow' : 'none', required ? 'No se capturó comprobante de domicilio.' : 'El otorgante no pide comprobante de domicilio.');
   if (proof.outcome === 'not_checked') return missing(rule, 'yellow', 'El comprobante de domicilio no se pudo leer.');
   const problems: string[] = [];
   if (proof.outcome === 'failed') problems.push('lectura no superada');
@@ -227,7 +232,7 @@ export function scoreTransaction(facts: ScoreFacts, settings: ScoreSettings, now
   const curp = text(facts.front?.ocrData, 'curp');
   if (settings.renapoEnabled && (curp || facts.renapo)) drafts.push(checkRule(scoreRules.renapo, 'Validación de CURP', facts.renapo));
   if (settings.ineEnabled && (facts.front?.documentType === 'INE' || facts.ine)) drafts.push(checkRule(scoreRules.ine, 'Validación de la credencial INE', facts.ine));
-  drafts.push(...faceRules(facts.face, settings.minFaceScore), proofRule(facts.proof));
+  drafts.push(...faceRules(facts.face, settings.minFaceScore), proofRule(facts.proof, settings.proofRequired ?? true));
   drafts.push(
     facts.locked
       ? failed(scoreRules.attempts, 'red', 'La transacción está bloqueada por intentos agotados o una finalización fallida.')

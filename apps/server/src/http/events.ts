@@ -1,9 +1,11 @@
 import { calls, schemas, type LifecycleEvent } from '@kyc/contracts';
 import type { z } from 'zod';
+import { consentAcceptanceOf } from '../domain/consent-acceptance.js';
+import { evidenceKind } from '../domain/evidence-kinds.js';
 import { decideLifecycleEvent } from '../domain/lifecycle.js';
 import { normalizeId } from '../domain/transactions.js';
 import { findOutcome, recordOutcome } from '../results/outcomes.js';
-import { listEvidence } from '../store/evidence.js';
+import { addEvidence, listEvidence } from '../store/evidence.js';
 import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents } from '../store/events.js';
 import { findTransaction, readAttempts, setCurrentStep, setLockUntil } from '../store/transactions.js';
 import { authorizeTransaction, requireGrantor } from './auth.js';
@@ -85,6 +87,11 @@ export function registerEventRoutes(app: ZodApp, { db, cipher }: Deps): void {
         finished: body.finished,
         payload,
       });
+      // An acceptance is also the consent evidence the clause and authorization documents cite.
+      const acceptance = consentAcceptanceOf(body, { ip: request.ip, userAgent: payload.userAgent }, new Date());
+      if (acceptance) {
+        await addEvidence(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, kind: evidenceKind.consent, payload: acceptance });
+      }
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, paso: body.paso, tipo: body.tipo, eventId: id }, 'audit event stored');
       return { status: 200 as const, payload: { id } };
     },

@@ -14,7 +14,7 @@ import { scoreOf } from '../results/facts.js';
 import { checkLinkToken, consumeLink, enlaceUrl, issueResultLink, LinkRefusedError, signLinkToken, type LinkContext, type ResultDocument } from '../results/links.js';
 import { assertTransactionOpen } from '../results/outcomes.js';
 import { evidenceKind, type VideoTokenDecision } from '../domain/evidence-kinds.js';
-import { latestEvidence, listEvidenceWithPayload } from '../store/evidence.js';
+import { addEvidence, latestEvidence, listEvidenceWithPayload } from '../store/evidence.js';
 import { readStoredParams } from '../store/grantors.js';
 import { authorizeTransaction } from './auth.js';
 import type { Deps, ZodApp } from './deps.js';
@@ -193,6 +193,11 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
         result.flag === 'RED'
           ? undefined
           : await issueResultLink(links, { ...trx, document: 'autorizacion' as ResultDocument, expiresAt: new Date(now.getTime() + linkHours(grantorParams) * 3_600_000) }, now);
+      // The data the user confirmed reaches the server only here: kept as data_user evidence, the documents
+      // generated later (proccessdocuments, result links) show it too, not just this e-mail's report.
+      if (body.data_user && body.data_user.length > 0) {
+        await addEvidence(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, kind: evidenceKind.userData, payload: body.data_user });
+      }
       const records = await listEvidenceWithPayload(db, cipher, transaction.uuidTrx, evidenceKind.userData);
       const bodyData = body.data_user?.map((d) => [d.description, d.value] as [string, string]);
       const name = body.name.trim() || userDataOf(records, bodyData).name;

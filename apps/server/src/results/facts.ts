@@ -29,6 +29,7 @@ export function scoreSettings(params: readonly GrantorParam[]): ScoreSettings {
     minFaceScore: minFaceScoreParam(paramValue(params, 'SCORE_SIMILITUD_MINIMA')),
     optional: ruleList(paramValue(params, 'SCORE_REGLAS_OPCIONALES')),
     strict: ruleList(paramValue(params, 'SCORE_REGLAS_ESTRICTAS')),
+    proofRequired: paramEnabled(params, 'REQ_COMPROBANTE_DOMICILIO'),
   };
 }
 
