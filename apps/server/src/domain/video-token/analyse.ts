@@ -29,6 +29,8 @@ export interface VideoAnalysis {
   outcome: VideoTokenOutcome;
   decision: VideoTokenDecision;
   timingsMs: Record<string, number>;
+  /** Embeddings of the described frames (for measuring the same video against other holders). */
+  embeddings: number[][];
 }
 
 function largest(faces: readonly FaceObservation[]): FaceObservation | undefined {
@@ -55,6 +57,11 @@ const median = (values: number[]): number | null => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
+
+/** The face score of the decision: median cosine of the holder's photo against the described frames (null without frames). */
+export function matchScore(holder: readonly number[], frames: readonly number[][]): number | null {
+  return median(frames.map((embedding) => cosine(holder, embedding)));
+}
 
 const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
 
@@ -100,7 +107,7 @@ export async function analyseVideo(
   const holder = await holderInput;
 
   started = Date.now();
-  const scores: number[] = [];
+  const embeddings: number[][] = [];
   const real: number[] = [];
   const live: number[] = [];
   const quality = judgeQuality(measures);
@@ -108,7 +115,7 @@ export async function analyseVideo(
     const described = await Promise.all(spread(measures, options.describedFrames ?? 4).map((index) => engine.analyse(images[index]!, 'describe')));
     for (const analysis of described) {
       const face = largest(analysis.faces);
-      if (face?.embedding) scores.push(cosine(holder, face.embedding));
+      if (face?.embedding) embeddings.push(face.embedding);
       if (face?.real !== undefined) real.push(face.real);
       if (face?.live !== undefined) live.push(face.live);
     }
@@ -123,7 +130,7 @@ export async function analyseVideo(
     : { verified: null, engine: options.speech.name, detail: 'the video has no sound track' };
   timings.liveness = Date.now() - started;
 
-  const faceScore = median(scores);
+  const faceScore = holder ? matchScore(holder, embeddings) : null;
   let outcome: VideoTokenOutcome;
   if (quality) outcome = { kind: 'capture_problem', message: quality.message, detail: quality.detail };
   else if (!holder) outcome = { kind: 'capture_problem', message: faceMessages.comparisonFailed, detail: 'no face was found in the photo of the ID' };
@@ -145,5 +152,5 @@ export async function analyseVideo(
     },
     spokenCode: spoken,
   };
-  return { outcome, decision, timingsMs: timings };
+  return { outcome, decision, timingsMs: timings, embeddings };
 }
