@@ -1,16 +1,12 @@
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
+import { rutaOf } from '../../journey/ruta';
 import { copy } from '../../ui/copy';
 import { CancelDialog } from '../../ui/CancelDialog';
 import { Screen } from '../../ui/Screen';
 import { consentCopy } from './consentCopy';
 import type { ConsentKind } from './consent';
 import './consent.css';
-
-function rutaOf(state: unknown, query: URLSearchParams): string | null {
-  const fromState = typeof state === 'object' && state !== null ? (state as { ruta?: unknown }).ruta : undefined;
-  return typeof fromState === 'string' ? fromState : query.get('ruta');
-}
 
 interface ConsentIntroProps {
   kind: ConsentKind;

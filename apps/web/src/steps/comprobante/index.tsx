@@ -18,6 +18,7 @@ import { proofImage, sendProof } from './proof';
 import { Icon } from '../../ui/icons';
 import '../../ui/capture.css';
 import './comprobante.css';
+import { wait } from '../../media/wait';
 
 type Phase =
   | { kind: 'camera'; capturing: boolean }
@@ -36,16 +37,6 @@ interface Shot {
 function rutaOf(state: unknown): string | null {
   const ruta = typeof state === 'object' && state !== null ? (state as { ruta?: unknown }).ruta : undefined;
   return typeof ruta === 'string' ? ruta : null;
-}
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = window.setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      window.clearTimeout(timer);
-      reject(new DOMException('aborted', 'AbortError'));
-    }, { once: true });
-  });
 }
 
 const ignore = (): void => undefined;

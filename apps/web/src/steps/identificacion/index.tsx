@@ -38,6 +38,7 @@ import {
 } from './capture-machine';
 import { readIdSide } from './ocr';
 import '../../ui/capture.css';
+import { wait } from '../../media/wait';
 
 const copy = captureCopy;
 
@@ -55,20 +56,6 @@ function routeStateOf(state: unknown): RouteState {
 
 /** The desktop tip ('hold the ID with two fingers') shows once per page load. */
 let holdTipShown = false;
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      window.clearTimeout(timer);
-      reject(new DOMException('aborted', 'AbortError'));
-    };
-    const timer = window.setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 interface Capture {
   frame: HTMLCanvasElement;

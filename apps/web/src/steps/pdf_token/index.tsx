@@ -9,6 +9,7 @@ import { sessionState } from '../../session/storage';
 import { copy } from '../../ui/copy';
 import { LoadingState } from '../../ui/LoadingState';
 import { BadUrlNotice, Notice } from '../../ui/Notice';
+import { ContinueOnceButton } from '../../ui/ContinueOnceButton';
 import { Screen } from '../../ui/Screen';
 import { beginLinkJourney, expiryLabel, linkBrowserSupport, parseLinkQuery, type LinkBrowser } from './link';
 import { linkCopy } from './linkCopy';
@@ -38,7 +39,6 @@ export function Component() {
   const [status, setStatus] = useState<Status>(link ? 'loading' : 'badUrl');
   const [attempt, setAttempt] = useState(0);
   const [support] = useState(browserSupport);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!link) return;
@@ -88,17 +88,7 @@ export function Component() {
       step="pdf_token"
       className="link"
       actions={
-        <button
-          type="button"
-          className="btn btn--primary"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true);
-            journey({ type: 'continue' });
-          }}
-        >
-          {copy.common.continue}
-        </button>
+        <ContinueOnceButton onContinue={() => journey({ type: 'continue' })} />
       }
     >
       <p>{linkCopy.token.intro}</p>

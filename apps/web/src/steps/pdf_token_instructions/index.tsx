@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { useJourney } from '../../journey/run';
 import { sessionState } from '../../session/storage';
-import { copy } from '../../ui/copy';
+import { ContinueOnceButton } from '../../ui/ContinueOnceButton';
 import { Screen } from '../../ui/Screen';
 import { expiryLabel } from '../pdf_token/link';
 import { linkCopy } from '../pdf_token/linkCopy';
@@ -13,7 +12,6 @@ import '../pdf_token/pdf_token.css';
  */
 export function Component() {
   const journey = useJourney('pdf_token');
-  const [busy, setBusy] = useState(false);
   const expiry = expiryLabel(sessionState().get('fechavigencia'));
   return (
     <Screen
@@ -21,17 +19,7 @@ export function Component() {
       step="pdf_token_instructions"
       className="link"
       actions={
-        <button
-          type="button"
-          className="btn btn--primary"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true);
-            journey({ type: 'continue' });
-          }}
-        >
-          {copy.common.continue}
-        </button>
+        <ContinueOnceButton onContinue={() => journey({ type: 'continue' })} />
       }
     >
       <ul className="link__tips">

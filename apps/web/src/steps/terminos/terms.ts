@@ -1,4 +1,4 @@
-import { paramValue, type GrantorParam } from '@kyc/contracts/params';
+import { paramValue, type GrantorParam, type GrantorParamId } from '@kyc/contracts/params';
 import { copy } from '../../ui/copy';
 
 export interface TermsDocument {
@@ -28,15 +28,25 @@ export function grantorLegalName(params: readonly GrantorParam[] | null): string
   return paramValue(params, 'RAZON_SOCIAL').trim() || paramValue(params, 'NOMBRE_CORTO').trim() || copy.terms.grantorFallback;
 }
 
-export function termsDocument(params: readonly GrantorParam[] | null, userName: string | null, now: Date): TermsDocument {
+/** A dated legal document (title, legal city and date, text, version) from three grantor parameters. */
+export function datedDocument(
+  params: readonly GrantorParam[] | null,
+  ids: { title: GrantorParamId; text: GrantorParamId; version: GrantorParamId },
+  userName: string | null,
+  now: Date,
+): TermsDocument {
   const grantor = grantorLegalName(params);
   const values = { grantor, user: userName ?? copy.terms.userFallback };
   return {
-    title: fillPlaceholders(paramValue(params, 'TITULO_TERMINOS'), values),
+    title: fillPlaceholders(paramValue(params, ids.title), values),
     dateLine: copy.terms.dateLine(paramValue(params, 'CIUDAD_LEGAL_DEL_OTORGANTE').trim(), longDate(now)),
-    text: fillPlaceholders(paramValue(params, 'TEXTO_TERMINOS'), values),
-    version: paramValue(params, 'VERSION_TERMINOS'),
+    text: fillPlaceholders(paramValue(params, ids.text), values),
+    version: paramValue(params, ids.version),
   };
+}
+
+export function termsDocument(params: readonly GrantorParam[] | null, userName: string | null, now: Date): TermsDocument {
+  return datedDocument(params, { title: 'TITULO_TERMINOS', text: 'TEXTO_TERMINOS', version: 'VERSION_TERMINOS' }, userName, now);
 }
 
 /** SHA-256 of the UTF-8 text, lowercase hex (crypto.subtle). */

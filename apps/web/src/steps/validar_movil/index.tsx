@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { paramEnabled } from '@kyc/contracts/params';
 import { ApiError } from '../../api/client';
 import { sendSmsCode } from '../../api/sms';
@@ -8,6 +8,7 @@ import { sessionState } from '../../session/storage';
 import { CancelDialog } from '../../ui/CancelDialog';
 import { copy } from '../../ui/copy';
 import { Screen } from '../../ui/Screen';
+import { SmsField, SmsStatus } from './SmsField';
 import { digitsOnly, phoneRules, smsCopy } from './smsCopy';
 import './sms.css';
 
@@ -19,8 +20,6 @@ export function Component() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [cancelOpen, setCancelOpen] = useState(false);
-  const inputId = useId();
-  const hintId = useId();
 
   async function send(): Promise<void> {
     setBusy(true);
@@ -51,43 +50,35 @@ export function Component() {
       }
     >
       <p>{smsCopy.mobile.intro}</p>
-      <form
+      <SmsField
         className="sms-field"
-        onSubmit={(event) => {
-          event.preventDefault();
+        label={smsCopy.mobile.label}
+        hint={smsCopy.mobile.hint(digits)}
+        onSubmit={() => {
           if (number !== '' && !busy) void send();
         }}
       >
-        <label className="sms-field__label" htmlFor={inputId}>
-          {smsCopy.mobile.label}
-        </label>
-        <p className="sms-field__hint" id={hintId}>
-          {smsCopy.mobile.hint(digits)}
-        </p>
-        <div className="sms-field__row">
-          <span className="sms-field__prefix" aria-hidden="true">
-            +{areaCode}
-          </span>
-          <input
-            id={inputId}
-            className="sms-field__input"
-            type="tel"
-            inputMode="numeric"
-            autoComplete="tel-national"
-            aria-describedby={hintId}
-            aria-invalid={error ? true : undefined}
-            value={number}
-            disabled={busy}
-            onChange={(event) => setNumber(digitsOnly(event.target.value, digits))}
-          />
-        </div>
-      </form>
-      <p role="status" className="sms__status">
-        {busy ? smsCopy.mobile.sending : null}
-      </p>
-      <p role="alert" className="sms__status alert">
-        {error}
-      </p>
+        {({ inputId, hintId }) => (
+          <div className="sms-field__row">
+            <span className="sms-field__prefix" aria-hidden="true">
+              +{areaCode}
+            </span>
+            <input
+              id={inputId}
+              className="sms-field__input"
+              type="tel"
+              inputMode="numeric"
+              autoComplete="tel-national"
+              aria-describedby={hintId}
+              aria-invalid={error ? true : undefined}
+              value={number}
+              disabled={busy}
+              onChange={(event) => setNumber(digitsOnly(event.target.value, digits))}
+            />
+          </div>
+        )}
+      </SmsField>
+      <SmsStatus status={busy ? smsCopy.mobile.sending : null} error={error} />
       <CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed' })} />
     </Screen>
   );

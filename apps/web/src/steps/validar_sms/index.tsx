@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { paramEnabled } from '@kyc/contracts/params';
 import { ApiError } from '../../api/client';
@@ -9,6 +9,7 @@ import { sessionState } from '../../session/storage';
 import { CancelDialog } from '../../ui/CancelDialog';
 import { copy } from '../../ui/copy';
 import { Screen } from '../../ui/Screen';
+import { SmsField, SmsStatus } from '../validar_movil/SmsField';
 import { digitsOnly, formatPhone, phoneRules, smsCopy } from '../validar_movil/smsCopy';
 import '../validar_movil/sms.css';
 
@@ -40,8 +41,6 @@ export function Component() {
   const [sentAt, setSentAt] = useState(() => Date.now());
   const [now, setNow] = useState(() => Date.now());
   const [cancelOpen, setCancelOpen] = useState(false);
-  const inputId = useId();
-  const hintId = useId();
   const waitLeft = Math.max(0, Math.ceil((sentAt + resendAfterSeconds * 1000 - now) / 1000));
 
   useEffect(() => {
@@ -104,32 +103,29 @@ export function Component() {
     >
       <p>{smsCopy.code.sentTo}</p>
       <p className="sms__number">{formatPhone(areaCode, phone)}</p>
-      <form
+      <SmsField
         className="sms-field sms-field--code"
-        onSubmit={(event) => {
-          event.preventDefault();
+        label={smsCopy.code.label}
+        hint={smsCopy.code.hint}
+        onSubmit={() => {
           if (code !== '' && !busy && !done) void validate();
         }}
       >
-        <label className="sms-field__label" htmlFor={inputId}>
-          {smsCopy.code.label}
-        </label>
-        <p className="sms-field__hint" id={hintId}>
-          {smsCopy.code.hint}
-        </p>
-        <input
-          id={inputId}
-          className="sms-field__input"
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          aria-describedby={hintId}
-          aria-invalid={error ? true : undefined}
-          value={code}
-          disabled={busy || done}
-          onChange={(event) => setCode(digitsOnly(event.target.value, codeDigits))}
-        />
-      </form>
+        {({ inputId, hintId }) => (
+          <input
+            id={inputId}
+            className="sms-field__input"
+            type="text"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            aria-describedby={hintId}
+            aria-invalid={error ? true : undefined}
+            value={code}
+            disabled={busy || done}
+            onChange={(event) => setCode(digitsOnly(event.target.value, codeDigits))}
+          />
+        )}
+      </SmsField>
       <div className="sms__resend">
         {waitLeft === 0 ? (
           <button type="button" className="btn btn--text" disabled={busy || done} onClick={() => void resend()}>
@@ -139,12 +135,10 @@ export function Component() {
           <p className="sms-field__hint">{smsCopy.code.resendIn(waitLeft)}</p>
         )}
       </div>
-      <p role="status" className="sms__status">
-        {done ? smsCopy.code.verified : resending ? copy.common.loading : busy ? smsCopy.code.validating : notice}
-      </p>
-      <p role="alert" className="sms__status alert">
-        {error}
-      </p>
+      <SmsStatus
+        status={done ? smsCopy.code.verified : resending ? copy.common.loading : busy ? smsCopy.code.validating : notice}
+        error={error}
+      />
       <CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed' })} />
     </Screen>
   );

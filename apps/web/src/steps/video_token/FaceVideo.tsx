@@ -29,6 +29,7 @@ import { withWatchdog } from './watchdog';
 import { isCodes, isPassportCapture, readVideoAttempts, storeCodes, storeFaceMatch, storeNoMatch, writeVideoAttempts, type Codes } from './state';
 import '../../ui/capture.css';
 import './face.css';
+import { wait } from '../../media/wait';
 
 /** Spec §9 "In the link/provider variant video attempts: ... 5 for the final screen". */
 const linkVideoAttempts = 5;
@@ -52,24 +53,6 @@ class AttemptFailure extends Error {
   constructor(readonly failure: FaceFailure) {
     super(failure.kind);
   }
-}
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new DOMException('aborted', 'AbortError'));
-      return;
-    }
-    const onAbort = () => {
-      window.clearTimeout(timer);
-      reject(new DOMException('aborted', 'AbortError'));
-    };
-    const timer = window.setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function failureOfError(error: unknown, kind: 'token' | 'response'): FaceFailure {
