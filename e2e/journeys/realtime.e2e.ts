@@ -138,9 +138,10 @@ describe('real-time media server with Chromium over WebRTC', () => {
     expect(await decodeErrors(got.copy)).toBe('');
   });
 
-  it('replies 400 to a malformed message, 401 to a wrong api key, and relays the face-video decision', async () => {
+  it('replies 400 to a malformed message, 401 to a wrong api key, and 400 to a link-flow recording without its link credential', async () => {
     const before = received.length;
-    // A code issued for real; the decision then refuses: this transaction has no ID photo to compare with.
+    // VIDEO_TOKEN_PDF takes the result link's credential in `key`, not an api key: refused before recording (the
+    // decision itself over this path: public-video-token.api.test.ts and realtime-face.e2e.ts).
     const message = startMessage({ type: 'VIDEO_TOKEN_PDF', service: 'videotoken-pdf' });
     const headers = { apikey: 'demo', transaccion: message.transaccion, cliente: message.cliente };
     const issued = await app.inject({ method: 'POST', url: '/v1/videotoken/code', headers, payload: { uuid: message.cliente } });
@@ -153,11 +154,11 @@ describe('real-time media server with Chromium over WebRTC', () => {
     const [badJson, wrongKey, decided] = replies.map((text) => JSON.parse(text) as { status: number; res: { status: number; message: string; message_client?: string } });
     expect(badJson).toMatchObject({ status: 400, res: { status: 400, message: expect.stringMatching(/^Invalid message: expected JSON/) } });
     expect(wrongKey).toMatchObject({ status: 401, res: { status: 401, message_client: expect.stringMatching(/^Lo sentimos la dirección/) } });
-    expect(decided).toMatchObject({ status: 409, res: { status: 409, message_client: 'No se pudo realizar la comparacion de rostro' } });
+    expect(decided).toMatchObject({ status: 400, res: { status: 400, message_client: expect.stringMatching(/^Lo sentimos la dirección/) } });
     expect(received.length).toBe(before);
-    // The recording is kept as evidence whatever the decision.
+    // Refused at the start message: nothing was recorded or kept.
     const events = await app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { apikey: 'demo' } });
-    expect((events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.map((e) => e.kind)).toEqual(['grabacion_tiempo_real']);
+    expect((events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.map((e) => e.kind)).toEqual([]);
   });
 
   it('answers 404 for an unknown connection and leaves nothing open', async () => {
