@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
 import { cameraFrame, captureSide, showOnCamera, startIdCapture } from '../support/camera.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { transactionEvents } from '../support/transactions.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -14,16 +15,6 @@ let work: string;
 let camera: string;
 let expired: DocumentFixture;
 const y4m = { front: '', back: '' };
-
-async function transactionEvents(apikey: string, uuidTrx: string) {
-  const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey } });
-  expect(response.status).toBe(200);
-  return (await response.json()).payload as {
-    transaction: { attempts: Record<string, number>; lockedUntil: string | null };
-    lifecycle: { step: string; event: string }[];
-    evidence?: { kind: string }[];
-  };
-}
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-validity-'));
@@ -85,7 +76,7 @@ describe('ID validity, with the fake camera and the real OCR', () => {
     await page.waitForURL((url) => url.pathname === '/demo', { timeout: 5_000 });
 
     await expect
-      .poll(async () => (await transactionEvents('demo', uuidTrx!)).lifecycle.map((e) => JSON.parse(e.event) as { status: string; description: string }), { timeout: 5_000 })
+      .poll(async () => (await transactionEvents(server, 'demo', uuidTrx!)).lifecycle.map((e) => JSON.parse(e.event) as { status: string; description: string }), { timeout: 5_000 })
       .toContainEqual(expect.objectContaining({ status: 'INCOMPLETED', description: 'Fecha de vigencia no validá' }));
     expect(pageErrors).toEqual([]);
     await context.close();
