@@ -1,12 +1,14 @@
-import { copyFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pngToY4m, renderProof } from '@kyc/fixtures';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { showOnCamera } from '../support/camera.js';
+import { startCameraRig, stopAll } from '../support/rig.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -32,24 +34,10 @@ beforeAll(async () => {
   await sharp({ create: { width: 1080, height: 1440, channels: 3, background: '#e9e6df' } }).png().toFile(blank);
   blankY4m = path.join(work, 'blank.y4m');
   await pngToY4m(blank, blankY4m, { width: 1080, height: 1440, seconds: 1, fps: 5 });
-  camera = path.join(work, 'camera.y4m');
-  await copyFile(billY4m, camera);
-  server = await startServer();
-  browser = await launchBrowser({ videoFile: camera });
+  ({ server, browser, camera } = await startCameraRig(work, billY4m));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
-});
-
-/** Chromium reopens the fake-camera file when the flow reopens the camera: swap it atomically. */
-async function showOnCamera(y4m: string): Promise<void> {
-  const staged = path.join(work, 'staged.y4m');
-  await copyFile(y4m, staged);
-  await rename(staged, camera);
-}
+afterAll(() => stopAll({ browser, server, work }));
 
 async function openSession(page: Page): Promise<void> {
   await page.goto(`${server.url}/demo`);
@@ -123,7 +111,7 @@ describe('proof of address and the address form', () => {
   }, 180_000);
 
   it('desktop: an unreadable proof asks again (VOLVER A INTENTAR) until the attempts end on the folio screen', async () => {
-    await showOnCamera(blankY4m);
+    await showOnCamera(camera, blankY4m);
     const context = await newPhoneOrDesktop(browser, 'desktop');
     const page = await context.newPage();
     await openSession(page);

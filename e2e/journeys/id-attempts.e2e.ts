@@ -1,12 +1,13 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
 import { cameraFrame, captureSide, startIdCapture } from '../support/camera.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startCameraRig, stopAll } from '../support/rig.js';
+import type { RunningServer } from '../support/server.js';
 import { grantorCli, transactionEvents } from '../support/transactions.js';
 
 let server: RunningServer;
@@ -32,17 +33,10 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-attempts-'));
   y4m.notAnId = path.join(work, 'not-an-id.y4m');
   await cameraFrame(await sharp(businessCard()).png().toBuffer(), y4m.notAnId);
-  camera = path.join(work, 'camera.y4m');
-  await copyFile(y4m.notAnId, camera);
-  server = await startServer();
-  browser = await launchBrowser({ videoFile: camera });
+  ({ server, browser, camera } = await startCameraRig(work, y4m.notAnId));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+afterAll(() => stopAll({ browser, server, work }));
 
 describe('ID capture attempts, with the fake camera and the real OCR', () => {
   it("a camera that never shows an ID spends INTENTOS_ID_FRONTAL → 'Proceso no exitoso' with the folio", async () => {

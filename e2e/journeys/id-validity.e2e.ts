@@ -1,12 +1,13 @@
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildDocument, type DocumentFixture } from '@kyc/fixtures';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
 import { cameraFrame, captureSide, showOnCamera, startIdCapture } from '../support/camera.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startCameraRig, stopAll } from '../support/rig.js';
+import type { RunningServer } from '../support/server.js';
 import { transactionEvents } from '../support/transactions.js';
 
 let server: RunningServer;
@@ -30,17 +31,10 @@ beforeAll(async () => {
     y4m[side.side as 'front' | 'back'] = path.join(work, `${side.side}.y4m`);
     await cameraFrame(png, y4m[side.side as 'front' | 'back']);
   }
-  camera = path.join(work, 'camera.y4m');
-  await copyFile(y4m.front, camera);
-  server = await startServer();
-  browser = await launchBrowser({ videoFile: camera });
+  ({ server, browser, camera } = await startCameraRig(work, y4m.front));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+afterAll(() => stopAll({ browser, server, work }));
 
 describe('ID validity, with the fake camera and the real OCR', () => {
   it("an expired INE → 'Identificación no valida' → TERMINAR records 'Fecha de vigencia no validá'", async () => {
