@@ -2,11 +2,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pngToY4m, renderProof } from '@kyc/fixtures';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
-import { showOnCamera } from '../support/camera.js';
+import { newPhoneOrDesktop, newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { openEntry, showOnCamera } from '../support/camera.js';
 import { startCameraRig, stopAll } from '../support/rig.js';
 import type { RunningServer } from '../support/server.js';
 
@@ -39,19 +39,10 @@ beforeAll(async () => {
 
 afterAll(() => stopAll({ browser, server, work }));
 
-async function openSession(page: Page): Promise<void> {
-  await page.goto(`${server.url}/demo`);
-  const start = page.getByRole('button', { name: 'EMPEZAR' });
-  await expect.poll(() => start.isEnabled()).toBe(true);
-}
-
 describe('proof of address and the address form', () => {
   it('proof captured with the fake camera → form pre-filled → lookup dropdown with Otro → GUARDAR rules', async () => {
-    const context = await newPhoneOrDesktop(browser, 'phone');
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await openSession(page);
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
+    await openEntry(page, `${server.url}/demo`);
 
     await page.goto(`${server.url}/preparacion_comprobante`);
     await page.getByRole('heading', { name: 'Comprobante de domicilio' }).waitFor();
@@ -114,7 +105,7 @@ describe('proof of address and the address form', () => {
     await showOnCamera(camera, blankY4m);
     const context = await newPhoneOrDesktop(browser, 'desktop');
     const page = await context.newPage();
-    await openSession(page);
+    await openEntry(page, `${server.url}/demo`);
     const folio = (await page.evaluate(() => localStorage.getItem('uuidTrx')))?.split('-')[0];
     await page.goto(`${server.url}/comprobante`);
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -143,7 +134,7 @@ describe('proof of address and the address form', () => {
   it('desktop: the form with one settlement filling colonia', async () => {
     const context = await newPhoneOrDesktop(browser, 'desktop');
     const page = await context.newPage();
-    await openSession(page);
+    await openEntry(page, `${server.url}/demo`);
     await page.goto(`${server.url}/identificacion_edit`);
     await page.getByRole('heading', { name: 'Verifica y completa tu dirección actual' }).waitFor();
     await page.locator('[name="codigoPostal"]').fill('06700');

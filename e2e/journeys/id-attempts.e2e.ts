@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
 import { cameraFrame, captureSide, startIdCapture } from '../support/camera.js';
 import { startCameraRig, stopAll } from '../support/rig.js';
 import type { RunningServer } from '../support/server.js';
@@ -13,7 +13,6 @@ import { grantorCli, transactionEvents } from '../support/transactions.js';
 let server: RunningServer;
 let browser: Browser;
 let work: string;
-let camera: string;
 const y4m = { notAnId: '' };
 
 /** A business card: a light rectangle with printed lines, the size of an ID, that is no ID at all. */
@@ -33,7 +32,7 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-attempts-'));
   y4m.notAnId = path.join(work, 'not-an-id.y4m');
   await cameraFrame(await sharp(businessCard()).png().toBuffer(), y4m.notAnId);
-  ({ server, browser, camera } = await startCameraRig(work, y4m.notAnId));
+  ({ server, browser } = await startCameraRig(work, y4m.notAnId));
 }, 120_000);
 
 afterAll(() => stopAll({ browser, server, work }));
@@ -46,10 +45,7 @@ describe('ID capture attempts, with the fake camera and the real OCR', () => {
     expect(grantorId && apiKey, created).toBeTruthy();
     await grantorCli(server, ['set', grantorId!, 'INTENTOS_ID_FRONTAL=2']);
 
-    const context = await newPhoneOrDesktop(browser, 'phone');
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
     await startIdCapture(page, `${server.url}/${apiKey}`);
 
     // First attempt: the server reads no ID and counts it; the tips screen offers another try.

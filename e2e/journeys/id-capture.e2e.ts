@@ -4,8 +4,8 @@ import path from 'node:path';
 import { generateFixtureSet, type GroundTruth } from '@kyc/fixtures';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
-import { cameraFrame, showOnCamera } from '../support/camera.js';
+import { newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { cameraFrame, showOnCamera, startIdCapture } from '../support/camera.js';
 import { startCameraRig, stopAll } from '../support/rig.js';
 import type { RunningServer } from '../support/server.js';
 
@@ -48,19 +48,9 @@ async function captureSide(page: Page, label: 'CAPTURAR FRENTE' | 'CAPTURAR REVE
 
 describe('ID capture with the fake camera and the real OCR', () => {
   it('INE front and back → the confirmation form pre-filled with what was read → address step', async () => {
-    const context = await newPhoneOrDesktop(browser, 'phone');
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
 
-    await page.goto(`${server.url}/demo`);
-    const start = page.getByRole('button', { name: 'EMPEZAR' });
-    await expect.poll(() => start.isEnabled()).toBe(true);
-    await start.click();
-    await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'CAPTURAR IDENTIFICACIÓN' }).click();
-    await page.getByRole('heading', { name: 'Tómale una foto al frente de tu identificación' }).waitFor();
-    await page.getByRole('button', { name: 'CONTINUAR' }).click();
+    await startIdCapture(page, `${server.url}/demo`);
 
     await captureSide(page, 'CAPTURAR FRENTE', 'phone-10-frente');
     await showOnCamera(camera, backY4m);

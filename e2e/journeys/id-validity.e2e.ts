@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buildDocument, type DocumentFixture } from '@kyc/fixtures';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
 import { cameraFrame, captureSide, showOnCamera, startIdCapture } from '../support/camera.js';
 import { startCameraRig, stopAll } from '../support/rig.js';
 import type { RunningServer } from '../support/server.js';
@@ -41,10 +41,7 @@ describe('ID validity, with the fake camera and the real OCR', () => {
     const vigencia = String(expired.truth.ocrFront.vigencia);
     expect(Number(vigencia)).toBeLessThan(new Date().getFullYear());
     await showOnCamera(camera, y4m.front);
-    const context = await newPhoneOrDesktop(browser, 'phone');
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
 
     await startIdCapture(page, `${server.url}/demo`);
     await captureSide(page, 'CAPTURAR FRENTE');
