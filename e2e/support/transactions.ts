@@ -19,6 +19,7 @@ export async function grantorCli(server: RunningServer, args: string[]): Promise
 export interface TransactionEvents {
   transaction: { attempts: Record<string, number>; lockedUntil: string | null };
   lifecycle: { step: string; event: string }[];
+  audit: { paso: string; tipo: string; dato: string }[];
   evidence?: { kind: string }[];
 }
 
