@@ -1,12 +1,14 @@
-import { copyFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pngToY4m, renderProof } from '@kyc/fixtures';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { newPhoneOrDesktop, newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { openEntry, showOnCamera } from '../support/camera.js';
+import { startCameraRig, stopAll } from '../support/rig.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -32,38 +34,15 @@ beforeAll(async () => {
   await sharp({ create: { width: 1080, height: 1440, channels: 3, background: '#e9e6df' } }).png().toFile(blank);
   blankY4m = path.join(work, 'blank.y4m');
   await pngToY4m(blank, blankY4m, { width: 1080, height: 1440, seconds: 1, fps: 5 });
-  camera = path.join(work, 'camera.y4m');
-  await copyFile(billY4m, camera);
-  server = await startServer();
-  browser = await launchBrowser({ videoFile: camera });
+  ({ server, browser, camera } = await startCameraRig(work, billY4m));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
-});
-
-/** Chromium reopens the fake-camera file when the flow reopens the camera: swap it atomically. */
-async function showOnCamera(y4m: string): Promise<void> {
-  const staged = path.join(work, 'staged.y4m');
-  await copyFile(y4m, staged);
-  await rename(staged, camera);
-}
-
-async function openSession(page: Page): Promise<void> {
-  await page.goto(`${server.url}/demo`);
-  const start = page.getByRole('button', { name: 'EMPEZAR' });
-  await expect.poll(() => start.isEnabled()).toBe(true);
-}
+afterAll(() => stopAll({ browser, server, work }));
 
 describe('proof of address and the address form', () => {
   it('proof captured with the fake camera → form pre-filled → lookup dropdown with Otro → GUARDAR rules', async () => {
-    const context = await newPhoneOrDesktop(browser, 'phone');
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await openSession(page);
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
+    await openEntry(page, `${server.url}/demo`);
 
     await page.goto(`${server.url}/preparacion_comprobante`);
     await page.getByRole('heading', { name: 'Comprobante de domicilio' }).waitFor();
@@ -123,10 +102,10 @@ describe('proof of address and the address form', () => {
   }, 180_000);
 
   it('desktop: an unreadable proof asks again (VOLVER A INTENTAR) until the attempts end on the folio screen', async () => {
-    await showOnCamera(blankY4m);
+    await showOnCamera(camera, blankY4m);
     const context = await newPhoneOrDesktop(browser, 'desktop');
     const page = await context.newPage();
-    await openSession(page);
+    await openEntry(page, `${server.url}/demo`);
     const folio = (await page.evaluate(() => localStorage.getItem('uuidTrx')))?.split('-')[0];
     await page.goto(`${server.url}/comprobante`);
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -155,7 +134,7 @@ describe('proof of address and the address form', () => {
   it('desktop: the form with one settlement filling colonia', async () => {
     const context = await newPhoneOrDesktop(browser, 'desktop');
     const page = await context.newPage();
-    await openSession(page);
+    await openEntry(page, `${server.url}/demo`);
     await page.goto(`${server.url}/identificacion_edit`);
     await page.getByRole('heading', { name: 'Verifica y completa tu dirección actual' }).waitFor();
     await page.locator('[name="codigoPostal"]').fill('06700');

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { errorTexts } from '@kyc/contracts/texts';
 import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations, type ViewportName } from '../support/browser.js';
+import { stopAll } from '../support/rig.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { transactionEvents } from '../support/transactions.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -15,23 +17,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-interface Events {
-  payload: {
-    lifecycle: Array<{ step: string; event: string }>;
-    audit: Array<{ paso: string; tipo: string; dato: string }>;
-  };
-}
-
-async function transactionEvents(uuidTrx: string): Promise<Events> {
-  const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey: 'demo' } });
-  expect(response.status).toBe(200);
-  return (await response.json()) as Events;
-}
+afterAll(() => stopAll({ browser, server }));
 
 /** A journey started at the demo grantor's entry route, its parameters loaded. */
 async function startJourney(page: Page): Promise<string> {
@@ -94,9 +80,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
 
     const userAgent = await page.evaluate(() => navigator.userAgent);
     await expect
-      .poll(async () => (await transactionEvents(uuidTrx)).payload.audit.filter((e) => e.tipo === 'Aceptación').map((e) => e.paso).sort())
+      .poll(async () => (await transactionEvents(server, 'demo', uuidTrx)).audit.filter((e) => e.tipo === 'Aceptación').map((e) => e.paso).sort())
       .toEqual(['autorizacion', 'clausula']);
-    const { audit, lifecycle } = (await transactionEvents(uuidTrx)).payload;
+    const { audit, lifecycle } = await transactionEvents(server, 'demo', uuidTrx);
     expect(JSON.parse(audit.find((e) => e.paso === 'clausula')!.dato)).toEqual({ version: '1', sha256: sha256(clause), userAgent });
     expect(JSON.parse(audit.find((e) => e.paso === 'autorizacion')!.dato)).toEqual({ version: '1', sha256: sha256(authorization), userAgent });
     expect(lifecycle.map((e) => e.step)).toEqual(expect.arrayContaining(['clausula', 'autorizacion']));
@@ -127,7 +113,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     await dialog.getByRole('button', { name: 'SI' }).click();
     await page.waitForURL(`${server.url}/demo`, { timeout: 5_000 });
     await expect
-      .poll(async () => (await transactionEvents(uuidTrx)).payload.lifecycle.some((e) => e.step === 'autorizacion_solicitud' && e.event.includes('INCOMPLETED')))
+      .poll(async () => (await transactionEvents(server, 'demo', uuidTrx)).lifecycle.some((e) => e.step === 'autorizacion_solicitud' && e.event.includes('INCOMPLETED')))
       .toBe(true);
     await context.close();
   });
@@ -244,7 +230,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     expect(flag).toBe('RED');
     expect(Number(time) - before).toBeGreaterThanOrEqual(3_600_000 - 1_000);
     expect(Number(time) - before).toBeLessThan(3_600_000 + 60_000);
-    const { lifecycle } = (await transactionEvents(uuidTrx)).payload;
+    const { lifecycle } = await transactionEvents(server, 'demo', uuidTrx);
     const finished = lifecycle.find((e) => e.step === 'finished');
     expect(finished && JSON.parse(finished.event)).toMatchObject({ status: 'FAIL', step: 'finished' });
     await screenshot(page, `${viewport}-consents-09-finalizado-rojo`);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 import { ffmpegPath, writeHologramVideo } from '@kyc/fixtures';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPhoneOrDesktop, screenshot } from '../support/browser.js';
+import { launchBrowser, newWatchedPage, screenshot } from '../support/browser.js';
+import { openEntry } from '../support/camera.js';
+import { stopAll } from '../support/rig.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const run = promisify(execFile);
@@ -41,21 +43,12 @@ beforeAll(async () => {
   browser = await launchBrowser({ videoFile: camera });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+afterAll(() => stopAll({ browser, server, work }));
 
 describe('/holograma with the fake camera', () => {
   it('records the ID while the light sweeps it, uploads to id_calibrate and goes on to the capture', async () => {
-    const context = await newPhoneOrDesktop(browser, 'phone');
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${server.url}/demo`);
-    const start = page.getByRole('button', { name: 'EMPEZAR' });
-    await expect.poll(() => start.isEnabled()).toBe(true);
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
+    await openEntry(page, `${server.url}/demo`);
     const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx'));
     await page.goto(`${server.url}/holograma`);
 

@@ -1,23 +1,18 @@
-import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
 import { cameraFrame, captureSide, startIdCapture } from '../support/camera.js';
-import { startServer, type RunningServer } from '../support/server.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const run = promisify(execFile);
+import { startCameraRig, stopAll } from '../support/rig.js';
+import type { RunningServer } from '../support/server.js';
+import { grantorCli, transactionEvents } from '../support/transactions.js';
 
 let server: RunningServer;
 let browser: Browser;
 let work: string;
-let camera: string;
 const y4m = { notAnId: '' };
 
 /** A business card: a light rectangle with printed lines, the size of an ID, that is no ID at all. */
@@ -33,51 +28,24 @@ function businessCard(): Buffer {
   );
 }
 
-async function grantorCli(args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [path.join(root, 'apps/server/dist/cli/grantor.js'), ...args], {
-    env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' },
-  });
-  return stdout;
-}
-
-async function transactionEvents(apikey: string, uuidTrx: string) {
-  const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey } });
-  expect(response.status).toBe(200);
-  return (await response.json()).payload as {
-    transaction: { attempts: Record<string, number>; lockedUntil: string | null };
-    lifecycle: { step: string; event: string }[];
-    evidence?: { kind: string }[];
-  };
-}
-
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-attempts-'));
   y4m.notAnId = path.join(work, 'not-an-id.y4m');
   await cameraFrame(await sharp(businessCard()).png().toBuffer(), y4m.notAnId);
-  camera = path.join(work, 'camera.y4m');
-  await copyFile(y4m.notAnId, camera);
-  server = await startServer();
-  browser = await launchBrowser({ videoFile: camera });
+  ({ server, browser } = await startCameraRig(work, y4m.notAnId));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+afterAll(() => stopAll({ browser, server, work }));
 
 describe('ID capture attempts, with the fake camera and the real OCR', () => {
   it("a camera that never shows an ID spends INTENTOS_ID_FRONTAL → 'Proceso no exitoso' with the folio", async () => {
-    const created = await grantorCli(['create', '--name', 'Prueba Intentos']);
+    const created = await grantorCli(server, ['create', '--name', 'Prueba Intentos']);
     const grantorId = /id:\s+(\S+)/.exec(created)?.[1];
     const apiKey = /api key:\s+(\S+)/.exec(created)?.[1];
     expect(grantorId && apiKey, created).toBeTruthy();
-    await grantorCli(['set', grantorId!, 'INTENTOS_ID_FRONTAL=2']);
+    await grantorCli(server, ['set', grantorId!, 'INTENTOS_ID_FRONTAL=2']);
 
-    const context = await newPhoneOrDesktop(browser, 'phone');
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
     await startIdCapture(page, `${server.url}/${apiKey}`);
 
     // First attempt: the server reads no ID and counts it; the tips screen offers another try.
@@ -98,11 +66,11 @@ describe('ID capture attempts, with the fake camera and the real OCR', () => {
     await screenshot(page, 'phone-22-proceso-no-exitoso');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    const events = await transactionEvents(apiKey!, uuidTrx);
+    const events = await transactionEvents(server, apiKey!, uuidTrx);
     expect(events.transaction.attempts.id_frontal).toBe(2);
     expect(events.transaction.lockedUntil).not.toBeNull();
     await expect
-      .poll(async () => (await transactionEvents(apiKey!, uuidTrx)).lifecycle.map((e) => JSON.parse(e.event) as { status: string; description: string }), { timeout: 5_000 })
+      .poll(async () => (await transactionEvents(server, apiKey!, uuidTrx)).lifecycle.map((e) => JSON.parse(e.event) as { status: string; description: string }), { timeout: 5_000 })
       .toContainEqual(expect.objectContaining({ status: 'FAIL', description: 'Finalizado por reintentos' }));
     expect(pageErrors).toEqual([]);
     await context.close();

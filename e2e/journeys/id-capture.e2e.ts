@@ -1,12 +1,13 @@
-import { copyFile, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { generateFixtureSet, pngToY4m, type GroundTruth } from '@kyc/fixtures';
+import { generateFixtureSet, type GroundTruth } from '@kyc/fixtures';
 import type { Browser, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { cameraFrame, showOnCamera, startIdCapture } from '../support/camera.js';
+import { startCameraRig, stopAll } from '../support/rig.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -16,17 +17,6 @@ let frontY4m: string;
 let backY4m: string;
 let front: GroundTruth;
 
-/** The card centred on a dark table at 80% of a 1280x720 frame, as a phone camera would see it. */
-async function cameraFrame(png: string, out: string): Promise<void> {
-  const card = await sharp(png).resize({ height: 576 }).toBuffer();
-  const framed = path.join(work, `${path.basename(out, '.y4m')}.png`);
-  await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#141414' } })
-    .composite([{ input: card, gravity: 'centre' }])
-    .png()
-    .toFile(framed);
-  await pngToY4m(framed, out, { width: 1280, height: 720, seconds: 1, fps: 10 });
-}
-
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-id-'));
   await generateFixtureSet({ outDir: work, seed: 21, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
@@ -35,24 +25,10 @@ beforeAll(async () => {
   backY4m = path.join(work, 'back.y4m');
   await cameraFrame(path.join(work, 'ine-000-front-clean.png'), frontY4m);
   await cameraFrame(path.join(work, 'ine-000-back-clean.png'), backY4m);
-  camera = path.join(work, 'camera.y4m');
-  await copyFile(frontY4m, camera);
-  server = await startServer();
-  browser = await launchBrowser({ videoFile: camera });
+  ({ server, browser, camera } = await startCameraRig(work, frontY4m));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
-});
-
-/** Chromium reopens the fake-camera file when the flow reopens the camera: swap it atomically. */
-async function showOnCamera(y4m: string): Promise<void> {
-  const staged = path.join(work, 'staged.y4m');
-  await copyFile(y4m, staged);
-  await rename(staged, camera);
-}
+afterAll(() => stopAll({ browser, server, work }));
 
 async function captureSide(page: Page, label: 'CAPTURAR FRENTE' | 'CAPTURAR REVERSO', shot: string): Promise<void> {
   const capture = page.getByRole('button', { name: label });
@@ -72,22 +48,12 @@ async function captureSide(page: Page, label: 'CAPTURAR FRENTE' | 'CAPTURAR REVE
 
 describe('ID capture with the fake camera and the real OCR', () => {
   it('INE front and back → the confirmation form pre-filled with what was read → address step', async () => {
-    const context = await newPhoneOrDesktop(browser, 'phone');
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
 
-    await page.goto(`${server.url}/demo`);
-    const start = page.getByRole('button', { name: 'EMPEZAR' });
-    await expect.poll(() => start.isEnabled()).toBe(true);
-    await start.click();
-    await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'CAPTURAR IDENTIFICACIÓN' }).click();
-    await page.getByRole('heading', { name: 'Tómale una foto al frente de tu identificación' }).waitFor();
-    await page.getByRole('button', { name: 'CONTINUAR' }).click();
+    await startIdCapture(page, `${server.url}/demo`);
 
     await captureSide(page, 'CAPTURAR FRENTE', 'phone-10-frente');
-    await showOnCamera(backY4m);
+    await showOnCamera(camera, backY4m);
     await captureSide(page, 'CAPTURAR REVERSO', 'phone-11-reverso');
 
     await page.waitForURL('**/resultados_identificacion', { timeout: 60_000 });

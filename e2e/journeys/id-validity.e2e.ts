@@ -1,12 +1,14 @@
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildDocument, type DocumentFixture } from '@kyc/fixtures';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
 import { cameraFrame, captureSide, showOnCamera, startIdCapture } from '../support/camera.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startCameraRig, stopAll } from '../support/rig.js';
+import type { RunningServer } from '../support/server.js';
+import { transactionEvents } from '../support/transactions.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -14,16 +16,6 @@ let work: string;
 let camera: string;
 let expired: DocumentFixture;
 const y4m = { front: '', back: '' };
-
-async function transactionEvents(apikey: string, uuidTrx: string) {
-  const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey } });
-  expect(response.status).toBe(200);
-  return (await response.json()).payload as {
-    transaction: { attempts: Record<string, number>; lockedUntil: string | null };
-    lifecycle: { step: string; event: string }[];
-    evidence?: { kind: string }[];
-  };
-}
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-validity-'));
@@ -39,27 +31,17 @@ beforeAll(async () => {
     y4m[side.side as 'front' | 'back'] = path.join(work, `${side.side}.y4m`);
     await cameraFrame(png, y4m[side.side as 'front' | 'back']);
   }
-  camera = path.join(work, 'camera.y4m');
-  await copyFile(y4m.front, camera);
-  server = await startServer();
-  browser = await launchBrowser({ videoFile: camera });
+  ({ server, browser, camera } = await startCameraRig(work, y4m.front));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+afterAll(() => stopAll({ browser, server, work }));
 
 describe('ID validity, with the fake camera and the real OCR', () => {
   it("an expired INE → 'Identificación no valida' → TERMINAR records 'Fecha de vigencia no validá'", async () => {
     const vigencia = String(expired.truth.ocrFront.vigencia);
     expect(Number(vigencia)).toBeLessThan(new Date().getFullYear());
     await showOnCamera(camera, y4m.front);
-    const context = await newPhoneOrDesktop(browser, 'phone');
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
 
     await startIdCapture(page, `${server.url}/demo`);
     await captureSide(page, 'CAPTURAR FRENTE');
@@ -85,7 +67,7 @@ describe('ID validity, with the fake camera and the real OCR', () => {
     await page.waitForURL((url) => url.pathname === '/demo', { timeout: 5_000 });
 
     await expect
-      .poll(async () => (await transactionEvents('demo', uuidTrx!)).lifecycle.map((e) => JSON.parse(e.event) as { status: string; description: string }), { timeout: 5_000 })
+      .poll(async () => (await transactionEvents(server, 'demo', uuidTrx!)).lifecycle.map((e) => JSON.parse(e.event) as { status: string; description: string }), { timeout: 5_000 })
       .toContainEqual(expect.objectContaining({ status: 'INCOMPLETED', description: 'Fecha de vigencia no validá' }));
     expect(pageErrors).toEqual([]);
     await context.close();

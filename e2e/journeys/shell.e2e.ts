@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { errorTexts } from '@kyc/contracts/texts';
 import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations, type ViewportName } from '../support/browser.js';
+import { stopAll } from '../support/rig.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { transactionEvents } from '../support/transactions.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -12,16 +14,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function transactionEvents(uuidTrx: string) {
-  const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey: 'demo' } });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { payload: { lifecycle: Array<{ step: string; event: string }>; audit: Array<{ paso: string; tipo: string; dato: string }> } };
-}
+afterAll(() => stopAll({ browser, server }));
 
 describe.each<ViewportName>(['phone', 'desktop'])('the flow shell on a %s', (viewport) => {
   it('entry with the demo grantor → consent → preparation → cancel → back to the entry', async () => {
@@ -68,11 +61,11 @@ describe.each<ViewportName>(['phone', 'desktop'])('the flow shell on a %s', (vie
     await page.waitForURL(`${server.url}/demo`, { timeout: 5_000 });
     await expect.poll(() => page.getByRole('heading', { name: 'Inicia tu pre-registro' }).isVisible()).toBe(true);
 
-    const events = await transactionEvents(uuidTrx!);
-    const acceptance = events.payload.audit.find((event) => event.paso === 'terminos');
+    const events = await transactionEvents(server, 'demo', uuidTrx!);
+    const acceptance = events.audit.find((event) => event.paso === 'terminos');
     expect(acceptance, 'the consent acceptance is recorded').toBeDefined();
     expect(JSON.parse(acceptance!.dato)).toMatchObject({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    const cancellation = events.payload.lifecycle.find((event) => event.event.includes('Cancelado'));
+    const cancellation = events.lifecycle.find((event) => event.event.includes('Cancelado'));
     expect(cancellation, 'the cancellation is recorded').toBeDefined();
     expect(pageErrors).toEqual([]);
     await context.close();

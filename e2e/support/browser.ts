@@ -50,6 +50,15 @@ export async function newPhoneOrDesktop(browser: Browser, name: ViewportName): P
   });
 }
 
+/** A page in a fresh phone or desktop context that collects uncaught page errors (a test expects none). */
+export async function newWatchedPage(browser: Browser, name: ViewportName): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
+  const context = await newPhoneOrDesktop(browser, name);
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { context, page, pageErrors };
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });

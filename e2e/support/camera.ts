@@ -1,7 +1,7 @@
 import { copyFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { pngToY4m } from '@kyc/fixtures';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 
@@ -36,12 +36,17 @@ export async function captureSide(page: Page, label: 'CAPTURAR FRENTE' | 'CAPTUR
   await page.getByRole('heading', { name: /Analizando/ }).waitFor();
 }
 
-/** From the entry page of a grantor key to the ID camera (consent accepted, intro passed). */
-export async function startIdCapture(page: Page, entryUrl: string): Promise<void> {
+/** Opens the entry page of a grantor key and waits until its session has started (EMPEZAR enabled). */
+export async function openEntry(page: Page, entryUrl: string): Promise<Locator> {
   await page.goto(entryUrl);
   const start = page.getByRole('button', { name: 'EMPEZAR' });
   await expect.poll(() => start.isEnabled()).toBe(true);
-  await start.click();
+  return start;
+}
+
+/** From the entry page of a grantor key to the ID camera (consent accepted, intro passed). */
+export async function startIdCapture(page: Page, entryUrl: string): Promise<void> {
+  await (await openEntry(page, entryUrl)).click();
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'CAPTURAR IDENTIFICACIÓN' }).click();
   await page.getByRole('heading', { name: 'Tómale una foto al frente de tu identificación' }).waitFor();

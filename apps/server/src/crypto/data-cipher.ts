@@ -120,14 +120,10 @@ function parseKeyFile(file: string): Buffer {
 }
 
 /**
- * DATA_ENCRYPTION_KEY when set; otherwise the local key file, generated (mode 0600) on first start.
- * Losing the key file makes stored personal data unreadable: back it up with the database.
+ * A 32-byte key kept in `file` (base64), generated with mode 0600 when missing; warns when others can read it.
+ * `label` names the key in the warning ("data key", "link key").
  */
-export function loadDataKey(config: Pick<Config, 'dataEncryptionKey' | 'dataDir'>): LoadedDataKey {
-  if (config.dataEncryptionKey) {
-    return { key: config.dataEncryptionKey, source: 'environment', created: false, warnings: [] };
-  }
-  const file = dataKeyFile(config.dataDir);
+export function loadKeyFile(file: string, label: string): { key: Buffer; file: string; created: boolean; warnings: string[] } {
   const warnings: string[] = [];
   let created = false;
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -139,7 +135,18 @@ export function loadDataKey(config: Pick<Config, 'dataEncryptionKey' | 'dataDir'
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   if ((statSync(file).mode & 0o077) !== 0) {
-    warnings.push(`the data key file ${file} is readable by other users: chmod 600 it`);
+    warnings.push(`the ${label} file ${file} is readable by other users: chmod 600 it`);
   }
-  return { key: parseKeyFile(file), source: 'file', file, created, warnings };
+  return { key: parseKeyFile(file), file, created, warnings };
+}
+
+/**
+ * DATA_ENCRYPTION_KEY when set; otherwise the local key file, generated (mode 0600) on first start.
+ * Losing the key file makes stored personal data unreadable: back it up with the database.
+ */
+export function loadDataKey(config: Pick<Config, 'dataEncryptionKey' | 'dataDir'>): LoadedDataKey {
+  if (config.dataEncryptionKey) {
+    return { key: config.dataEncryptionKey, source: 'environment', created: false, warnings: [] };
+  }
+  return { ...loadKeyFile(dataKeyFile(config.dataDir), 'data key'), source: 'file' };
 }

@@ -1,8 +1,7 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hkdfSync } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { DataKeyError } from './data-cipher.js';
+import { loadKeyFile } from './data-cipher.js';
 
 export interface LoadedLinkKey {
   key: Buffer;
@@ -27,19 +26,5 @@ export function loadLinkKey(config: Pick<Config, 'resultLinkKey' | 'dataDir' | '
     const key = Buffer.from(hkdfSync('sha256', config.dataEncryptionKey, Buffer.alloc(0), 'kyc result links v1', 32));
     return { key, source: 'derived', created: false, warnings: [] };
   }
-  const file = linkKeyFile(config.dataDir);
-  const warnings: string[] = [];
-  let created = false;
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-    created = true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  if ((statSync(file).mode & 0o077) !== 0) warnings.push(`the link key file ${file} is readable by other users: chmod 600 it`);
-  const text = readFileSync(file, 'utf8').trim();
-  const key = Buffer.from(text, 'base64');
-  if (key.length !== 32 || key.toString('base64') !== text) throw new DataKeyError(`the key file ${file} does not hold 32 bytes in base64`);
-  return { key, source: 'file', file, created, warnings };
+  return { ...loadKeyFile(linkKeyFile(config.dataDir), 'link key'), source: 'file' };
 }

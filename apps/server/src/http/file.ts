@@ -10,13 +10,13 @@ import { findTransaction, incrementAttempt, readAttempts, setLockUntil } from '.
 import { checkContent, type ContentInfo } from '../uploads/check-content.js';
 import { ContentRejectedError } from '../uploads/content-error.js';
 import { uploadLimits } from '../uploads/limits.js';
-import { multipartContentType } from '../uploads/plugin.js';
+import { multipartRouteSchema } from '../uploads/plugin.js';
 import { readUpload, type UploadedFile } from '../uploads/read-multipart.js';
 import { extensionOf } from '../uploads/sniff.js';
 import { assertTransactionOpen } from '../results/outcomes.js';
 import { authorizeTransaction } from './auth.js';
 import type { Deps, ZodApp } from './deps.js';
-import { errorResponses, HttpError } from './errors.js';
+import { HttpError } from './errors.js';
 import { idHolderName, proofReadingWire, readProof } from './proof-reading.js';
 
 async function checkProof(file: UploadedFile): Promise<ContentInfo> {
@@ -43,13 +43,7 @@ export function registerFileRoutes(app: ZodApp, { config, db, cipher, blobs, ocr
   app.route({
     method: call.method,
     url: call.path,
-    schema: {
-      summary: call.summary,
-      tags: ['evidence'],
-      headers: call.headers,
-      consumes: [multipartContentType],
-      response: { 200: call.response, ...errorResponses },
-    },
+    schema: multipartRouteSchema(call, 'evidence'),
     handler: async (request, reply) => {
       const { grantor, transaction } = await authorizeTransaction(db, request.headers);
       await assertTransactionOpen(db, transaction.uuidTrx);

@@ -8,12 +8,12 @@ import { measureHighlights } from '../engines/hologram/measure.js';
 import { addEvidence } from '../store/evidence.js';
 import { readStoredParams } from '../store/grantors.js';
 import { uploadLimits } from '../uploads/limits.js';
-import { multipartContentType } from '../uploads/plugin.js';
+import { multipartRouteSchema } from '../uploads/plugin.js';
 import { readUpload } from '../uploads/read-multipart.js';
 import { extensionOf } from '../uploads/sniff.js';
 import { authorizeTransaction } from './auth.js';
 import type { Deps, ZodApp } from './deps.js';
-import { errorResponses, HttpError } from './errors.js';
+import { HttpError } from './errors.js';
 
 /** Decoding is one ffmpeg process per video; more than this many at once would starve the 2-core reference machine. */
 export const maxConcurrentCalibrations = 2;
@@ -36,13 +36,7 @@ export function registerIdCalibrateRoutes(app: ZodApp, { config, db, cipher, blo
   app.route({
     method: call.method,
     url: call.path,
-    schema: {
-      summary: call.summary,
-      tags: ['identification'],
-      headers: call.headers,
-      consumes: [multipartContentType],
-      response: { 200: call.response, ...errorResponses },
-    },
+    schema: multipartRouteSchema(call, 'identification'),
     handler: async (request, reply) => {
       const { grantor, transaction } = await authorizeTransaction(db, request.headers);
       const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);

@@ -12,13 +12,13 @@ import { findTransaction, incrementAttempt, readAttempts, setLockUntil } from '.
 import { checkContent } from '../uploads/check-content.js';
 import { ContentRejectedError } from '../uploads/content-error.js';
 import { uploadLimits } from '../uploads/limits.js';
-import { multipartContentType } from '../uploads/plugin.js';
+import { multipartRouteSchema } from '../uploads/plugin.js';
 import { readUpload } from '../uploads/read-multipart.js';
 import { extensionOf } from '../uploads/sniff.js';
 import { assertTransactionOpen } from '../results/outcomes.js';
 import { authorizeTransaction } from './auth.js';
 import type { Deps, ZodApp } from './deps.js';
-import { errorResponses, HttpError } from './errors.js';
+import { HttpError } from './errors.js';
 
 const sideAliases: Record<string, IdSide> = { front: 'front', frente: 'front', back: 'back', reverso: 'back' };
 const failureText: Record<IdSide, string> = { front: errorTexts.idFrontFailed, back: errorTexts.idBackFailed };
@@ -40,13 +40,7 @@ export function registerOcrRoutes(app: ZodApp, { config, db, cipher, blobs, ocr 
   app.route({
     method: call.method,
     url: call.path,
-    schema: {
-      summary: call.summary,
-      tags: ['identification'],
-      headers: call.headers,
-      consumes: [multipartContentType],
-      response: { 200: call.response, ...errorResponses },
-    },
+    schema: multipartRouteSchema(call, 'identification'),
     handler: async (request, reply) => {
       const { grantor, transaction } = await authorizeTransaction(db, request.headers);
       await assertTransactionOpen(db, transaction.uuidTrx);

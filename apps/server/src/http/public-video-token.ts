@@ -3,10 +3,10 @@ import { issueCode, type VideoContentType } from '../domain/video-token/index.js
 import { assertLinkUser, authorizeLink, decideLinkVideo, LinkFlowError, type LinkAuth } from '../results/link-video.js';
 import { insertCode } from '../store/video-token-codes.js';
 import { uploadLimits } from '../uploads/limits.js';
-import { multipartContentType } from '../uploads/plugin.js';
+import { multipartRouteSchema } from '../uploads/plugin.js';
 import { readUpload } from '../uploads/read-multipart.js';
 import type { Deps, ZodApp } from './deps.js';
-import { errorResponses, HttpError } from './errors.js';
+import { HttpError } from './errors.js';
 import { resultLinkContext } from './results.js';
 import { checkCodePhoto } from './video-token.js';
 
@@ -45,7 +45,7 @@ export function registerPublicVideoTokenRoutes(app: ZodApp, deps: Deps): void {
   app.route({
     method: otp.method,
     url: otp.path,
-    schema: { summary: otp.summary, tags: ['face-video'], headers: otp.headers, consumes: [multipartContentType], response: { 200: otp.response, ...errorResponses } },
+    schema: multipartRouteSchema(otp, 'face-video'),
     handler: async (request, reply) => {
       const auth = await authorize(request.headers[credentialHeader]);
       const { fields, file } = await readUpload(request, otp.multipart, { limits, retryMessage: faceMessages.noFace });
@@ -64,7 +64,7 @@ export function registerPublicVideoTokenRoutes(app: ZodApp, deps: Deps): void {
   app.route({
     method: video.method,
     url: video.path,
-    schema: { summary: video.summary, tags: ['face-video'], headers: video.headers, consumes: [multipartContentType], response: { 200: video.response, ...errorResponses } },
+    schema: multipartRouteSchema(video, 'face-video'),
     handler: async (request, reply) => {
       const auth = await authorize(request.headers[credentialHeader]);
       const { fields, file } = await readUpload(request, video.multipart, { limits, retryMessage: errorTexts.watchdog });

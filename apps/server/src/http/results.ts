@@ -40,6 +40,26 @@ export function resultLinkContext(deps: Pick<Deps, 'config' | 'db'>): LinkContex
   return ctx;
 }
 
+/** A body's uuidUser must name the user of the cliente header. */
+function assertBodyUser(uuidUser: string, cliente: string): void {
+  if (normalizeId(uuidUser) !== normalizeId(cliente)) {
+    throw new HttpError(400, 'Invalid request: body uuidUser must equal the cliente header');
+  }
+}
+
+/** The body checks of the e-mail and NOM-151 sends: the user of the header, and tipo_envio agreeing with semaforo. */
+function assertSendingBody(body: { uuidUser: string; tipo_envio: Parameters<typeof consistentSending>[0]; semaforo: Parameters<typeof consistentSending>[1] }, cliente: string): void {
+  assertBodyUser(body.uuidUser, cliente);
+  if (!consistentSending(body.tipo_envio, body.semaforo)) {
+    throw new HttpError(400, 'Invalid request: tipo_envio is COMPLETO exactly when semaforo is green');
+  }
+}
+
+/** The server's custom id of the result (PARTNER, NOMBRE_CORTO, date, user). */
+function resultCustomId(params: Parameters<typeof paramValue>[0], date: Date, uuidUser: string): string {
+  return customId({ partner: paramValue(params, 'PARTNER'), shortName: paramValue(params, 'NOMBRE_CORTO'), date, uuidUser });
+}
+
 /** Hours of HORAS_VIGENCIA_ENLACE (72 by default). */
 function linkHours(params: Parameters<typeof paramValue>[0]): number {
   const hours = Number.parseInt(paramValue(params, 'HORAS_VIGENCIA_ENLACE'), 10);
@@ -106,9 +126,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       response: { 200: documents.response, ...errorResponses },
     },
     handler: async (request, reply) => {
-      if (normalizeId(request.body.uuidUser) !== normalizeId(request.headers.cliente)) {
-        throw new HttpError(400, 'Invalid request: body uuidUser must equal the cliente header');
-      }
+      assertBodyUser(request.body.uuidUser, request.headers.cliente);
       const { grantor, transaction } = await authorizeTransaction(db, request.headers);
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
       const now = new Date();
@@ -171,12 +189,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     },
     handler: async (request, reply) => {
       const { body, headers } = request;
-      if (normalizeId(body.uuidUser) !== normalizeId(headers.cliente)) {
-        throw new HttpError(400, 'Invalid request: body uuidUser must equal the cliente header');
-      }
-      if (!consistentSending(body.tipo_envio, body.semaforo)) {
-        throw new HttpError(400, 'Invalid request: tipo_envio is COMPLETO exactly when semaforo is green');
-      }
+      assertSendingBody(body, headers.cliente);
       const { grantor, transaction } = await authorizeTransaction(db, headers);
       await assertTransactionOpen(db, transaction.uuidTrx);
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
@@ -188,7 +201,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       }
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
       const grantorName = paramValue(grantorParams, 'NOMBRE_CORTO').trim() || grantor.name;
-      const id = customId({ partner: paramValue(grantorParams, 'PARTNER'), shortName: paramValue(grantorParams, 'NOMBRE_CORTO'), date: now, uuidUser: transaction.uuidUser });
+      const id = resultCustomId(grantorParams, now, transaction.uuidUser);
       const link =
         result.flag === 'RED'
           ? undefined
@@ -235,12 +248,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     },
     handler: async (request, reply) => {
       const { body, headers } = request;
-      if (normalizeId(body.uuidUser) !== normalizeId(headers.cliente)) {
-        throw new HttpError(400, 'Invalid request: body uuidUser must equal the cliente header');
-      }
-      if (!consistentSending(body.tipo_envio, body.semaforo)) {
-        throw new HttpError(400, 'Invalid request: tipo_envio is COMPLETO exactly when semaforo is green');
-      }
+      assertSendingBody(body, headers.cliente);
       const { grantor, transaction } = await authorizeTransaction(db, headers);
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
       if (!paramEnabled(grantorParams, 'SEND_ZIP_SEMAFORO')) {
@@ -249,7 +257,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       await assertTransactionOpen(db, transaction.uuidTrx);
       const now = new Date();
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
-      const id = customId({ partner: paramValue(grantorParams, 'PARTNER'), shortName: paramValue(grantorParams, 'NOMBRE_CORTO'), date: now, uuidUser: transaction.uuidUser });
+      const id = resultCustomId(grantorParams, now, transaction.uuidUser);
       let bundle;
       try {
         bundle = await storeBundle({ db, cipher, blobs, config }, trx, { customId: id, body: { ...body, custom_uuid_servidor: id } }, now);

@@ -9,7 +9,7 @@ import { findTransaction } from '../store/transactions.js';
 import { checkContent } from '../uploads/check-content.js';
 import { ContentRejectedError } from '../uploads/content-error.js';
 import { uploadLimits } from '../uploads/limits.js';
-import { multipartContentType } from '../uploads/plugin.js';
+import { multipartRouteSchema } from '../uploads/plugin.js';
 import { readUpload } from '../uploads/read-multipart.js';
 import { authorizeTransaction } from './auth.js';
 import type { Deps, ZodApp } from './deps.js';
@@ -54,13 +54,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
   app.route({
     method: calls.otp.method,
     url: calls.otp.path,
-    schema: {
-      summary: calls.otp.summary,
-      tags: ['face-video'],
-      headers: calls.otp.headers,
-      consumes: [multipartContentType],
-      response: { 200: calls.otp.response, ...errorResponses },
-    },
+    schema: multipartRouteSchema(calls.otp, 'face-video'),
     handler: async (request, reply) => {
       const { grantor, transaction } = await authorizeTransaction(db, request.headers);
       await lockedCheck(transaction.uuidTrx);
@@ -97,13 +91,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
   app.route({
     method: calls.videoToken.method,
     url: calls.videoToken.path,
-    schema: {
-      summary: calls.videoToken.summary,
-      tags: ['face-video'],
-      headers: calls.videoToken.headers,
-      consumes: [multipartContentType],
-      response: { 200: calls.videoToken.response, ...errorResponses },
-    },
+    schema: multipartRouteSchema(calls.videoToken, 'face-video'),
     handler: async (request, reply) => {
       const { grantor, transaction } = await authorizeTransaction(db, request.headers);
       await lockedCheck(transaction.uuidTrx);

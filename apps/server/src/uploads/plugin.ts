@@ -1,9 +1,14 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { ZodApp } from '../http/deps.js';
-import { HttpError } from '../http/errors.js';
+import { errorResponses, HttpError } from '../http/errors.js';
 import type { UploadLimits } from './limits.js';
 
 export const multipartContentType = 'multipart/form-data';
+
+/** The route schema of a multipart call of the contracts: its headers, multipart bodies accepted, 200 and error bodies. */
+export function multipartRouteSchema<H, R>(call: { summary: string; headers: H; response: R }, tag: string) {
+  return { summary: call.summary, tags: [tag], headers: call.headers, consumes: [multipartContentType], response: { 200: call.response, ...errorResponses } };
+}
 
 /**
  * Multipart parsing, one file per request, within the limits (read with readUpload). Only routes whose schema
