@@ -1,4 +1,6 @@
 import type { DataCipher } from '../crypto/data-cipher.js';
+import type { Selectable } from 'kysely';
+import type { EvidenceTable } from './schema.js';
 import type { Db } from './db.js';
 import { uuidv7 } from './ids.js';
 
@@ -68,7 +70,18 @@ export async function latestEvidence(db: Db, cipher: DataCipher, uuidTrx: string
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (!row) return undefined;
+  return row && withPayload(cipher, uuidTrx, row);
+}
+
+/** Every record of a kind (or of every kind when omitted) in arrival order, with decrypted payloads. */
+export async function listEvidenceWithPayload(db: Db, cipher: DataCipher, uuidTrx: string, kind?: string): Promise<EvidenceRecord[]> {
+  let query = db.selectFrom('evidence').selectAll().where('uuid_trx', '=', uuidTrx);
+  if (kind !== undefined) query = query.where('kind', '=', kind);
+  const rows = await query.orderBy('id').execute();
+  return rows.map((row) => withPayload(cipher, uuidTrx, row));
+}
+
+function withPayload(cipher: DataCipher, uuidTrx: string, row: Selectable<EvidenceTable>): EvidenceRecord {
   return {
     id: row.id,
     kind: row.kind,
@@ -77,19 +90,4 @@ export async function latestEvidence(db: Db, cipher: DataCipher, uuidTrx: string
     createdAt: row.created_at,
     payload: row.payload_enc === null ? undefined : JSON.parse(cipher.decrypt(row.payload_enc, evidenceContext(uuidTrx, row.id))),
   };
-}
-
-/** Every record of a kind (or of every kind when omitted) in arrival order, with decrypted payloads. */
-export async function listEvidenceWithPayload(db: Db, cipher: DataCipher, uuidTrx: string, kind?: string): Promise<EvidenceRecord[]> {
-  let query = db.selectFrom('evidence').selectAll().where('uuid_trx', '=', uuidTrx);
-  if (kind !== undefined) query = query.where('kind', '=', kind);
-  const rows = await query.orderBy('id').execute();
-  return rows.map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    blobKey: row.blob_key,
-    sha256: row.sha256,
-    createdAt: row.created_at,
-    payload: row.payload_enc === null ? undefined : JSON.parse(cipher.decrypt(row.payload_enc, evidenceContext(uuidTrx, row.id))),
-  }));
 }

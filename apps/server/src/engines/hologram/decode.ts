@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ffmpegBinary, FfmpegSpawnError, rawOutputSize, runFfmpeg } from '../media/ffmpeg.js';
 
 /** Greyscale frames sampled from a video, row-major, one byte per pixel. */
 export interface SampledFrames {
@@ -32,10 +32,6 @@ export class FfmpegUnavailableError extends Error {
   override name = 'FfmpegUnavailableError';
 }
 
-export function ffmpegBinary(): string {
-  return process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
-}
-
 const maxOutputBytes = 64 * 1024 * 1024;
 
 /**
@@ -57,14 +53,15 @@ export async function sampleFrames(video: Buffer, options: DecodeOptions = {}): 
       '-vf', `fps=${fps},scale=w=${maxSide}:h=${maxSide}:force_original_aspect_ratio=decrease:force_divisible_by=2,format=gray`,
       '-frames:v', String(maxFrames), '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1',
     ];
-    const { stdout, stderr, code, timedOut } = await run(options.ffmpeg ?? ffmpegBinary(), args, options.timeoutMs ?? 30_000);
+    const bin = options.ffmpeg ?? ffmpegBinary();
+    const { stdout, stderr, code, timedOut } = await runFfmpeg(bin, args, { timeoutMs: options.timeoutMs ?? 30_000, stdoutLimitBytes: maxOutputBytes }).catch((error: unknown) => {
+      throw error instanceof FfmpegSpawnError ? new FfmpegUnavailableError(error.message) : error;
+    });
     if (timedOut) throw new VideoDecodeError(`decoding took longer than ${options.timeoutMs ?? 30_000} ms`);
     if (code !== 0) throw new VideoDecodeError(`the video could not be decoded (${lastLine(stderr)})`);
-    const output = stderr.slice(stderr.indexOf('Output #0'));
-    const size = /Video: rawvideo[^\n]*?, (\d{2,5})x(\d{2,5})/.exec(output);
+    const size = rawOutputSize(stderr);
     if (!size) throw new VideoDecodeError('the video has no picture');
-    const width = Number(size[1]);
-    const height = Number(size[2]);
+    const { width, height } = size;
     const frameBytes = width * height;
     const frames: Uint8Array[] = [];
     for (let offset = 0; offset + frameBytes <= stdout.length; offset += frameBytes) frames.push(new Uint8Array(stdout.subarray(offset, offset + frameBytes)));
@@ -78,34 +75,4 @@ export async function sampleFrames(video: Buffer, options: DecodeOptions = {}): 
 function lastLine(text: string): string {
   const lines = text.trim().split('\n').filter((l) => !/^\s/.test(l) && l.trim() !== '');
   return (lines[lines.length - 1] ?? 'no detail').slice(0, 200);
-}
-
-function run(bin: string, args: string[], timeoutMs: number): Promise<{ stdout: Buffer; stderr: string; code: number | null; timedOut: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    let stderr = '';
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > maxOutputBytes) child.kill('SIGKILL');
-      else chunks.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 200_000) stderr += chunk.toString();
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new FfmpegUnavailableError(`ffmpeg could not start (${bin}): ${error.message}`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ stdout: Buffer.concat(chunks), stderr, code, timedOut });
-    });
-  });
 }

@@ -3,11 +3,13 @@
  * sampled at a fixed rate as raw RGB (longest side at most 640 px) and the sound as mono 16 kHz PCM with its
  * energy envelope. Nothing here judges the content; MediaError says why a file cannot be used.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { RgbImage } from '../face/types.js';
+import { ffmpegBinary, FfmpegSpawnError, rawOutputSize, runFfmpeg, type FfmpegRun } from './ffmpeg.js';
+
+export { ffmpegBinary };
 
 export type MediaErrorReason = 'empty' | 'corrupt' | 'no_video_stream' | 'too_long' | 'too_short' | 'timeout' | 'ffmpeg_missing';
 
@@ -72,41 +74,18 @@ export interface DecodeOptions {
 export const AUDIO_RATE = 16_000;
 export const ENVELOPE_STEP_MS = 20;
 
-export function ffmpegBinary(): string {
-  return process.env.FFMPEG_PATH?.trim() || '/usr/bin/ffmpeg';
-}
 
 export type MediaInput = { path: string } | { buffer: Buffer };
 
-function run(bin: string, args: string[], timeoutMs: number): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
-    });
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      if (error.code === 'ENOENT') reject(new MediaError('ffmpeg_missing', `ffmpeg not found at ${bin} (install it or set FFMPEG_PATH)`));
-      else reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr, timedOut });
-    });
-  });
-}
-
-/** The size ffmpeg wrote the raw video at, from its description of output #0. */
-function outputSize(stderr: string): { width: number; height: number } | undefined {
-  const output = stderr.slice(stderr.indexOf('Output #0'));
-  const match = /Video: rawvideo[^\n]*?\b(\d{2,5})x(\d{2,5})\b/.exec(output);
-  return match ? { width: Number(match[1]), height: Number(match[2]) } : undefined;
+async function run(bin: string, args: string[], timeoutMs: number): Promise<FfmpegRun> {
+  try {
+    return await runFfmpeg(bin, args, { timeoutMs, stderrLimitChars: 64 * 1024 });
+  } catch (error) {
+    if (error instanceof FfmpegSpawnError && error.spawnFailure.code === 'ENOENT') {
+      throw new MediaError('ffmpeg_missing', `ffmpeg not found at ${bin} (install it or set FFMPEG_PATH)`);
+    }
+    throw error instanceof FfmpegSpawnError ? error.spawnFailure : error;
+  }
 }
 
 function failureOf(stderr: string): MediaError {
@@ -172,7 +151,7 @@ export async function decodeMedia(input: MediaInput, options: DecodeOptions = {}
     if (result.timedOut) throw new MediaError('timeout', `decoding took longer than ${options.timeoutMs ?? 20_000} ms`);
     if (result.code !== 0) throw failureOf(result.stderr);
 
-    const size = outputSize(result.stderr);
+    const size = rawOutputSize(result.stderr);
     const raw = await readFile(videoOut).catch(() => Buffer.alloc(0));
     if (!size || raw.length === 0) throw new MediaError('corrupt', 'the video has no decodable frames');
     const frameBytes = size.width * size.height * 3;

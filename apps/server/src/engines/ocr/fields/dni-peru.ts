@@ -4,11 +4,11 @@
  */
 import { normaliseOcrBirthDate } from '@kyc/contracts/rules';
 import { mrzNameGivenFirst } from '../mrz-parse.js';
-import { correctMrzNameFromPrint, mrzFacts, reconcile, sameMrzName } from './mrz-facts.js';
+import { mrzAgainstFront, mrzFacts, reconcile } from './mrz-facts.js';
 import {
   bestReading, DIGITS, documentFlags, line, px, readings, sexLetter, type DocumentReader, type ParsedSide,
 } from './spec.js';
-import { asDigits, cleanName, dateText, findDate, fullName, readText, readWords } from './text.js';
+import { asDigits, cleanName, dateText, findDate, nameFields, readText, readWords } from './text.js';
 
 const H = 1262;
 
@@ -76,10 +76,7 @@ export const dniPeruFront: DocumentReader = {
     if (issued) extra.fechaEmision = issued;
     return {
       ocrData: {
-        nombreCompleto: fullName(nombres, apellidoPaterno, apellidoMaterno),
-        nombres,
-        apellidoPaterno,
-        apellidoMaterno,
+        ...nameFields(nombres, apellidoPaterno, apellidoMaterno),
         fechaNacimiento: birth ? normaliseOcrBirthDate(birth, today) : '',
         sexo,
         dni,
@@ -100,11 +97,7 @@ export const dniPeruBack: DocumentReader = {
     const warnings: string[] = [];
     if (!mrz) return { ocrData: {}, extra: {}, warnings: ['mrz_not_found'] };
     if (!mrz.valid) warnings.push('mrz_check_digits_failed');
-    const text = (key: string) => (typeof front?.[key] === 'string' ? (front[key] as string) : '');
-    const corrected = front && text('apellidoPaterno')
-      ? correctMrzNameFromPrint(mrz, [text('apellidoPaterno'), text('apellidoMaterno')], text('nombres'))
-      : null;
-    const lines = corrected ?? mrz.lines;
+    const { text, corrected, lines, checkName } = mrzAgainstFront(mrz, front);
     if (front) {
       const facts = mrzFacts(mrz, today);
       reconcile('dni', text('dni'), facts.documentNumber, facts.trusted.documentNumber, warnings);
@@ -112,10 +105,7 @@ export const dniPeruBack: DocumentReader = {
       reconcile('vigencia', text('vigencia'), facts.expiryDate, facts.trusted.expiryDate, warnings);
       const printedSex = text('sexo') === 'M' ? 'H' : text('sexo') === 'F' ? 'M' : '';
       reconcile('sexo', printedSex, facts.sex, false, warnings);
-      const surnames = [text('apellidoPaterno'), text('apellidoMaterno')];
-      if (!corrected && surnames[0] && !sameMrzName(surnames, text('nombres'), mrz)) {
-        warnings.push('mrz_front_mismatch:nombreCompleto');
-      }
+      checkName(warnings);
     }
     return {
       ocrData: { cadena: lines.join('\n'), nombreCompletoMRZ: mrzNameGivenFirst(lines[2] ?? '') },

@@ -8,7 +8,7 @@ import { cleanCode } from '../id-codes.js';
 import {
   bestReading, CODE_CHARS, DIGITS, documentFlags, line, px, readings, short, type DocumentReader, type ParsedSide,
 } from './spec.js';
-import { asDigits, cleanName, dateText, findDate, findDigits, fullName, readText, readWords } from './text.js';
+import { asDigits, cleanName, dateText, findDate, findDigits, nameFields, readText, readWords } from './text.js';
 
 const H = 1294;
 /** A visitor's FMM authorises at most 180 days. */
@@ -90,10 +90,7 @@ export const fmm: DocumentReader = {
     set('folio', findDigits(readText(reads.folio), 10));
     return {
       ocrData: {
-        nombreCompleto: fullName(nombres, apellidoPaterno, apellidoMaterno),
-        nombres,
-        apellidoPaterno,
-        apellidoMaterno,
+        ...nameFields(nombres, apellidoPaterno, apellidoMaterno),
         fechaNacimiento: birth ? normaliseOcrBirthDate(birth, today) : '',
         sexo,
         vigencia: entry && days > 0 ? lastAuthorisedDay(entry, days) : '',

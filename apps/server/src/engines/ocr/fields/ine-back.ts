@@ -1,7 +1,7 @@
 /** INE back: everything the flow needs is in the TD1 MRZ (IDMEX + CIC, sección + citizen id, names). */
 import { ocrValidityYear } from '@kyc/contracts/rules';
 import { mrzNameGivenFirst } from '../mrz-parse.js';
-import { correctMrzNameFromPrint, mrzFacts, reconcile, sameMrzName } from './mrz-facts.js';
+import { mrzAgainstFront, mrzFacts, reconcile } from './mrz-facts.js';
 import type { DocumentReader, ParsedSide } from './spec.js';
 
 export const ineBack: DocumentReader = {
@@ -12,11 +12,7 @@ export const ineBack: DocumentReader = {
     if (!mrz) return { ocrData: {}, extra: {}, warnings: ['mrz_not_found'] };
     const warnings: string[] = [];
     if (!mrz.valid) warnings.push('mrz_check_digits_failed');
-    const text = (key: string) => (typeof front?.[key] === 'string' ? (front[key] as string) : '');
-    const corrected = front && text('apellidoPaterno')
-      ? correctMrzNameFromPrint(mrz, [text('apellidoPaterno'), text('apellidoMaterno')], text('nombres'))
-      : null;
-    const lines = corrected ?? mrz.lines;
+    const { text, corrected, lines, checkName } = mrzAgainstFront(mrz, front);
     const [l1 = '', l2 = '', l3 = ''] = lines;
     const ineVigencia = /^\d{2}$/.test(l2.slice(8, 10)) ? ocrValidityYear(l2.slice(8, 10)) : '';
     const seccionMRZ = l1.slice(17, 21);
@@ -26,10 +22,7 @@ export const ineBack: DocumentReader = {
       reconcile('sexo', text('sexo'), facts.sex, false, warnings);
       reconcile('vigencia', text('vigencia'), ineVigencia, facts.trusted.expiryDate, warnings);
       reconcile('seccion', text('seccion'), seccionMRZ, false, warnings);
-      const surnames = [text('apellidoPaterno'), text('apellidoMaterno')];
-      if (!corrected && surnames[0] && !sameMrzName(surnames, text('nombres'), mrz)) {
-        warnings.push('mrz_front_mismatch:nombreCompleto');
-      }
+      checkName(warnings);
     }
     return {
       ocrData: {

@@ -8,7 +8,7 @@ import {
   claveBirthState, claveNameLetters, curpNameLetters, repairClaveFrom, repairCurpFrom,
 } from '../id-codes.js';
 import {
-  asDigits, cleanName, cleanWords, dateText, findDate, findDigits, fullName, lineWords, readText,
+  asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText,
 } from './text.js';
 import {
   code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader,
@@ -138,10 +138,7 @@ export const ineFront: DocumentReader = {
     const address = parseIneAddress(addressLines.filter((l) => !/^DOMICILIO$/.test(l.trim())));
     return {
       ocrData: {
-        nombreCompleto: fullName(nombres, apellidoPaterno, apellidoMaterno),
-        nombres,
-        apellidoPaterno,
-        apellidoMaterno,
+        ...nameFields(nombres, apellidoPaterno, apellidoMaterno),
         fechaNacimiento,
         sexo,
         curp: ocrCurpOrEmpty(curp.value),

@@ -114,3 +114,22 @@ export function correctMrzNameFromPrint(mrz: MrzResult, surnames: string[], give
   lines[index] = line.slice(0, offset) + printed + line.slice(offset + field.length);
   return lines;
 }
+
+/**
+ * A back side's MRZ read against its front: the front's printed text fields, the MRZ lines with the name
+ * corrected from the print when only known misreads differ, and the name cross-check.
+ */
+export function mrzAgainstFront(mrz: MrzResult, front: Record<string, string | boolean> | undefined) {
+  const text = (key: string) => (typeof front?.[key] === 'string' ? (front[key] as string) : '');
+  const surnames = [text('apellidoPaterno'), text('apellidoMaterno')];
+  const corrected = front && surnames[0] ? correctMrzNameFromPrint(mrz, surnames, text('nombres')) : null;
+  return {
+    text,
+    corrected,
+    lines: corrected ?? mrz.lines,
+    /** Adds the name mismatch warning when the printed name is not the MRZ's (a corrected name already agrees). */
+    checkName(warnings: string[]) {
+      if (!corrected && surnames[0] && !sameMrzName(surnames, text('nombres'), mrz)) warnings.push('mrz_front_mismatch:nombreCompleto');
+    },
+  };
+}

@@ -11,7 +11,7 @@ import {
   bestReading, code, CODE_CHARS, CURP_RETRY, DIGITS, documentFlags, line, px, readings, sexLetter, type DocumentReader,
   type ParsedSide,
 } from './spec.js';
-import { cleanName, dateText, findDate, fullName, readText, readWords, splitSurnames } from './text.js';
+import { cleanName, dateText, findDate, nameFields, readText, readWords, splitSurnames } from './text.js';
 
 const H = 1408;
 
@@ -86,10 +86,7 @@ export const passportFront: DocumentReader = {
     if (issued) extra.fechaExpedicion = issued;
     return {
       ocrData: {
-        nombreCompleto: fullName(nombres, apellidoPaterno, apellidoMaterno),
-        nombres,
-        apellidoPaterno,
-        apellidoMaterno,
+        ...nameFields(nombres, apellidoPaterno, apellidoMaterno),
         fechaNacimiento: birth ? normaliseOcrBirthDate(birth, today) : '',
         sexo,
         curp: ocrCurpOrEmpty(curp.value),

@@ -97,3 +97,8 @@ const PARTICLES = new Set(['DE', 'DEL', 'LA', 'LAS', 'LOS', 'Y', 'SAN', 'VAN', '
 export function fullName(nombres: string, apellidoPaterno: string, apellidoMaterno: string): string {
   return [nombres, apellidoPaterno, apellidoMaterno].filter(Boolean).join(' ');
 }
+
+/** The four name fields of every front reading (spec §3 ocrData). */
+export function nameFields(nombres: string, apellidoPaterno: string, apellidoMaterno: string) {
+  return { nombreCompleto: fullName(nombres, apellidoPaterno, apellidoMaterno), nombres, apellidoPaterno, apellidoMaterno };
+}
