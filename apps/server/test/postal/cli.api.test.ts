@@ -1,21 +1,12 @@
 import { writeFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPostalImportCli } from '../../src/postal/cli.js';
 import { countPostalSettlements } from '../../src/postal/import.js';
 import { lookupPostalCode } from '../../src/postal/lookup.js';
-import { sampleCatalogueFacts, writeSampleCatalogue } from '../../src/postal/sample.js';
-import { catalogueSnapshot, engines, officialColumns, officialRow, scratchFolder, type TestDatabase } from './support.js';
+import { sampleCatalogueFacts } from '../../src/postal/sample.js';
+import { catalogueSnapshot, engines, officialColumns, officialRow, useSampleCatalogue, type TestDatabase } from './support.js';
 
-let folder: Awaited<ReturnType<typeof scratchFolder>>;
-let sampleFile: string;
-beforeAll(async () => {
-  folder = await scratchFolder();
-  sampleFile = folder.file('CPdescarga.txt');
-  await writeSampleCatalogue(sampleFile);
-});
-afterAll(async () => {
-  await folder.remove();
-});
+const catalogue = useSampleCatalogue();
 
 describe.each(engines)('postal:import command on $name', (engine) => {
   let database: TestDatabase;
@@ -39,7 +30,7 @@ describe.each(engines)('postal:import command on $name', (engine) => {
   });
 
   it('imports a file and prints the summary line', async () => {
-    expect(await run(sampleFile)).toBe(0);
+    expect(await run(catalogue.sampleFile)).toBe(0);
     expect(out).toEqual([
       expect.stringMatching(new RegExp(`^Códigos postales: ${sampleCatalogueFacts.handWrittenRows} filas cargadas, 0 rechazadas en \\d+\\.\\d\\d s$`)),
     ]);
@@ -51,7 +42,7 @@ describe.each(engines)('postal:import command on $name', (engine) => {
     const rows = Array.from({ length: 30 }, (_, i) =>
       officialRow({ cp: '06700', asentamiento: `Colonia ${i}`, municipio: 'Cuauhtémoc', estado: 'Ciudad de México', id: String(i + 1) }),
     );
-    const file = folder.file(`un-rechazo-${engine.name}.txt`);
+    const file = catalogue.folder.file(`un-rechazo-${engine.name}.txt`);
     await writeFile(file, [officialColumns, ...rows, '6700x|Mal|Colonia'].join('\n'));
     expect(await run(file)).toBe(0);
     expect(out).toEqual([
@@ -62,9 +53,9 @@ describe.each(engines)('postal:import command on $name', (engine) => {
   });
 
   it('fails with exit code 1, the reason and the first rejections, leaving the catalogue as it was', async () => {
-    await run(sampleFile);
+    await run(catalogue.sampleFile);
     const before = await catalogueSnapshot(database.db);
-    const file = folder.file(`malo-${engine.name}.txt`);
+    const file = catalogue.folder.file(`malo-${engine.name}.txt`);
     await writeFile(file, `${officialColumns}\n123|Mal|Colonia|Cuauhtémoc|Ciudad de México|||09||||015|0001||\n`);
     out = [];
     expect(await run(file)).toBe(1);
@@ -91,7 +82,7 @@ describe.each(engines)('postal:import command on $name', (engine) => {
   });
 
   it('honours --max-rejected-share', async () => {
-    const file = folder.file(`share-${engine.name}.txt`);
+    const file = catalogue.folder.file(`share-${engine.name}.txt`);
     const good = officialRow({ cp: '06700', asentamiento: 'Roma Norte', municipio: 'Cuauhtémoc', estado: 'Ciudad de México', id: '0171' });
     await writeFile(file, [officialColumns, good, '1|x'].join('\n'));
     expect(await run(file)).toBe(1);
@@ -107,9 +98,9 @@ describe.each(engines)('postal:import command on $name', (engine) => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    expect(await runPostalImportCli([sampleFile], { openDb: () => observed, out: () => {} })).toBe(0);
+    expect(await runPostalImportCli([catalogue.sampleFile], { openDb: () => observed, out: () => {} })).toBe(0);
     expect(destroyed).toBe(1);
-    expect(await runPostalImportCli([sampleFile], { openDb: () => observed, keepOpen: true, out: () => {} })).toBe(0);
+    expect(await runPostalImportCli([catalogue.sampleFile], { openDb: () => observed, keepOpen: true, out: () => {} })).toBe(0);
     expect(destroyed).toBe(1);
   });
 });

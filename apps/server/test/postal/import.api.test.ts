@@ -1,23 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostalImportError } from '../../src/postal/errors.js';
 import { countPostalSettlements, importPostalCatalogue } from '../../src/postal/import.js';
 import { lookupPostalCode } from '../../src/postal/lookup.js';
 import { sampleCatalogueFacts, writeSampleCatalogue } from '../../src/postal/sample.js';
-import { catalogueSnapshot, engines, officialColumns, officialRow, scratchFolder, type TestDatabase } from './support.js';
+import { catalogueSnapshot, engines, officialColumns, officialRow, useSampleCatalogue, type TestDatabase } from './support.js';
 
-let folder: Awaited<ReturnType<typeof scratchFolder>>;
-let sampleFile: string;
-beforeAll(async () => {
-  folder = await scratchFolder();
-  sampleFile = folder.file('CPdescarga.txt');
-  await writeSampleCatalogue(sampleFile);
-});
-afterAll(async () => {
-  await folder.remove();
-});
+const catalogue = useSampleCatalogue();
 
 function roma(id: string, cp = '06700') {
   return officialRow({ cp, asentamiento: `Roma ${id}`, municipio: 'Cuauhtémoc', estado: 'Ciudad de México', id });
@@ -34,8 +25,8 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
 
   it('loads the official-format sample and records the import', async () => {
     const messages: string[] = [];
-    const report = await importPostalCatalogue(database.db, sampleFile, { log: (message) => messages.push(message) });
-    const hash = createHash('sha256').update(await readFile(sampleFile)).digest('hex');
+    const report = await importPostalCatalogue(database.db, catalogue.sampleFile, { log: (message) => messages.push(message) });
+    const hash = createHash('sha256').update(await readFile(catalogue.sampleFile)).digest('hex');
     expect(report).toMatchObject({
       rowsRead: sampleCatalogueFacts.handWrittenRows,
       rowsLoaded: sampleCatalogueFacts.handWrittenRows,
@@ -61,9 +52,9 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
   });
 
   it('is idempotent: the same file twice gives the same catalogue', async () => {
-    await importPostalCatalogue(database.db, sampleFile);
+    await importPostalCatalogue(database.db, catalogue.sampleFile);
     const first = await catalogueSnapshot(database.db);
-    await importPostalCatalogue(database.db, sampleFile);
+    await importPostalCatalogue(database.db, catalogue.sampleFile);
     expect(await catalogueSnapshot(database.db)).toEqual(first);
     expect(first).toHaveLength(sampleCatalogueFacts.handWrittenRows);
     const imports = await database.db.selectFrom('postal_catalogue_imports').select('sha256').execute();
@@ -71,10 +62,10 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
   });
 
   it('replaces the whole catalogue and the cached lookups with a new file', async () => {
-    await importPostalCatalogue(database.db, sampleFile);
+    await importPostalCatalogue(database.db, catalogue.sampleFile);
     expect(await lookupPostalCode(database.db, '06700')).toEqual(sampleCatalogueFacts.singleSettlement.settlements);
 
-    const csv = folder.file('nuevo.csv.gz');
+    const csv = catalogue.folder.file('nuevo.csv.gz');
     await writeFile(
       csv,
       gzipSync(
@@ -95,7 +86,7 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
     const lines = [officialColumns];
     for (let i = 1; i <= 39; i += 1) lines.push(roma(String(i).padStart(4, '0')));
     lines.push(roma('0040', '123'));
-    const file = folder.file('casi-bien.txt');
+    const file = catalogue.folder.file('casi-bien.txt');
     await writeFile(file, lines.join('\n'));
 
     const report = await importPostalCatalogue(database.db, file);
@@ -113,7 +104,7 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
     const lines = [officialColumns];
     for (let i = 1; i <= 600; i += 1) lines.push(roma(String(i).padStart(4, '0')));
     for (let i = 0; i < 25; i += 1) lines.push(roma('9999', 'x'));
-    const file = folder.file('muchos-rechazos.txt');
+    const file = catalogue.folder.file('muchos-rechazos.txt');
     await writeFile(file, lines.join('\n'));
     const report = await importPostalCatalogue(database.db, file);
     expect(report.rowsRejected).toBe(25);
@@ -136,9 +127,9 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
     ];
 
     it.each(malformed)('%s', async (_name, content, message) => {
-      await importPostalCatalogue(database.db, sampleFile);
+      await importPostalCatalogue(database.db, catalogue.sampleFile);
       const before = await catalogueSnapshot(database.db);
-      const file = folder.file(`malformado-${engine.name}.txt`);
+      const file = catalogue.folder.file(`malformado-${engine.name}.txt`);
       await writeFile(file, content);
 
       const failure = importPostalCatalogue(database.db, file);
@@ -150,9 +141,9 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
     });
 
     it('a database failure in the middle of the load', async () => {
-      await importPostalCatalogue(database.db, sampleFile);
+      await importPostalCatalogue(database.db, catalogue.sampleFile);
       const before = await catalogueSnapshot(database.db);
-      const file = folder.file(`grande-${engine.name}.txt`);
+      const file = catalogue.folder.file(`grande-${engine.name}.txt`);
       await writeSampleCatalogue(file, { rows: 3_500 });
       let fullBatches = 0;
       const failing = database.db.withPlugin({
@@ -168,15 +159,15 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
     });
 
     it('a file that does not exist', async () => {
-      await importPostalCatalogue(database.db, sampleFile);
-      await expect(importPostalCatalogue(database.db, folder.file('no-existe.txt'))).rejects.toThrow(
+      await importPostalCatalogue(database.db, catalogue.sampleFile);
+      await expect(importPostalCatalogue(database.db, catalogue.folder.file('no-existe.txt'))).rejects.toThrow(
         /No se pudo abrir el archivo .*no-existe\.txt/,
       );
       expect(await countPostalSettlements(database.db)).toBe(sampleCatalogueFacts.handWrittenRows);
     });
 
     it('carries the counts and first rejections of the refused file', async () => {
-      const file = folder.file(`todo-mal-${engine.name}.txt`);
+      const file = catalogue.folder.file(`todo-mal-${engine.name}.txt`);
       await writeFile(file, `${officialColumns}\n${roma('0001', '123')}\n`);
       const error = await importPostalCatalogue(database.db, file).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PostalImportError);

@@ -2,31 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { errorBody, type TrxHeaders } from '@kyc/contracts';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importPostalCatalogue } from '../../src/postal/import.js';
 import { lookupPostalCode, queryPostalCode } from '../../src/postal/lookup.js';
 import { postalRoutes } from '../../src/postal/routes.js';
-import { sampleCatalogueFacts, writeSampleCatalogue } from '../../src/postal/sample.js';
-import { engines, scratchFolder, type TestDatabase } from './support.js';
+import { sampleCatalogueFacts } from '../../src/postal/sample.js';
+import { engines, useSampleCatalogue, type TestDatabase } from './support.js';
 
 const { singleSettlement, severalSettlements, withEnye, unknownCode } = sampleCatalogueFacts;
 
-let folder: Awaited<ReturnType<typeof scratchFolder>>;
-let sampleFile: string;
-beforeAll(async () => {
-  folder = await scratchFolder();
-  sampleFile = folder.file('CPdescarga.txt');
-  await writeSampleCatalogue(sampleFile);
-});
-afterAll(async () => {
-  await folder.remove();
-});
+const catalogue = useSampleCatalogue();
 
 describe.each(engines)('postal-code lookup on $name', (engine) => {
   let database: TestDatabase;
   beforeEach(async () => {
     database = await engine.open();
-    await importPostalCatalogue(database.db, sampleFile);
+    await importPostalCatalogue(database.db, catalogue.sampleFile);
   });
   afterEach(async () => {
     await database.close();

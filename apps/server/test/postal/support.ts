@@ -5,6 +5,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { writeSampleCatalogue } from '../../src/postal/sample.js';
 import { postalCatalogueMigration } from '../../src/postal/migration.js';
 import type { PostalTables } from '../../src/postal/tables.js';
 
@@ -101,6 +103,23 @@ export async function scratchFolder(): Promise<{ file(name: string): string; rem
 }
 
 /** Every settlement, in a stable order, to compare catalogues before and after an import. */
+/**
+ * A scratch folder holding the sample catalogue as CPdescarga.txt for the whole test file (created before all
+ * tests, removed after). Read `folder` and `sampleFile` inside tests, not at import time.
+ */
+export function useSampleCatalogue(): { readonly folder: Awaited<ReturnType<typeof scratchFolder>>; readonly sampleFile: string } {
+  const state = {} as { folder: Awaited<ReturnType<typeof scratchFolder>>; sampleFile: string };
+  beforeAll(async () => {
+    state.folder = await scratchFolder();
+    state.sampleFile = state.folder.file('CPdescarga.txt');
+    await writeSampleCatalogue(state.sampleFile);
+  });
+  afterAll(async () => {
+    await state.folder.remove();
+  });
+  return state;
+}
+
 export async function catalogueSnapshot(db: Kysely<PostalTables>) {
   return db
     .selectFrom('postal_settlements')
