@@ -1,18 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, publicBaseUrl } from '../src/config.js';
+import { loadConfig, publicBaseUrl } from '../src/config.js';
+import { configErrorMessage } from './support/config-error.js';
 
 const key = Buffer.alloc(32, 7).toString('base64');
-const message = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-};
+const message = configErrorMessage;
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {

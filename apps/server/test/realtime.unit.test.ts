@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { errorTexts } from '@kyc/contracts';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { configErrorMessage } from './support/config-error.js';
 import { recordingHandlers, type RealtimeRecording, type RecordingHandler } from '../src/realtime/index.js';
 import { errorReply, maxChannelMessageBytes, parseChannelMessage } from '../src/realtime/protocol.js';
 import { recordingKey } from '../src/realtime/recording-store.js';
@@ -80,15 +81,7 @@ describe('recordingKey', () => {
 });
 
 describe('REALTIME_* configuration', () => {
-  const message = (env: Record<string, string>) => {
-    try {
-      loadConfig(env);
-    } catch (error) {
-      expect(error).toBeInstanceOf(ConfigError);
-      return (error as Error).message;
-    }
-    throw new Error('expected a ConfigError');
-  };
+  const message = configErrorMessage;
 
   it('has defaults and reads every variable', () => {
     expect(loadConfig({}).realtime).toEqual({ maxConnections: 16, connectionSeconds: 90, portRange: undefined, stunUrls: [] });

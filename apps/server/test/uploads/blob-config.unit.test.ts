@@ -1,16 +1,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { configErrorMessage } from '../support/config-error.js';
 
-function configError(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-}
+const configError = configErrorMessage;
 
 describe('blob storage configuration', () => {
   it('keeps blobs under DATA_DIR/blobs by default', () => {
