@@ -12,7 +12,8 @@ import { startServer, type RunningServer } from '../support/server.js';
  * The result-link flow end to end: a link issued for a transaction whose ID front was read by the real /v2/ocr and
  * whose documents were rendered, opened in Chromium (/pdf_token), the face video with the fake camera showing the
  * ID holder (/pdf_video_token, public_otp and public_video_token with the link credential), then
- * /pdf_token_result downloading the PDF once.
+ * /pdf_token_result downloading the PDF once; and a stranger's third failed video, whose 'Lo sentimos' restarts the
+ * link from /pdf_token (spec §9 "3 for the error modal and 5 for the final screen").
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -22,6 +23,7 @@ let server: RunningServer;
 let browser: Browser | undefined;
 let work: string;
 let holder: { y4m: string; wav: string };
+let stranger: { y4m: string; wav: string };
 
 /** From CONTINUAR: 7 s positioning + 1 s photo delay + otp + 5 s stability + 2 ticks (as video-token.e2e.ts). */
 const firstDigitEarliestMs = 15_000;
@@ -31,22 +33,28 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-link-'));
   await generateFixtureSet({ outDir: work, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
   const front = JSON.parse(await readFile(path.join(work, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
+  const faceId = front.face!.id;
+  // Seed 22: the INE holder and a clearly different person are the pair the face engine separates.
+  [holder, stranger] = await Promise.all([faceVideo(faceId, 'holder'), faceVideo(faceId === 'fa-s3-a' ? 'fa-s5-c' : 'fa-s3-a', 'stranger')]);
+  server = await startServer();
+}, 240_000);
+
+async function faceVideo(faceId: string, name: string): Promise<{ y4m: string; wav: string }> {
   const files = await writeFaceVideo({
-    faceId: front.face!.id,
+    faceId,
     kind: 'live',
     code: readingDigits,
-    seed: 'holder',
+    seed: name,
     durationMs: firstDigitEarliestMs + readingDigits.length * 1000 + 4000,
     firstDigitMs: firstDigitEarliestMs - 1500,
     digitStepMs: 1000,
     fps: 10,
     outDir: work,
-    name: 'holder',
+    name,
     y4m: true,
   });
-  holder = { y4m: files.y4m!, wav: files.wav };
-  server = await startServer();
-}, 240_000);
+  return { y4m: files.y4m!, wav: files.wav };
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -72,22 +80,39 @@ async function transactionWithDocuments(): Promise<{ uuidTrx: string; uuidUser: 
   return { uuidTrx: headers.transaccion, uuidUser: headers.cliente };
 }
 
-/** The link the result e-mail would carry, issued in the server's own database with its link key. */
-async function issueLink(subject: { uuidTrx: string; uuidUser: string }): Promise<string> {
+type ServerConfig = ReturnType<typeof import('../../apps/server/src/config.js').loadConfig>;
+type ServerDb = ReturnType<typeof import('../../apps/server/src/store/db.js').createDatabase>;
+
+/** Runs `use` on the server's own database (its config, its keys). */
+async function withServerDb<T>(use: (db: ServerDb, config: ServerConfig) => Promise<T>): Promise<T> {
   const { loadConfig } = (await import(dist('config.js'))) as typeof import('../../apps/server/src/config.js');
   const { createDatabase } = (await import(dist('store/db.js'))) as typeof import('../../apps/server/src/store/db.js');
-  const { loadLinkKey } = (await import(dist('crypto/link-key.js'))) as typeof import('../../apps/server/src/crypto/link-key.js');
-  const { issueResultLink } = (await import(dist('results/links.js'))) as typeof import('../../apps/server/src/results/links.js');
   const config = loadConfig({ DATA_DIR: server.dataDir, LOG_LEVEL: 'silent' });
   const db = createDatabase(config.database);
   try {
+    return await use(db, config);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The link the result e-mail would carry, issued in the server's own database with its link key. */
+async function issueLink(subject: { uuidTrx: string; uuidUser: string }): Promise<string> {
+  const { loadLinkKey } = (await import(dist('crypto/link-key.js'))) as typeof import('../../apps/server/src/crypto/link-key.js');
+  const { issueResultLink } = (await import(dist('results/links.js'))) as typeof import('../../apps/server/src/results/links.js');
+  return withServerDb(async (db, config) => {
     const grantor = await db.selectFrom('grantors').select('id').executeTakeFirstOrThrow();
     const ctx = { db, linkKey: loadLinkKey(config).key, baseUrl: server.url };
     const link = await issueResultLink(ctx, { ...subject, grantorId: grantor.id, document: 'autorizacion', expiresAt: new Date(Date.now() + 3_600_000) });
     return link.pdfTokenUrl;
-  } finally {
-    await db.destroy();
-  }
+  });
+}
+
+/** The transaction's attempt counters as the service reports them. */
+async function serverAttempts(uuidTrx: string): Promise<Record<string, number>> {
+  const res = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey: 'demo' } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { payload: { transaction: { attempts: Record<string, number> } } }).payload.transaction.attempts;
 }
 
 describe('result-link flow with the fake camera and the real face engine', () => {
@@ -122,5 +147,53 @@ describe('result-link flow with the fake camera and the real face engine', () =>
     expect((await fetch(new URL(new URL(enlace!).pathname, server.url))).status).toBe(410);
     expect(pageErrors).toEqual([]);
     await context.close();
+  }, 200_000);
+
+  it('spec §9 "3 for the error modal and 5 for the final screen": the 3rd failed video offers only Reiniciar, back to /pdf_token', async () => {
+    const subject = await transactionWithDocuments();
+    const url = await issueLink(subject);
+    // Two failed videos already (as the earlier attempts of this person would have left them, server and browser).
+    const { raiseAttempts } = (await import(dist('store/transactions.js'))) as typeof import('../../apps/server/src/store/transactions.js');
+    await withServerDb((db) => raiseAttempts(db, subject.uuidTrx, 'video_token_pdf', 2));
+    const strangerBrowser = await launchBrowser({ videoFile: stranger.y4m, audioFile: stranger.wav });
+    try {
+      const context = await newPhoneOrDesktop(strangerBrowser, 'phone');
+      const page = await context.newPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto(url);
+      await page.getByRole('button', { name: 'CONTINUAR' }).waitFor();
+      await page.evaluate(() => localStorage.setItem('intentsData', JSON.stringify({ video_token: 2 })));
+      // The same link again keeps its attempts.
+      await page.reload();
+      await page.getByRole('button', { name: 'CONTINUAR' }).click();
+      await page.waitForURL('**/pdf_video_token');
+      await page.getByRole('button', { name: 'CONTINUAR' }).click();
+
+      // Somebody else reads the code: the third failure.
+      const dialog = page.getByRole('dialog', { name: 'Lo sentimos' });
+      await dialog.waitFor({ timeout: 90_000 });
+      await screenshot(page, 'phone-link-02-tercer-intento');
+      expect(await page.getByTestId('face-error').textContent()).toBe('Lo sentimos detectamos inconsistencias en tu captura, por favor reinicia el proceso.');
+      expect(await dialog.getByRole('button', { name: 'Reintentar' }).count()).toBe(0);
+      await dialog.getByText('Te quedan 2 intentos.').waitFor();
+      expect(await serverAttempts(subject.uuidTrx)).toMatchObject({ video_token_pdf: 3 });
+
+      await dialog.getByRole('button', { name: 'Reiniciar' }).click();
+      await page.waitForURL((to) => to.pathname === '/pdf_token');
+      const query = Object.fromEntries(new URL(page.url()).searchParams);
+      const link = Object.fromEntries(new URL(url).searchParams);
+      expect(query).toEqual({ uuid: link.uuid, idOtorgante: link.idOtorgante, fecha: link.fecha, uuidTrx: link.uuidTrx });
+      await page.getByRole('button', { name: 'CONTINUAR' }).click();
+      await page.waitForURL('**/pdf_video_token');
+      // A fresh start of the face video, the attempts kept (no final screen yet, and no reset either).
+      await page.getByRole('heading', { name: 'Confirmación de identidad' }).waitFor();
+      expect(await page.evaluate(() => localStorage.getItem('intentsData'))).toBe(JSON.stringify({ video_token: 3 }));
+      expect(await page.evaluate(() => localStorage.getItem('linkToken'))).toBe(link.token);
+      expect(pageErrors).toEqual([]);
+      await context.close();
+    } finally {
+      await strangerBrowser.close();
+    }
   }, 200_000);
 });

@@ -15,7 +15,8 @@ import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
 import { createFaceEngine } from '../src/engines/face/engine.js';
 import { lazyFaceEngine } from '../src/engines/face/provider.js';
 import { videoTokenRecordingHandlers } from '../src/realtime/video-token-handler.js';
-import { authorizeLink } from '../src/results/link-video.js';
+import { authorizeLink, LinkFlowError } from '../src/results/link-video.js';
+import { raiseAttempts, setLockUntil } from '../src/store/transactions.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
 // Seed 22 puts face fa-s6-b on the INE; fa-s3-a is somebody else (as in video-token.api.test.ts).
@@ -229,4 +230,37 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
       await blobs.close();
     }
   }, 60_000);
+
+  // Last: it uses up the transaction's link attempts.
+  it('allows the link 5 face videos in all (not INTENTOS_VIDEO_TOKEN), then refuses the link for good', async () => {
+    const link = await issue('autorizacion');
+    // Three failures already counted (the web's restart from /pdf_token does not reset the server's count).
+    await raiseAttempts(t.db, h.transaccion, 'video_token_pdf', 3);
+    const fourth = await publicVideo(link.credential, await code(link.credential), videos.other);
+    expect(fourth.statusCode, fourth.body).toBe(400);
+    expect(fourth.json()).toMatchObject({ message: errorTexts.noMatch, message_client: errorTexts.noMatchClient });
+    const fifth = await publicVideo(link.credential, await code(link.credential), videos.other);
+    expect(fifth.statusCode, fifth.body).toBe(429);
+    expect(fifth.json()).toMatchObject({ message_client: errorTexts.attemptsExceeded });
+    const spent = await transaction();
+    expect(spent.attempts).toMatchObject({ video_token_pdf: 5 });
+    expect(spent.attempts.video_token).toBeUndefined();
+
+    // Dead: no code, no video decided, not even the holder's, over HTTP or in real time; nothing recorded.
+    const refused = async () => {
+      const otp = await publicOtp(link.credential);
+      expect(otp.statusCode).toBe(429);
+      expect(otp.json().message_client).toBe(errorTexts.attemptsExceeded);
+      expect((await publicVideo(link.credential, { created: new Date().toISOString(), expire: new Date().toISOString() }, videos.holder)).statusCode).toBe(429);
+      await expect(authorizeLink(links, link.credential, h.cliente)).rejects.toMatchObject({ statusCode: 429 });
+      await expect(authorizeLink(links, link.credential, h.cliente)).rejects.toBeInstanceOf(LinkFlowError);
+    };
+    await refused();
+    // Also once the hour's lock is over, and for a new link of the same transaction.
+    await setLockUntil(t.db, h.transaccion, null);
+    await refused();
+    const again = await issue('reporte');
+    expect((await publicOtp(again.credential)).statusCode).toBe(429);
+    expect(await transaction()).toEqual(spent);
+  }, 90_000);
 });

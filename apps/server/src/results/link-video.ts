@@ -3,7 +3,7 @@ import { effectiveParams } from '../domain/grantor-params.js';
 import { isLocked } from '../domain/transactions.js';
 import { decideVideoToken, type VideoTokenDeps, type VideoTokenRequest } from '../domain/video-token/index.js';
 import { findGrantorById, readStoredParams, type Grantor } from '../store/grantors.js';
-import { findTransaction } from '../store/transactions.js';
+import { findTransaction, readAttempts } from '../store/transactions.js';
 import { checkLinkCredential, LinkRefusedError, verifyResultLink, type LinkContext, type OpenLink } from './links.js';
 
 /**
@@ -13,7 +13,11 @@ import { checkLinkCredential, LinkRefusedError, verifyResultLink, type LinkConte
  * to verified and returns its one-time download.
  */
 
-/** Spec §9: "In the link/provider variant video attempts: 3 for the error modal and 5 for the final screen". */
+/**
+ * Spec §9: "In the link/provider variant video attempts: 3 for the error modal and 5 for the final screen": 5 in
+ * all for the transaction (the modal's 3 is the web's: from the third failure it restarts the link, see
+ * docs/decisions.md).
+ */
 export const linkVideoAttempts = { step: 'video_token_pdf', limit: 5 } as const;
 export const linkServiceCall = 'videotoken-pdf';
 
@@ -43,7 +47,7 @@ function refusal(error: LinkRefusedError): LinkFlowError {
 
 /**
  * The live link of the credential (for `uuidUser` when given; a request whose user is read later checks it with
- * assertLinkUser), its active grantor and the transaction's lock (429).
+ * assertLinkUser), its active grantor, the transaction's lock and the link flow's video attempts (429).
  */
 export async function authorizeLink(links: LinkContext, credential: string | undefined, uuidUser?: string, now: Date = new Date()): Promise<LinkAuth> {
   if (!credential) throw new LinkFlowError(401, 'The link credential (X-Consumer-Custom-ID) is required', errorTexts.badUrl);
@@ -59,6 +63,11 @@ export async function authorizeLink(links: LinkContext, credential: string | und
   const stored = await findTransaction(links.db, link.uuidTrx);
   if (!stored) throw new LinkFlowError(404, 'The transaction of this link is unknown');
   if (isLocked(stored.lockUntil, now)) throw new LinkFlowError(429, 'Attempts exhausted: the transaction is locked', errorTexts.attemptsExceeded);
+  // After the fifth failed face video the link stays dead, also once the hour's lock has passed (no code, no video).
+  const used = (await readAttempts(links.db, link.uuidTrx))[linkVideoAttempts.step] ?? 0;
+  if (used >= linkVideoAttempts.limit) {
+    throw new LinkFlowError(429, `Attempts exhausted: the link's face re-verification failed ${linkVideoAttempts.limit} times`, errorTexts.attemptsExceeded);
+  }
   return { link, grantor, params: effectiveParams(grantor, await readStoredParams(links.db, grantor.id)) };
 }
 

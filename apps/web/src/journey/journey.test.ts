@@ -353,6 +353,14 @@ describe('Face video token', () => {
     expect(t?.route).toMatch(/^\/pdf_token\?uuid=/);
   });
 
+  it('link flow: Reiniciar once the error-modal attempts are used restarts from /pdf_token with the whole link query', () => {
+    const t = next('pdf_video_token', { type: 'restartLink' }, ctx());
+    expect(t).toMatchObject({ delayMs: 0 });
+    expect(t?.route).toBe(`/pdf_token?uuid=${uuidUser}&idOtorgante=oto-9&fecha=1800000000000&uuidTrx=${uuidTrx}`);
+    // Past fecha by now: the landing page sends it to the expired-link page.
+    expect(next('pdf_token', { type: 'enter' }, ctx({}, { now: 1_900_000_000_000 }))?.route).toBe('/pdf_token_error');
+  });
+
   it('"Browsers without MediaRecorder go to /pasos_configuracion" (recorder path)', () => {
     expect(next('video_token', { type: 'recorderUnsupported' }, ctx())).toMatchObject({ route: '/pasos_configuracion', replace: true });
     expect(next('pdf_video_token', { type: 'recorderUnsupported' }, ctx())?.route).toBe('/pasos_configuracion');

@@ -31,6 +31,20 @@ export function tokenPageRoute(ctx: JourneyContext): string {
   return `/pdf_token?${query.toString()}`;
 }
 
+/**
+ * The link's landing page with its whole query (uuid, idOtorgante, fecha, uuidTrx): the link flow's restart after
+ * its error-modal attempts (/pdf_token checks the expiry again and keeps the attempts of the same transaction).
+ */
+export function linkRestartRoute(ctx: JourneyContext): string {
+  const query = new URLSearchParams({
+    uuid: ctx.uuidUser ?? '',
+    idOtorgante: ctx.idOtorgante ?? '',
+    fecha: ctx.fechavigencia ?? '',
+    uuidTrx: ctx.uuidTrx ?? '',
+  });
+  return `/pdf_token?${query.toString()}`;
+}
+
 function go(route: string, delayMs = 0, extra: Omit<Transition, 'route' | 'delayMs'> = {}): Transition {
   return { route, delayMs, ...extra };
 }
@@ -287,6 +301,8 @@ const handlers: Handlers = {
       case 'acknowledgeFailure':
         // The link flow has no grantor route: back to its token page (which shows the link's state).
         return go(tokenPageRoute(ctx));
+      case 'restartLink':
+        return go(linkRestartRoute(ctx));
     }
   },
 

@@ -72,7 +72,8 @@ export interface StepEvents {
   autorizacion_solicitud: { type: 'read' } | CancelConfirmed;
   autorizacion_documento: { type: 'accept'; acceptance: TermsAcceptance } | { type: 'acknowledgeLockout' };
   video_token: FaceVideoEvent;
-  pdf_video_token: FaceVideoEvent;
+  /** restartLink: 'Lo sentimos' once the link flow's error-modal attempts are used (spec §9): back to /pdf_token. */
+  pdf_video_token: FaceVideoEvent | { type: 'restartLink' };
   preparacion_comprobante: { type: 'capture'; ruta?: string | null } | CancelConfirmed;
   comprobante: { type: 'read'; lectura: ProofReadingWire } | { type: 'attemptsExhausted' } | { type: 'acknowledge' } | CancelConfirmed;
   consulta_historial: { type: 'accept'; acceptance: TermsAcceptance } | CancelConfirmed;

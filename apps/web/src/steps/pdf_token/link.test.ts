@@ -86,6 +86,23 @@ describe('"clears local storage and stores them"', () => {
     expect(storage.get('completado')).toBe('false');
   });
 
+  it('the same link and transaction keep their face-video attempts (restart after failures, cancel); another drops them', () => {
+    const storage = createStateStorage(null);
+    const link = { uuid, idOtorgante: 'oto-1', fecha: '1800000000000', uuidTrx: trx, token: null };
+    beginLinkJourney(link, storage, () => 'never');
+    storage.set('intentsData', JSON.stringify({ video_token: 3 }));
+    beginLinkJourney(link, storage, () => 'never');
+    expect(storage.get('intentsData')).toBe(JSON.stringify({ video_token: 3 }));
+    // Back from a cancel (no uuidTrx in the query): the same transaction.
+    beginLinkJourney({ ...link, uuidTrx: null }, storage, () => 'never');
+    expect(storage.get('intentsData')).toBe(JSON.stringify({ video_token: 3 }));
+    beginLinkJourney({ ...link, uuidTrx: '5f2e9c10-2222-4b4b-8c8c-000000000003' }, storage, () => 'never');
+    expect(storage.get('intentsData')).toBeNull();
+    storage.set('intentsData', JSON.stringify({ video_token: 3 }));
+    beginLinkJourney({ ...link, uuid: '11111111-2222-4333-8444-555555555555', uuidTrx: null }, storage, () => 'fresh');
+    expect(storage.get('intentsData')).toBeNull();
+  });
+
   it('a link without uuidTrx keeps the one of the same link, else gets a new one', () => {
     const storage = createStateStorage(null);
     beginLinkJourney({ uuid, idOtorgante: 'oto-1', fecha: '1', uuidTrx: trx, token: null }, storage, () => 'never');

@@ -76,14 +76,18 @@ export function linkBrowserSupport(env: LinkBrowserEnvironment): LinkBrowser {
 /**
  * "clears local storage and stores them": the previous journey's keys go (the one-hour lock stays, as at the
  * entry route); uuid becomes uuidUser, fecha fechavigencia. A link without uuidTrx keeps the one this link
- * already used (back from a cancelled video), else gets a new one.
+ * already used (back from a cancelled video), else gets a new one; the same link and transaction keep their attempts.
  */
 export function beginLinkJourney(link: LinkQuery, storage: StateStorage, randomUUID: () => string): void {
   const sameLink = storage.get('uuidUser') === link.uuid;
   const previousTrx = storage.get('uuidTrx');
   const previousToken = storage.get('linkToken');
   const uuidTrx = link.uuidTrx ?? (sameLink && isUuid(previousTrx) ? previousTrx : randomUUID());
+  // The same link and transaction again (restarted after failed face videos, cancelled, reopened): its attempts
+  // stay, as the server's count does (spec §9: 5 in all for the link flow).
+  const keptAttempts = sameLink && uuidTrx === previousTrx ? storage.get('intentsData') : null;
   for (const key of previousJourneyKeys) storage.remove(key);
+  if (keptAttempts !== null) storage.set('intentsData', keptAttempts);
   storage.set('uuidUser', link.uuid);
   storage.set('uuidTrx', uuidTrx);
   storage.set('idOtorgante', link.idOtorgante);

@@ -23,16 +23,13 @@ import { Screen } from '../../ui/Screen';
 import { faceCopy as copy } from './copy';
 import { FaceGuide, TipIcon } from './FaceGuide';
 import { linkCall, linkVideoForm, otpForm, serviceCall, videoTokenForm, type FaceFlow } from './forms';
-import { applyFailure, attemptsExhausted, describeFailure, type FaceFailure, type FailureView, type VideoAttempts } from './outcomes';
+import { applyFailure, attemptRules, attemptsExhausted, describeFailure, dialogAction, type FaceFailure, type FailureView, type VideoAttempts } from './outcomes';
 import { captureDelayMs, displayDelayMs, faceTimings, finishTick, shownDigits, tickView, videoPathOf } from './schedule';
 import { withWatchdog } from './watchdog';
 import { isCodes, isPassportCapture, readVideoAttempts, storeCodes, storeFaceMatch, storeNoMatch, writeVideoAttempts, type Codes } from './state';
 import '../../ui/capture.css';
 import './face.css';
 import { wait } from '../../media/wait';
-
-/** Spec §9 "In the link/provider variant video attempts: ... 5 for the final screen". */
-const linkVideoAttempts = 5;
 
 /** Spec §9 "face photo JPEG 0.9". */
 const photoType = 'image/jpeg';
@@ -84,10 +81,10 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
   const path = videoPathOf(paramValue(params, 'MODO_VIDEO_TOKEN'));
   const platform = useMemo(() => currentPlatform(), []);
   const ios = isIOS(platform);
-  // Spec §9: the link variant allows 5 video attempts (the server counts them apart, see docs/decisions.md).
-  const maxAttempts = flow === 'link' ? linkVideoAttempts : paramInt(params, 'INTENTOS_VIDEO_TOKEN');
+  // Spec §9: the link variant allows 5 video attempts, 3 of them retried in place (the server counts them apart).
+  const rules = attemptRules(flow, paramInt(params, 'INTENTOS_VIDEO_TOKEN'));
 
-  const [attempts, setAttempts] = useState<VideoAttempts>(() => readVideoAttempts(sessionState(), maxAttempts, Date.now()));
+  const [attempts, setAttempts] = useState<VideoAttempts>(() => readVideoAttempts(sessionState(), rules.max, Date.now()));
   const [phase, setPhase] = useState<Phase>(() => (attemptsExhausted(attempts) ? 'failed' : 'intro'));
   const [stage, setStage] = useState<Stage>('position');
   const [tick, setTick] = useState(-1);
@@ -359,6 +356,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
                 ? copy.processing
                 : null;
   const left = attempts.max - attempts.used;
+  const action = failure ? dialogAction(failure, attempts, rules) : 'retry';
 
   return (
     <Screen
@@ -419,9 +417,13 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
               className="btn btn--primary"
               data-autofocus
               onClick={() => {
-                const restart = failure?.restart ?? false;
+                // Back to the link's landing page: the dialog stays until the page changes (no attempt restarts here).
+                if (action === 'restartLink') {
+                  journey({ type: 'restartLink' });
+                  return;
+                }
                 setFailure(null);
-                if (restart) {
+                if (action === 'restartStep') {
                   setRetry(false);
                   setPhase('intro');
                 } else {
@@ -430,7 +432,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
                 }
               }}
             >
-              {failure?.restart ? copy.errorRestart : copy.errorRetry}
+              {action === 'retry' ? copy.errorRetry : copy.errorRestart}
             </button>
             <button type="button" className="btn btn--secondary" onClick={() => journey({ type: 'abandon' })}>
               {copy.errorCancel}

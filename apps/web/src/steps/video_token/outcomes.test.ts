@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorTexts, faceMessages } from '@kyc/contracts/texts';
-import { applyFailure, attemptsExhausted, describeFailure, faceMessageOf, tokenFailureText } from './outcomes';
+import { applyFailure, attemptRules, attemptsExhausted, describeFailure, dialogAction, faceMessageOf, tokenFailureText, type VideoAttempts } from './outcomes';
 
 const response = (status: number, message?: string, messageClient?: string) =>
   describeFailure({ kind: 'response', status, message, messageClient });
@@ -99,5 +99,51 @@ describe('attempt rules', () => {
     expect(attempts).toEqual({ used: 3, max: 3 });
     expect(attemptsExhausted(attempts)).toBe(true);
     expect(applyFailure(attempts, response(503)).used).toBe(3);
+  });
+});
+
+describe('"In the link/provider variant video attempts: 3 for the error modal and 5 for the final screen" (spec §9)', () => {
+  const noMatch = () => response(400, errorTexts.noMatch);
+  const counted = () => describeFailure({ kind: 'watchdog' });
+  const uncounted = () => response(400, faceMessages.noFace);
+
+  it('the link flow has 5 in all; the main flow INTENTOS_VIDEO_TOKEN and no link restart', () => {
+    expect(attemptRules('link', 3)).toEqual({ max: 5, restartLinkFrom: 3 });
+    expect(attemptRules('link', 7)).toEqual({ max: 5, restartLinkFrom: 3 });
+    expect(attemptRules('main', 4)).toEqual({ max: 4, restartLinkFrom: null });
+  });
+
+  it('link: Reintentar (Reiniciar after a no-match) for attempts 1-2, restart from /pdf_token for 3-4, final screen at 5', () => {
+    const rules = attemptRules('link', 3);
+    let attempts: VideoAttempts = { used: 0, max: rules.max };
+    const actions: string[] = [];
+    for (const failure of [counted(), noMatch(), counted(), noMatch(), counted()]) {
+      attempts = applyFailure(attempts, failure);
+      actions.push(attemptsExhausted(attempts) ? 'finalScreen' : dialogAction(failure, attempts, rules));
+    }
+    expect(actions).toEqual(['retry', 'restartStep', 'restartLink', 'restartLink', 'finalScreen']);
+  });
+
+  it('link: an uncounted failure retries in place before the 3rd attempt, restarts the link after it', () => {
+    const rules = attemptRules('link', 3);
+    expect(dialogAction(uncounted(), applyFailure({ used: 2, max: 5 }, uncounted()), rules)).toBe('retry');
+    expect(dialogAction(uncounted(), applyFailure({ used: 3, max: 5 }, uncounted()), rules)).toBe('restartLink');
+  });
+
+  it("link: 'Spoof detected' and the server's 429 go straight to the final screen (5)", () => {
+    const spoof = response(404, errorTexts.spoofDetected);
+    expect(applyFailure({ used: 0, max: 5 }, spoof)).toEqual({ used: 5, max: 5 });
+    expect(attemptsExhausted(applyFailure({ used: 1, max: 5 }, response(429, 'Attempts exhausted')))).toBe(true);
+  });
+
+  it('main flow unchanged: retry or restart the step until INTENTOS_VIDEO_TOKEN', () => {
+    const rules = attemptRules('main', 3);
+    let attempts: VideoAttempts = { used: 0, max: rules.max };
+    attempts = applyFailure(attempts, counted());
+    expect(dialogAction(counted(), attempts, rules)).toBe('retry');
+    attempts = applyFailure(attempts, noMatch());
+    expect(dialogAction(noMatch(), attempts, rules)).toBe('restartStep');
+    attempts = applyFailure(attempts, counted());
+    expect(attemptsExhausted(attempts)).toBe(true);
   });
 });

@@ -147,3 +147,34 @@ export function applyFailure(attempts: VideoAttempts, failure: FailureView): Vid
 export function attemptsExhausted(attempts: VideoAttempts): boolean {
   return attempts.used >= attempts.max;
 }
+
+/**
+ * Spec §9 "In the link/provider variant video attempts: 3 for the error modal and 5 for the final screen":
+ * the link flow has 5 in all, and from the 3rd used attempt 'Lo sentimos' no longer retries in place.
+ */
+export const linkAttempts = { finalScreen: 5, errorModal: 3 } as const;
+
+/** How many attempts a flow has, and from how many used ones the dialog sends the link flow back to /pdf_token. */
+export interface AttemptRules {
+  max: number;
+  /** null: the dialog retries in place until the final screen (main flow). */
+  restartLinkFrom: number | null;
+}
+
+export function attemptRules(flow: 'main' | 'link', intentosVideoToken: number): AttemptRules {
+  return flow === 'link'
+    ? { max: linkAttempts.finalScreen, restartLinkFrom: linkAttempts.errorModal }
+    : { max: intentosVideoToken, restartLinkFrom: null };
+}
+
+/**
+ * The main button of 'Lo sentimos' (spec §2): Reintentar (a new attempt, camera open), Reiniciar after a no-match
+ * (the step's intro), or, in the link flow once its error-modal attempts are used, Reiniciar back to the link's
+ * landing page /pdf_token (a fresh start: expiry checked again, new code, full first-display delay).
+ */
+export type DialogAction = 'retry' | 'restartStep' | 'restartLink';
+
+export function dialogAction(failure: FailureView, attempts: VideoAttempts, rules: AttemptRules): DialogAction {
+  if (rules.restartLinkFrom !== null && attempts.used >= rules.restartLinkFrom) return 'restartLink';
+  return failure.restart ? 'restartStep' : 'retry';
+}

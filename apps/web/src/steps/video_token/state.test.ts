@@ -24,6 +24,8 @@ describe('face video browser state', () => {
     expect(readVideoAttempts(storage, 3, 20_000).used).toBe(0);
     storage.set('time', new Date(10_000).toISOString());
     expect(lockActive(storage, 5_000)).toBe(true);
+    // "video attempts start at 5 in the link/provider variant".
+    expect(readVideoAttempts(storage, 5, 5_000)).toEqual({ used: 5, max: 5 });
   });
 
   it('stores codes as a list, and the face result (no-match defaults of spec §3)', () => {
