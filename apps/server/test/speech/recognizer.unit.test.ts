@@ -61,6 +61,13 @@ describe('the Whisper engine process', () => {
     await expect(startWhisperEngine({ files: { ...files, tokens: path.join(dir, 'absent.txt') } })).rejects.toThrow(/absent\.txt' does not exist/);
   }, 30_000);
 
+  it('survives the runtime ending its own process on a malformed tokens file (sherpa-onnx exits there)', async () => {
+    const tokens = path.join(dir, 'malformed-tokens.txt');
+    await writeFile(tokens, 'no token ids here');
+    const started = startWhisperEngine({ files: { ...files, tokens } });
+    await expect(started).rejects.toThrow(/the speech recogniser process stopped while loading the model \(exit 255\): Error: no token ids here/);
+  }, 30_000);
+
   it('survives the recogniser process dying (a native abort) while it loads', async () => {
     const started = startWhisperEngine({ files, onProcess: (pid) => process.kill(pid, 'SIGABRT') });
     await expect(started).rejects.toThrow(/the speech recogniser process stopped while loading the model \(signal SIGABRT\)/);

@@ -43,11 +43,16 @@ function startChild(): ChildProcess {
   return fork(fileURLToPath(new URL('./child.ts', import.meta.url)), [], { ...options, execArgv: ['--import', tsx] });
 }
 
+/** Send failures mean the process is gone: its 'close' event rejects whatever waits on it. */
+const ignoreSendError = () => undefined;
+
 const describeExit = (code: number | null, signal: NodeJS.Signals | null) => (signal ? `signal ${signal}` : `exit ${code}`);
 
 /** Starts the recogniser process and loads the model; rejects with the reason when it cannot. */
 export async function startWhisperEngine(options: WhisperEngineOptions): Promise<SpeechEngine> {
   const child = startChild();
+  // An 'error' event without a listener would end the server itself; the handlers below report the failures.
+  child.on('error', () => undefined);
   if (child.pid !== undefined) options.onProcess?.(child.pid);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -82,7 +87,7 @@ export async function startWhisperEngine(options: WhisperEngineOptions): Promise
     const done = () => {
       clearTimeout(timer);
       child.off('message', onMessage);
-      child.off('exit', onExit);
+      child.off('close', onExit);
       child.off('error', onError);
     };
     const onMessage = (reply: ChildReply) => {
@@ -106,9 +111,11 @@ export async function startWhisperEngine(options: WhisperEngineOptions): Promise
       reject(new SpeechEngineError(`the speech recogniser process could not start: ${error.message}`, true));
     };
     child.on('message', onMessage);
-    child.on('exit', onExit);
+    // 'close', not 'exit': the process's last stderr lines (its reason) have been read by then.
+    child.on('close', onExit);
     child.on('error', onError);
-    child.send({ type: 'init', files: options.files, language: options.language ?? 'es', threads: options.threads ?? 1 } satisfies ChildRequest);
+    // A send to a process that already died fails here; its 'close' gives the reason.
+    child.send({ type: 'init', files: options.files, language: options.language ?? 'es', threads: options.threads ?? 1 } satisfies ChildRequest, ignoreSendError);
   });
 
   child.on('message', (reply: ChildReply) => {
@@ -120,7 +127,8 @@ export async function startWhisperEngine(options: WhisperEngineOptions): Promise
     if (reply.type === 'result') waiting.resolve(reply.text);
     else waiting.reject(new SpeechEngineError(`the recognition failed: ${reply.error}`, false));
   });
-  child.on('exit', (code, signal) => {
+  child.on('error', (error) => failAll(new SpeechEngineError(`the speech recogniser process failed: ${error.message}`, true)));
+  child.on('close', (code, signal) => {
     const detail = lastStderrLine();
     failAll(new SpeechEngineError(`the speech recogniser process stopped (${describeExit(code, signal)})${detail ? `: ${detail}` : ''}`, true));
   });
@@ -140,7 +148,7 @@ export async function startWhisperEngine(options: WhisperEngineOptions): Promise
           child.kill('SIGKILL');
         }, limit);
         pending.set(id, { resolve, reject, timer });
-        child.send({ type: 'transcribe', id, samples, sampleRate } satisfies ChildRequest);
+        child.send({ type: 'transcribe', id, samples, sampleRate } satisfies ChildRequest, ignoreSendError);
       });
     },
     async close() {
