@@ -14,6 +14,7 @@ import { proofReading } from './suites/proof.js';
 import { hologramCalibration } from './suites/hologram.js';
 import { faceVideo } from './suites/face.js';
 import { wholeJourney } from './suites/journey.js';
+import { speechRecognition } from './suites/speech.js';
 
 export interface SuiteResult {
   title: string;
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   hologram: hologramCalibration,
   face: faceVideo,
   journey: wholeJourney,
+  speech: speechRecognition,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -27,7 +27,7 @@ import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine } from './engines/ocr/provider.js';
 import { createFaceEngine } from './engines/face/engine.js';
 import { lazyFaceEngine } from './engines/face/provider.js';
-import { noSpeechRecognizer } from './domain/video-token/speech.js';
+import { createSpeechRecognizer } from './engines/speech/recognizer.js';
 import { registerVideoTokenRoutes } from './http/video-token.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
 import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } from './realtime/index.js';
@@ -113,7 +113,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onClose', async () => ocr.close());
     const face = lazyFaceEngine(() => createFaceEngine());
     app.addHook('onClose', async () => face.close());
-    const deps = { config, db, cipher, blobs, ocr, face, speech: noSpeechRecognizer };
+    // Only a configured and checksum-verified model starts the recogniser's process (engines/speech/).
+    const speech = await createSpeechRecognizer(config.speech, app.log);
+    app.addHook('onClose', async () => speech.close());
+    const deps = { config, db, cipher, blobs, ocr, face, speech: speech.recognizer };
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app);
     await registerMultipart(app, uploadLimits(config));

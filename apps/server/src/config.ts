@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseIdentityGateways, type IdentityGatewaysConfig } from './gateways/config.js';
 import { parseRealtimeEnv, type RealtimeConfig } from './realtime/config.js';
+import { parseSpeechEnv, type SpeechConfig } from './engines/speech/config.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -65,6 +66,8 @@ export interface Config {
   identityGateways: IdentityGatewaysConfig;
   /** The real-time media server (REALTIME_* variables, realtime/config.ts). */
   realtime: RealtimeConfig;
+  /** The spoken-code recogniser (ASR_* variables, engines/speech/config.ts); none by default. */
+  speech: SpeechConfig;
 }
 
 const MiB = 1024 * 1024;
@@ -225,6 +228,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const realtime = parseRealtimeEnv(env);
   if (!realtime.ok) throw new ConfigError(`Invalid configuration: ${realtime.problems.join('; ')}`);
+  const speech = parseSpeechEnv(env);
+  if (!speech.ok) throw new ConfigError(`Invalid configuration: ${speech.problems.join('; ')}`);
   return {
     port: e.PORT ?? 8080,
     host: e.HOST ?? '0.0.0.0',
@@ -252,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tsaUrl: e.TSA_URL,
     identityGateways: gateways.config,
     realtime: realtime.config,
+    speech: speech.config,
   };
 }
 

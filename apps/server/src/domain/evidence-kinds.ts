@@ -92,8 +92,8 @@ export interface VideoTokenDecision {
   faceScore: number | null;
   threshold: number;
   liveness: { passed: boolean; spoof: boolean; signals: Record<string, number | boolean | string> };
-  /** verified true/false when a speech engine ran; null with the reason when none is installed. */
-  spokenCode: { verified: boolean | null; engine: string; detail: string };
+  /** verified true/false when a speech engine ran; null with the reason when none could (not installed, refused, failed). */
+  spokenCode: { verified: boolean | null; engine: string; detail: string; /** The digits understood, when one ran. */ heard?: string };
   /** The section 8 message when the decision was not a match. */
   message?: string;
   service_call?: string;

@@ -1,11 +1,12 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { grantorParamDefaults } from '@kyc/contracts';
 import { buildDocument, writeFaceVideo } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseVideo, holderEmbedding, matchScore, type VideoAnalysis } from '../../src/domain/video-token/analyse.js';
-import { noSpeechRecognizer } from '../../src/domain/video-token/speech.js';
+import { noSpeechRecognizer, type SpeechRecognizer } from '../../src/domain/video-token/speech.js';
+import { createSpeechRecognizer } from '../../src/engines/speech/recognizer.js';
 import { createFaceEngine } from '../../src/engines/face/engine.js';
 import type { FaceEngine } from '../../src/engines/face/types.js';
 import { decodeMedia } from '../../src/engines/media/decode.js';
@@ -54,9 +55,17 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function decide(videoFace: string, cardFace: keyof typeof CARDS): Promise<VideoAnalysis> {
+async function decide(videoFace: string, cardFace: keyof typeof CARDS, speech: SpeechRecognizer = noSpeechRecognizer): Promise<VideoAnalysis> {
   const media = await decodeMedia({ buffer: videos[videoFace]! });
-  return analyseVideo(engine, media, holders[cardFace]!, { code: '4729', threshold: THRESHOLD, speech: noSpeechRecognizer });
+  return analyseVideo(engine, media, holders[cardFace]!, { code: '4729', threshold: THRESHOLD, speech });
+}
+
+/** The recogniser of a server whose configured speech model fails its checksum check (a file that is not the model). */
+async function refusedRecognizer(): Promise<SpeechRecognizer> {
+  await writeFile(path.join(dir, 'tiny-encoder.int8.onnx'), 'tampered');
+  const expected = new Map(['tiny-encoder.int8.onnx', 'tiny-decoder.int8.onnx', 'tiny-tokens.txt'].map((name) => [name, 'ab'.repeat(32)]));
+  const setup = await createSpeechRecognizer({ kind: 'whisper', modelDir: dir, checksums: { kind: 'inline', entries: expected }, threads: 1 }, { info: () => undefined, error: () => undefined });
+  return setup.recognizer;
 }
 
 describe('face match of the video decision on the hardest generated pairs', () => {
@@ -76,10 +85,15 @@ describe('face match of the video decision on the hardest generated pairs', () =
     expect(decision.faceScore!).toBeLessThan(THRESHOLD);
   }, 60_000);
 
+  // With the server's speech model refused: the evidence says why, and the liveness timing decides.
   it('the video of hu-detect-c matches its own ID and is not the holder of the ID of hu-detect-b (same screenshot)', async () => {
-    const { outcome, decision, embeddings } = await decide('hu-detect-c', 'hu-detect-c');
+    const { outcome, decision, embeddings } = await decide('hu-detect-c', 'hu-detect-c', await refusedRecognizer());
     expect(decision.faceScore!).toBeGreaterThanOrEqual(THRESHOLD);
     expect(outcome.kind).toBe('match');
+    expect(decision.liveness.passed).toBe(true);
+    expect(decision.spokenCode.verified).toBeNull();
+    expect(decision.spokenCode.detail).toMatch(/^the speech model was refused: .*tiny-encoder\.int8\.onnx has SHA-256 [0-9a-f]{64}, expected (ab){32}/);
+    expect(decision.spokenCode.detail).toContain('only the timing of voice and lips was checked');
     expect(matchScore(holders['hu-detect-b']!, embeddings)!).toBeLessThan(THRESHOLD);
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { codeState, issueCode, CODE_LIFETIME_MS } from '../../src/domain/video-t
 import type { FrameMeasures } from '../../src/domain/video-token/frame-measures.js';
 import { attemptEffect, exhaustedAfter, failureReply, recoverableFaceMessages } from '../../src/domain/video-token/outcome.js';
 import { judgeQuality } from '../../src/domain/video-token/quality.js';
+import { videoOutcome, type OutcomeInputs } from '../../src/domain/video-token/analyse.js';
 
 describe('face-video outcomes (spec §8)', () => {
   it('does not count the seven recoverable capture messages', () => {
@@ -32,6 +33,38 @@ describe('face-video outcomes (spec §8)', () => {
     expect(failureReply({ kind: 'spoof', detail: '' })).toMatchObject({ status: 404, message: 'Spoof detected' });
     expect(failureReply({ kind: 'capture_problem', message: faceMessages.blurry, detail: '' })).toMatchObject({ status: 400, message_client: 'Imagen borrosa' });
     expect(failureReply({ kind: 'not_live', detail: '' }).message_client).toBe(faceMessages.phrase);
+  });
+});
+
+describe('the spoken code in the decision', () => {
+  const live: OutcomeInputs = {
+    quality: null,
+    holderFound: true,
+    verdict: { kind: 'live' },
+    faceScore: 0.9,
+    threshold: 0.75,
+    spoken: { verified: null, engine: 'none', detail: 'no model' },
+  };
+
+  it('a recogniser that ran and did not hear the code: the phrase failure, one attempt counted', () => {
+    const outcome = videoOutcome({ ...live, spoken: { verified: false, engine: 'sherpa-onnx whisper tiny', detail: 'heard "cuatro siete dos ocho" (digits: 4728)', heard: '4728' } });
+    expect(outcome).toEqual({ kind: 'not_live', detail: 'the spoken code was not recognised: heard "cuatro siete dos ocho" (digits: 4728)' });
+    if (outcome.kind === 'match') return;
+    expect(failureReply(outcome)).toEqual({ status: 400, message: faceMessages.phrase, message_client: faceMessages.phrase });
+    expect(attemptEffect(outcome)).toBe('count');
+  });
+
+  it('a recogniser that heard the code, or none that could run: the liveness timing decides', () => {
+    expect(videoOutcome({ ...live, spoken: { verified: true, engine: 'sherpa-onnx whisper tiny', detail: '', heard: '4729' } })).toEqual({ kind: 'match' });
+    expect(videoOutcome(live)).toEqual({ kind: 'match' });
+    expect(videoOutcome({ ...live, verdict: { kind: 'not_shown', reason: 'no speech was heard while the digits were shown' } })).toMatchObject({ kind: 'not_live' });
+  });
+
+  it('a spoof, a no-match or a capture problem comes first, whatever was heard', () => {
+    const wrong = { verified: false, engine: 'asr', detail: 'x' };
+    expect(videoOutcome({ ...live, spoken: wrong, verdict: { kind: 'spoof', reason: 'frozen' } }).kind).toBe('spoof');
+    expect(videoOutcome({ ...live, spoken: wrong, faceScore: 0.5 }).kind).toBe('no_match');
+    expect(videoOutcome({ ...live, spoken: wrong, quality: { message: faceMessages.blurry, detail: 'blur' } }).kind).toBe('capture_problem');
   });
 });
 

@@ -12,7 +12,7 @@ import type { VideoTokenDecision } from '../evidence-kinds.js';
 import { measureFrame, type FrameMeasures } from './frame-measures.js';
 import { challengeWindow, judgeLiveness, livenessSignals, type ChallengeWindow, type LivenessSignals, type LivenessVerdict } from './liveness.js';
 import type { VideoTokenOutcome } from './outcome.js';
-import { judgeQuality } from './quality.js';
+import { judgeQuality, type QualityProblem } from './quality.js';
 import type { SpeechRecognizer, SpokenCodeCheck } from './speech.js';
 
 export interface AnalyseOptions {
@@ -90,6 +90,32 @@ function signalRecord(s: LivenessSignals, verdict: LivenessVerdict, passive: { r
   return record;
 }
 
+export interface OutcomeInputs {
+  quality: QualityProblem | null;
+  holderFound: boolean;
+  verdict: LivenessVerdict;
+  faceScore: number | null;
+  threshold: number;
+  spoken: SpokenCodeCheck;
+}
+
+/**
+ * The outcome of the measured signals, in order: capture, holder photo, spoof, face match, liveness, then the
+ * spoken code. A recogniser that ran and did not hear the code is the spec's phrase failure; one that could not
+ * run (verified null) leaves the decision to the liveness timing. Pure.
+ */
+export function videoOutcome(inputs: OutcomeInputs): VideoTokenOutcome {
+  const { quality, verdict, faceScore, threshold, spoken } = inputs;
+  if (quality) return { kind: 'capture_problem', message: quality.message, detail: quality.detail };
+  if (!inputs.holderFound) return { kind: 'capture_problem', message: faceMessages.comparisonFailed, detail: 'no face was found in the photo of the ID' };
+  if (verdict.kind === 'spoof') return { kind: 'spoof', detail: verdict.reason };
+  if (faceScore === null) return { kind: 'capture_problem', message: faceMessages.comparisonFailed, detail: 'no face could be described in the video' };
+  if (faceScore < threshold) return { kind: 'no_match', detail: `face similarity ${round(faceScore)} below ${threshold}` };
+  if (verdict.kind === 'not_shown') return { kind: 'not_live', detail: verdict.reason };
+  if (spoken.verified === false) return { kind: 'not_live', detail: `the spoken code was not recognised: ${spoken.detail}` };
+  return { kind: 'match' };
+}
+
 export async function analyseVideo(
   engine: FaceEngine,
   media: DecodedMedia,
@@ -131,15 +157,7 @@ export async function analyseVideo(
   timings.liveness = Date.now() - started;
 
   const faceScore = holder ? matchScore(holder, embeddings) : null;
-  let outcome: VideoTokenOutcome;
-  if (quality) outcome = { kind: 'capture_problem', message: quality.message, detail: quality.detail };
-  else if (!holder) outcome = { kind: 'capture_problem', message: faceMessages.comparisonFailed, detail: 'no face was found in the photo of the ID' };
-  else if (verdict.kind === 'spoof') outcome = { kind: 'spoof', detail: verdict.reason };
-  else if (faceScore === null) outcome = { kind: 'capture_problem', message: faceMessages.comparisonFailed, detail: 'no face could be described in the video' };
-  else if (faceScore < options.threshold) outcome = { kind: 'no_match', detail: `face similarity ${round(faceScore)} below ${options.threshold}` };
-  else if (verdict.kind === 'not_shown') outcome = { kind: 'not_live', detail: verdict.reason };
-  else if (spoken.verified === false) outcome = { kind: 'not_live', detail: `the spoken code was not recognised: ${spoken.detail}` };
-  else outcome = { kind: 'match' };
+  const outcome = videoOutcome({ quality, holderFound: holder !== null, verdict, faceScore, threshold: options.threshold, spoken });
 
   const decision: VideoTokenDecision = {
     match: outcome.kind === 'match',
