@@ -3,7 +3,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const screenshotDir = path.resolve(here, '../artifacts/screenshots');
@@ -71,10 +70,4 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
-}
-
-/** A screenshot of the current screen, and no serious accessibility violation on it. */
-export async function screenshotAndA11y(page: Page, name: string): Promise<void> {
-  await screenshot(page, name);
-  expect(await seriousA11yViolations(page)).toEqual([]);
 }
