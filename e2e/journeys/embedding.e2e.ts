@@ -1,26 +1,36 @@
-import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { errorTexts, launcherTexts } from '@kyc/contracts/texts';
-import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations, viewports, type ViewportName } from '../support/browser.js';
+import { newPhoneOrDesktop, newWatchedPage, screenshot, seriousA11yViolations, viewports, type ViewportName } from '../support/browser.js';
+import { cameraFrame } from '../support/camera.js';
+import { FakeMedia, generateHolder, readingVideo, type FaceMedia, type Holder } from '../support/face-video.js';
+import { acceptConsents, captureId, confirmData, faceVideoOutcome, fillAddress, recordFaceVideo, session, startAndAcceptTerms } from '../support/journey-steps.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { grantorCli, transactionEvents } from '../support/transactions.js';
 
 /*
  * The launcher on a partner page of another origin: the flow is served from http://127.0.0.1:<port>, the partner
  * page from http://localhost:<port2> (another origin), and a "foreign" page from http://127.0.0.1:<port2>.
+ * The completed journey runs the whole flow inside the popup with the fake camera (the generated INE, then the
+ * holder's face video) and microphone (the holder reading the code), as whole-journey.e2e.ts does in a tab.
  */
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const demoGrantorId = '00000000-0000-4000-8000-000000000001';
 let server: RunningServer;
 let browser: Browser;
 let partner: Server;
 let partnerPort: number;
+let work: string;
+let holder: Holder;
+let media: FakeMedia;
+let frontY4m: string;
+let backY4m: string;
+let person: FaceMedia;
 
 const partnerPage = (flow: string) => `<!doctype html>
 <html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -48,14 +58,23 @@ interface Received {
 }
 
 beforeAll(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-embedding-'));
+  holder = await generateHolder(work);
+  frontY4m = path.join(work, 'front.y4m');
+  backY4m = path.join(work, 'back.y4m');
+  [person] = await Promise.all([
+    readingVideo(work, holder.faceId, 'person'),
+    cameraFrame(holder.frontPng, frontY4m),
+    cameraFrame(holder.backPng, backY4m),
+  ]);
   server = await startServer();
-  // The demo grantor with the credit-history consent on, set the way an operator would (before any request).
-  execFileSync(process.execPath, ['apps/server/dist/cli/grantor.js', 'set', demoGrantorId, 'ENABLE_CONSULTA_HISTORIAL=true'], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' },
-    stdio: 'pipe',
-  });
-  browser = await launchBrowser();
+  // The demo grantor with the credit-history consent on, set the way an operator would (before any flow request).
+  await grantorCli(server, ['set', demoGrantorId, 'ENABLE_CONSULTA_HISTORIAL=true']);
+  // One browser for every test: its fake camera starts on the ID front, its microphone on the holder's reading.
+  media = new FakeMedia(work);
+  await media.show(frontY4m);
+  await media.hear(person.wav);
+  browser = await media.launch();
   partner = createServer((request, response) => {
     const body = request.url?.startsWith('/foreign') ? foreignPage : partnerPage(server.url);
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
@@ -63,12 +82,13 @@ beforeAll(async () => {
   // No host: dual-stack, so http://localhost reaches it whichever address Chromium tries first.
   await new Promise<void>((resolve) => partner.listen(0, resolve));
   partnerPort = (partner.address() as AddressInfo).port;
-});
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (partner ? partner.close(() => resolve()) : resolve()));
   await server?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
 });
 
 const partnerUrl = () => `http://localhost:${partnerPort}/tienda`;
@@ -90,18 +110,34 @@ async function launch(page: Page, viewport: ViewportName = 'phone'): Promise<Pag
   return popup;
 }
 
-async function startAndAcceptTerms(popup: Page): Promise<void> {
-  await popup.getByRole('button', { name: 'EMPEZAR' }).click();
-  await popup.waitForURL('**/terminos');
-  await popup.getByRole('checkbox').check();
-  await popup.waitForURL('**/preparacion_identificacion', { timeout: 5_000 });
+/** A forged "completed" from a third origin (an iframe on the partner page), and one from the partner page itself. */
+async function forgeCompleted(page: Page): Promise<void> {
+  await page.evaluate((src) => {
+    const frame = document.createElement('iframe');
+    frame.src = src;
+    document.body.append(frame);
+  }, `http://127.0.0.1:${partnerPort}/foreign`);
+  await page.evaluate(() => window.postMessage({ step: 'completed', result: 'OK' }, '*'));
 }
 
-async function outboxCodes(to: string): Promise<string[]> {
+/** Screenshot and accessibility check of a popup screen at the phone size, then at the desktop size. */
+async function bothSizes(popup: Page, name: string): Promise<void> {
+  for (const viewport of ['phone', 'desktop'] as const) {
+    await popup.setViewportSize(viewports[viewport]);
+    await screenshot(popup, `${viewport}-${name}`);
+    expect(await seriousA11yViolations(popup)).toEqual([]);
+  }
+  await popup.setViewportSize(viewports.phone);
+}
+
+/** The codes the SMS outbox holds for `to`, sent since `since` (an ISO time: a retried test sees its own only). */
+async function outboxCodes(to: string, since: string): Promise<string[]> {
   const dir = path.join(server.dataDir, 'sms-outbox');
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
-  const entries = await Promise.all(names.map(async (n) => JSON.parse(await readFile(path.join(dir, n), 'utf8')) as { to: string; text: string }));
-  return entries.filter((e) => e.to === to).map((e) => /\b(\d{6})\b/.exec(e.text)?.[1] ?? '');
+  const entries = await Promise.all(
+    names.map(async (n) => JSON.parse(await readFile(path.join(dir, n), 'utf8')) as { to: string; text: string; createdAt: string }),
+  );
+  return entries.filter((e) => e.to === to && e.createdAt >= since).map((e) => /\b(\d{6})\b/.exec(e.text)?.[1] ?? '');
 }
 
 /** The server refuses a resend within 30 s: move this transaction's codes 30 s back, as if the time had passed. */
@@ -137,12 +173,7 @@ describe('the launcher on a partner page (another origin)', () => {
     await screenshot(popup, 'phone-embedding-02-popup-entry');
 
     // A forged "completed" from a third origin, and one from the partner page itself: both ignored.
-    await page.evaluate((src) => {
-      const frame = document.createElement('iframe');
-      frame.src = src;
-      document.body.append(frame);
-    }, `http://127.0.0.1:${partnerPort}/foreign`);
-    await page.evaluate(() => window.postMessage({ step: 'completed', result: 'OK' }, '*'));
+    await forgeCompleted(page);
 
     await startAndAcceptTerms(popup);
     await popup.getByRole('button', { name: 'CANCELAR' }).click();
@@ -161,40 +192,53 @@ describe('the launcher on a partner page (another origin)', () => {
     await context.close();
   });
 
-  describe.each<[ViewportName, string]>([
-    ['phone', '5512345678'],
-    ['desktop', '5587654321'],
-  ])('credit-history consent and SMS on a %s', (viewport, number) => {
-    const shown = `+52 ${number.slice(0, 2)} ${number.slice(2, 6)} ${number.slice(6)}`;
-    it('consent → number → wrong code → resend → verified: finish with the number, the popup closes', async () => {
-      const context = await newPhoneOrDesktop(browser, viewport);
-      const page = await context.newPage();
+  it(
+    'a completed journey in the popup: entry → terms → ID → data → address → consents → face video → credit-history consent → number → wrong code → resend → verified; status for each step, finish completed, the popup closes',
+    // One retry, as for the other face videos: under CPU contention the recording may drop frames while the code is
+    // read, and the decision then (rightly) asks to read it again.
+    { retry: 1, timeout: 180_000 },
+    async () => {
+      const since = new Date().toISOString();
+      const number = '5512345678';
+      const shown = `+52 ${number.slice(0, 2)} ${number.slice(2, 6)} ${number.slice(6)}`;
+      await media.show(frontY4m);
+      const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
+      onTestFinished(() => context.close());
       await page.goto(partnerUrl());
-      const popup = await launch(page, viewport);
-      await popup.clock.install();
-      await startAndAcceptTerms(popup);
-      const uuidTrx = (await popup.evaluate(() => localStorage.getItem('uuidTrx')))!;
+      const popup = await launch(page);
+      const popupErrors: string[] = [];
+      popup.on('pageerror', (error) => popupErrors.push(error.message));
+      // Forged messages while the popup runs: only the flow's own reach the callbacks.
+      await forgeCompleted(page);
 
-      // The face video is being built in parallel: the journey is taken straight to the step that follows the face
-      // match when ENABLE_CONSULTA_HISTORIAL is on. window.opener and the verified launch survive the navigation.
-      await popup.goto(`${server.url}/consulta_historial`);
+      await startAndAcceptTerms(popup);
+      const s = await session(popup);
+      await captureId(popup, () => media.show(backY4m));
+      await confirmData(popup, holder.front.ocrFront?.nombreCompleto);
+      await fillAddress(popup);
+      await acceptConsents(popup);
+      await media.show(person.y4m);
+      await recordFaceVideo(popup, 'phone-embedding-02b-video');
+
+      // ENABLE_CONSULTA_HISTORIAL: after the face match the credit-history consent, then the mobile number.
+      expect(await faceVideoOutcome(popup, 'consulta_historial', 90_000)).toBe('consulta_historial');
       await popup.getByRole('heading', { name: 'Autorización para consultar tu historial crediticio' }).waitFor();
       expect(await popup.locator('main').innerText()).toContain('Financiera Demo S.A. de C.V.');
-      await screenshot(popup, `${viewport}-embedding-03-consulta-historial`);
-      expect(await seriousA11yViolations(popup)).toEqual([]);
+      await bothSizes(popup, 'embedding-03-consulta-historial');
       await popup.getByRole('checkbox').check();
       await popup.waitForURL('**/validar_movil', { timeout: 5_000 });
+      // From here the popup's clock can be moved on to the resend ('Reenviar codigo' appears after 30 s).
+      await popup.clock.install();
 
       const continuar = popup.getByRole('button', { name: 'CONTINUAR' });
       expect(await continuar.isDisabled()).toBe(true);
       await popup.getByLabel('Número de celular').fill(shown.slice(4));
       expect(await popup.getByLabel('Número de celular').inputValue()).toBe(number);
-      await screenshot(popup, `${viewport}-embedding-04-validar-movil`);
-      expect(await seriousA11yViolations(popup)).toEqual([]);
+      await bothSizes(popup, 'embedding-04-validar-movil');
       await continuar.click();
       await popup.waitForURL('**/validar_sms', { timeout: 5_000 });
       await popup.getByText(shown).waitFor();
-      const [first] = await outboxCodes(`+52${number}`);
+      const [first] = await outboxCodes(`+52${number}`, since);
       expect(first).toMatch(/^\d{6}$/);
 
       const validate = popup.getByRole('button', { name: 'VALIDAR CODIGO' });
@@ -203,15 +247,14 @@ describe('the launcher on a partner page (another origin)', () => {
       await popup.getByLabel('Código de verificación').fill(first === '000000' ? '111111' : '000000');
       await validate.click();
       await popup.getByText(errorTexts.smsFailed).waitFor({ timeout: 5_000 });
-      await screenshot(popup, `${viewport}-embedding-05-validar-sms-error`);
-      expect(await seriousA11yViolations(popup)).toEqual([]);
+      await bothSizes(popup, 'embedding-05-validar-sms-error');
 
       // 'Reenviar codigo' appears after 30 s (the page's clock), and the server allows it after 30 s (its rows aged).
       await popup.clock.fastForward(31_000);
-      ageCodes(uuidTrx);
+      ageCodes(s.uuidTrx);
       await popup.getByRole('button', { name: 'Reenviar codigo' }).click();
       await popup.getByText('Te enviamos un nuevo código.').waitFor({ timeout: 5_000 });
-      const codes = await outboxCodes(`+52${number}`);
+      const codes = await outboxCodes(`+52${number}`, since);
       expect(codes).toHaveLength(2);
 
       await popup.getByLabel('Código de verificación').fill(codes[1]!);
@@ -219,27 +262,45 @@ describe('the launcher on a partner page (another origin)', () => {
       await validate.click();
       await closed;
 
+      // What the partner page's callbacks received: an OK per step, then finish with the completed message.
       await expect.poll(async () => (await received(page)).some((r) => r.kind === 'finish'), { timeout: 5_000 }).toBe(true);
       const got = await received(page);
-      expect(got.find((r) => r.kind === 'finish')?.m).toMatchObject({
-        step: 'completed',
-        result: 'FAIL',
-        data: { number_phone: number },
-        type: 'PROCESS',
-        error_text: 'El proceso no se concluyo correctamente',
-      });
-      expect(got.filter((r) => r.kind === 'status').map((r) => r.m.step)).toEqual(
-        expect.arrayContaining(['inicio_page', 'inicio', 'terminos', 'consulta_historial', 'validar_movil']),
+      expect(got.filter((r) => r.kind === 'status').map((r) => r.m)).toEqual(
+        [
+          'inicio_page',
+          'inicio',
+          'terminos',
+          'identificacion',
+          'resultados_identificacion',
+          'datos_direccion_ocr_page',
+          'clausula',
+          'autorizacion',
+          'video_token',
+          'consulta_historial',
+          'validar_movil',
+        ].map((step) => ({ step, result: 'OK', uuid: s.uuidUser })),
       );
+      expect(got.filter((r) => r.kind === 'errors')).toEqual([]);
+      // Spec §4 "SMS success" in a popup: completed with result FAIL, the number and the process text.
+      expect(got.filter((r) => r.kind === 'finish').map((r) => r.m)).toEqual([
+        {
+          step: 'completed',
+          result: 'FAIL',
+          data: { number_phone: number },
+          type: 'PROCESS',
+          error_text: 'El proceso no se concluyo correctamente',
+          uuid: s.uuidUser,
+          transaccion: s.uuidTrx,
+        },
+      ]);
 
-      const events = (await (await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey: 'demo' } })).json()) as {
-        payload: { audit: { paso: string; tipo: string }[]; evidence: { kind: string }[] };
-      };
-      expect(events.payload.audit).toEqual(expect.arrayContaining([expect.objectContaining({ paso: 'consulta_historial', tipo: 'Aceptación' })]));
-      expect(events.payload.evidence.map((e) => e.kind)).toContain('telefono_verificado');
-      await context.close();
-    });
-  });
+      const events = await transactionEvents(server, 'demo', s.uuidTrx);
+      expect(events.audit).toEqual(expect.arrayContaining([expect.objectContaining({ paso: 'consulta_historial', tipo: 'Aceptación' })]));
+      expect((events.evidence ?? []).map((e) => e.kind)).toEqual(expect.arrayContaining(['ocr_frente', 'ocr_reverso', 'video_token', 'telefono_verificado']));
+      expect(pageErrors).toEqual([]);
+      expect(popupErrors).toEqual([]);
+    },
+  );
 
   it('the three button variants', async () => {
     const context = await newPhoneOrDesktop(browser, 'phone');

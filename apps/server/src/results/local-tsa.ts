@@ -29,7 +29,8 @@ export const localTsaName = 'kyc-onboarding TSA local (NO certificada, no NOM-15
 
 type CryptoKey = webcrypto.CryptoKey;
 const crypto = webcrypto;
-const engine = new pkijs.CryptoEngine({ name: 'node', crypto });
+// Typed through pkijs's own parameter: with the DOM lib (the e2e typecheck) the global Crypto differs from Node's.
+const engine = new pkijs.CryptoEngine({ name: 'node', crypto: crypto as unknown as pkijs.CryptoEngineParameters['crypto'] });
 pkijs.setEngine('node', engine);
 
 const algorithm = { name: 'ECDSA', namedCurve: 'P-256' } as const;

@@ -74,7 +74,8 @@ export async function rfc3161Timestamp(tsaUrl: string, hash: Buffer, timeoutMs =
   const response = await fetch(tsaUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply' },
-    body: timestampRequest(hash, nonce),
+    // A plain Uint8Array: a Buffer is not a BodyInit when the DOM lib is loaded too (the e2e typecheck).
+    body: new Uint8Array(timestampRequest(hash, nonce)),
     signal: AbortSignal.timeout(timeoutMs),
   });
   if (!response.ok) throw new Error(`the TSA answered HTTP ${response.status}`);

@@ -1,0 +1,114 @@
+import { copyFile, readFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtures';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './browser.js';
+
+/**
+ * The generated ID holder and the fake camera and microphone files of the face-video journeys.
+ *
+ * Chromium reads its fake files (--use-file-for-fake-video-capture / -audio-capture) from fixed paths set at launch,
+ * and reopens them from their beginning whenever the flow opens the camera. A journey that needs the ID card and
+ * then the face in one browser therefore swaps what those paths hold between the phases (FakeMedia.show / play).
+ */
+
+export interface FaceMedia {
+  y4m: string;
+  wav: string;
+}
+
+export interface Holder {
+  /** The ground truth of the INE's front (its name, the face id). */
+  front: GroundTruth;
+  faceId: string;
+  /** Someone clearly different: the pair the face engine separates (the server's own API test uses it too). */
+  strangerFaceId: string;
+  frontPng: string;
+  backPng: string;
+}
+
+/** The INE of seed 22 (clean, valid today) in `work`: the holder whose face the face-video journeys show. */
+export async function generateHolder(work: string): Promise<Holder> {
+  await generateFixtureSet({ outDir: work, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
+  const front = JSON.parse(await readFile(path.join(work, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
+  const faceId = front.face?.id;
+  if (!faceId) throw new Error('the generated INE has no face');
+  // Note: fa-s6-b against the seed-33 holder fa-s6-c was accepted as a match by the face engine.
+  const strangerFaceId = faceId === 'fa-s3-a' ? 'fa-s5-c' : 'fa-s3-a';
+  return { front, faceId, strangerFaceId, frontPng: path.join(work, 'ine-000-front-clean.png'), backPng: path.join(work, 'ine-000-back-clean.png') };
+}
+
+/** From CONTINUAR on /video_token to the first digit at the earliest: 7 s positioning + 1 s photo delay + otp + 5 s stability + 2 ticks. */
+export const firstDigitEarliestMs = 15_000;
+export const readingDigits = '472951836024';
+
+/**
+ * The recorder path's face video: `faceId` reading a digit a second, starting a little before the earliest moment
+ * the flow shows its first digit and going on for longer than the latest, so that the test does not depend on how
+ * long the otp call takes on a busy machine.
+ */
+export async function readingVideo(work: string, faceId: string, name: string): Promise<FaceMedia> {
+  const files = await writeFaceVideo({
+    faceId,
+    kind: 'live',
+    code: readingDigits,
+    seed: name,
+    durationMs: firstDigitEarliestMs + readingDigits.length * 1000 + 4000,
+    firstDigitMs: firstDigitEarliestMs - 1500,
+    digitStepMs: 1000,
+    fps: 10,
+    outDir: work,
+    name,
+    y4m: true,
+  });
+  if (!files.y4m) throw new Error('no y4m written');
+  return { y4m: files.y4m, wav: files.wav };
+}
+
+/**
+ * The real-time path's face video: the fake files loop and the recording starts at a moment set by the otp call,
+ * so this is one 9 s loop in which the holder reads a digit every second from its very start.
+ */
+export async function loopingReadingVideo(work: string, faceId: string, name: string): Promise<FaceMedia> {
+  const files = await writeFaceVideo({ faceId, kind: 'live', code: '472947294', firstDigitMs: 0, outDir: work, seed: 'realtime', name, y4m: true });
+  if (!files.y4m) throw new Error('no y4m written');
+  return { y4m: files.y4m, wav: files.wav };
+}
+
+/** Replaces `to` with a copy of `from` in one rename, so Chromium never reads a half-written file. */
+export async function swapFile(from: string, to: string): Promise<void> {
+  const staged = `${to}.staged`;
+  await copyFile(from, staged);
+  await rename(staged, to);
+}
+
+/** The fake camera and microphone paths of one browser, in `work`. */
+export class FakeMedia {
+  readonly camera: string;
+  readonly microphone: string;
+
+  constructor(work: string) {
+    this.camera = path.join(work, 'camera.y4m');
+    this.microphone = path.join(work, 'microphone.wav');
+  }
+
+  /** What the camera shows from the next time the flow opens it. */
+  show(y4m: string): Promise<void> {
+    return swapFile(y4m, this.camera);
+  }
+
+  /** What the microphone hears from the next time the flow opens it. */
+  hear(wav: string): Promise<void> {
+    return swapFile(wav, this.microphone);
+  }
+
+  async play(media: FaceMedia): Promise<void> {
+    await this.show(media.y4m);
+    await this.hear(media.wav);
+  }
+
+  /** Chromium reading these paths; they must hold a file each before it starts (a swap later is seen on reopening). */
+  launch(): Promise<Browser> {
+    return launchBrowser({ videoFile: this.camera, audioFile: this.microphone });
+  }
+}
