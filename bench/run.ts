@@ -13,6 +13,7 @@ import { resultsLatency } from './suites/results.js';
 import { proofReading } from './suites/proof.js';
 import { hologramCalibration } from './suites/hologram.js';
 import { faceVideo } from './suites/face.js';
+import { maskCheck } from './suites/mask.js';
 import { wholeJourney } from './suites/journey.js';
 
 export interface SuiteResult {
@@ -30,6 +31,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   proof: proofReading,
   hologram: hologramCalibration,
   face: faceVideo,
+  mask: maskCheck,
   journey: wholeJourney,
 };
 
