@@ -13,6 +13,7 @@ import { resultsLatency } from './suites/results.js';
 import { proofReading } from './suites/proof.js';
 import { hologramCalibration } from './suites/hologram.js';
 import { faceVideo } from './suites/face.js';
+import { maskCheck } from './suites/mask.js';
 import { wholeJourney } from './suites/journey.js';
 import { speechRecognition } from './suites/speech.js';
 
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   proof: proofReading,
   hologram: hologramCalibration,
   face: faceVideo,
+  mask: maskCheck,
   journey: wholeJourney,
   speech: speechRecognition,
 };

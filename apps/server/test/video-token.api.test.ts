@@ -19,7 +19,8 @@ let dir: string;
 let front: { truth: GroundTruth; image: Buffer };
 let photo: Buffer;
 let groupPhoto: Buffer;
-const videos: Record<'live' | 'other' | 'still', Buffer> = {} as never;
+let maskedPhoto: Buffer;
+const videos: Record<'live' | 'other' | 'still' | 'masked', Buffer> = {} as never;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'video-token-'));
@@ -37,15 +38,19 @@ beforeAll(async () => {
     .composite([{ input: await middle(photo), left: 0, top: 0 }, { input: await middle(other), left: 320, top: 0 }])
     .jpeg()
     .toBuffer();
-  const [live, otherLive, still] = await Promise.all([
+  maskedPhoto = await faceFrameJpeg(faceId, { cover: 'surgical' });
+  const [live, otherLive, still, masked] = await Promise.all([
     writeFaceVideo({ faceId, kind: 'live', outDir: dir, seed: SEED }),
-    // MP4 (as iPhones send) for these two: faster to encode than VP8.
+    // MP4 (as iPhones send) for these: faster to encode than VP8.
     writeFaceVideo({ faceId: OTHER_FACE, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
     writeFaceVideo({ faceId, kind: 'still', outDir: dir, seed: SEED, format: 'mp4' }),
+    // The holder reading the code with a surgical mask on.
+    writeFaceVideo({ faceId, kind: 'live', outDir: dir, seed: SEED, format: 'mp4', cover: 'surgical' }),
   ]);
   videos.live = await readFile(live.video);
   videos.other = await readFile(otherLive.video);
   videos.still = await readFile(still.video);
+  videos.masked = await readFile(masked.video);
 }, 120_000);
 
 afterAll(async () => {
@@ -102,6 +107,9 @@ describe.each(engines)('face video token ($name)', (engine) => {
     const two = await otp(headers, groupPhoto);
     expect(two.statusCode).toBe(400);
     expect(two.json().message_client).toBe(faceMessages.multipleFaces);
+    const masked = await otp(headers, maskedPhoto);
+    expect(masked.statusCode).toBe(400);
+    expect(masked.json()).toMatchObject({ message: faceMessages.mask, message_client: faceMessages.mask });
     const plain = await t.app.inject({ method: 'POST', url: '/v1/videotoken/code', headers, payload: { uuid: headers.cliente } });
     expect(plain.statusCode, plain.body).toBe(200);
     expect(plain.json().payload.code).toMatch(/^\d{4}$/);
@@ -127,12 +135,21 @@ describe.each(engines)('face video token ($name)', (engine) => {
     expect(huge.statusCode).toBe(413);
     expect((await attempts(headers.transaccion)).attempts).toEqual({});
 
+    // The holder in a mask: 'Se detecto cubrebocas', recoverable (no attempt counted), the code spent.
+    const maskedCode = await code(headers);
+    const masked = await videoToken(headers, maskedCode, videos.masked, 'video.mp4');
+    expect(masked.statusCode, masked.body).toBe(400);
+    expect(masked.json()).toMatchObject({ message: faceMessages.mask, message_client: faceMessages.mask });
+    expect((await attempts(headers.transaccion)).attempts).toEqual({});
+    expect((await videoToken(headers, maskedCode, videos.live)).statusCode).toBe(409);
+
     // The holder reading the code: a match.
     const match = await videoToken(headers, first, videos.live);
     expect(match.statusCode, match.body).toBe(200);
     expect(match.json()).toEqual({ status: 200, payload: { match: true, liveness: true } });
     const listed = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { apikey: 'demo' } });
-    expect((listed.json().payload.evidence as Array<{ kind: string; sha256: string }>).filter((e) => e.kind === 'video_token')).toHaveLength(1);
+    // Both decided videos are kept as evidence: the masked one and the match.
+    expect((listed.json().payload.evidence as Array<{ kind: string; sha256: string }>).filter((e) => e.kind === 'video_token')).toHaveLength(2);
 
     // The same code again, and an expired one.
     expect((await videoToken(headers, first, videos.live)).statusCode).toBe(409);

@@ -2,6 +2,7 @@ import { calls, errorTexts, faceMessages } from '@kyc/contracts';
 import sharp from 'sharp';
 import { ownerParams } from '../domain/grantor-params.js';
 import { isLocked, normalizeId } from '../domain/transactions.js';
+import { frameCovered, measureCover } from '../domain/video-token/face-cover.js';
 import { decideVideoToken, issueCode, type VideoContentType } from '../domain/video-token/index.js';
 import { insertCode } from '../store/video-token-codes.js';
 import { readStoredParams } from '../store/grantors.js';
@@ -17,7 +18,10 @@ import { errorResponses, HttpError } from './errors.js';
 
 const faceProblem = { status: 400 } as const;
 
-/** The photo of a code request (/v1/otp, /v1/public_otp): an image with exactly one face, else 400 with the face text. */
+/**
+ * The photo of a code request (/v1/otp, /v1/public_otp): an image with exactly one face, its lower face not
+ * covered (a mask, a hand), else 400 with the face text.
+ */
 export async function checkCodePhoto(face: Deps['face'], file: Parameters<typeof checkContent>[0]): Promise<void> {
   try {
     await checkContent(file);
@@ -30,6 +34,8 @@ export async function checkCodePhoto(face: Deps['face'], file: Parameters<typeof
   if (!analysis) throw new HttpError(503, 'Busy: too many faces are being checked; try again', errorTexts.serviceUnavailable);
   if (analysis.faces.length === 0) throw new HttpError(faceProblem.status, faceMessages.noFace, faceMessages.noFace);
   if (analysis.faces.length > 1) throw new HttpError(faceProblem.status, faceMessages.multipleFaces, faceMessages.multipleFaces);
+  const cover = measureCover({ data, width: info.width, height: info.height }, analysis.faces[0]!);
+  if (cover && frameCovered(cover)) throw new HttpError(faceProblem.status, faceMessages.mask, faceMessages.mask);
 }
 
 /**

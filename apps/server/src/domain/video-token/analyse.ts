@@ -31,6 +31,8 @@ export interface VideoAnalysis {
   timingsMs: Record<string, number>;
   /** Embeddings of the described frames (for measuring the same video against other holders). */
   embeddings: number[][];
+  /** The measures of every sampled frame (for measuring the capture judgement). */
+  measures: FrameMeasures[];
 }
 
 function largest(faces: readonly FaceObservation[]): FaceObservation | undefined {
@@ -170,5 +172,5 @@ export async function analyseVideo(
     },
     spokenCode: spoken,
   };
-  return { outcome, decision, timingsMs: timings, embeddings };
+  return { outcome, decision, timingsMs: timings, embeddings, measures };
 }

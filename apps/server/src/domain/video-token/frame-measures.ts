@@ -1,8 +1,9 @@
 /**
  * Measures of one sampled frame that need only its pixels and the face landmarks: light on the face, sharpness,
- * mouth and eye openings, head position.
+ * mouth and eye openings, head position, whether the lower face is covered (face-cover.ts).
  */
 import type { FaceObservation, RgbImage } from '../../engines/face/types.js';
+import { measureCover, type CoverMeasures } from './face-cover.js';
 
 export interface FrameMeasures {
   timeMs: number;
@@ -30,6 +31,8 @@ export interface FrameMeasures {
     yaw: number;
     pitch: number;
     roll: number;
+    /** Colour and detail of the lower face against the skin above it (a mask, a hand). */
+    cover?: CoverMeasures;
   };
 }
 
@@ -110,5 +113,7 @@ export function measureFrame(timeMs: number, image: RgbImage, faces: readonly Fa
     pitch: face.angle.pitch,
     roll: face.angle.roll,
   };
+  const cover = measureCover(image, face);
+  if (cover) measures.face.cover = cover;
   return measures;
 }

@@ -1,8 +1,10 @@
 /**
  * Capture problems the user fixes by recording again (spec §8 face step messages, recoverable): no face, several
- * faces, too dark, bad light (backlight or blown out), blurred. Pure: judged on the frames' measures.
+ * faces, too dark, bad light (backlight or blown out), blurred, a mask (face-cover.ts). Pure: judged on the
+ * frames' measures.
  */
 import { faceMessages } from '@kyc/contracts';
+import { judgeCover } from './face-cover.js';
 import type { FrameMeasures } from './frame-measures.js';
 
 export const qualityThresholds = {
@@ -50,5 +52,5 @@ export function judgeQuality(frames: readonly FrameMeasures[], t = qualityThresh
   }
   if (clipped >= t.clipped) return { message: faceMessages.badLight, detail: `${(clipped * 100).toFixed(0)}% of the face is blown out` };
   if (sharpness < t.blur) return { message: faceMessages.blurry, detail: `the face is blurred (sharpness ${sharpness.toFixed(1)})` };
-  return null;
+  return judgeCover(one.map((f) => f.face!.cover));
 }
