@@ -58,9 +58,9 @@ export const livenessThresholds = {
   loopShare: 0.3,
   /**
    * Mouth opening (frame-measures.ts): spread in the window (90th - 10th percentile) and peaks above the resting
-   * level. Measured on the 16 generated live videos, two encodings each: spread 0.069-0.388 while the digits are
-   * read, 0.011-0.060 over the same faces' silent stretches (head moving, blinks), up to 0.021 on stills; the
-   * second-highest peak 0.074-0.388 vs at most 0.037, so the peaks are what tell speaking from silence.
+   * level. Measured on the 16 generated live videos (docs/decisions.md, issue #4): spread 0.105-0.391 while the
+   * digits are read, 0.011-0.068 over the same faces' silent stretches (head moving, blinks), up to 0.021 on stills;
+   * second-highest peak 0.119-0.374 reading vs at most 0.048 silent. The spread alone barely separates; the peaks do.
    */
   mouthRange: 0.06,
   mouthPeakAbove: 0.05,
