@@ -6,6 +6,7 @@ import path from 'node:path';
 import { grantorParamDefaults } from '@kyc/contracts';
 import { buildDocument, writeFaceVideo, type FaceVideoKind } from '@kyc/fixtures';
 import { analyseVideo, holderEmbedding, matchScore } from '../../apps/server/src/domain/video-token/analyse.js';
+import { livenessThresholds } from '../../apps/server/src/domain/video-token/liveness.js';
 import { noSpeechRecognizer } from '../../apps/server/src/domain/video-token/speech.js';
 import { createFaceEngine, defaultFaceWorkers } from '../../apps/server/src/engines/face/engine.js';
 import { decodeMedia } from '../../apps/server/src/engines/media/decode.js';
@@ -28,6 +29,7 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 };
 const f2 = (v: number) => v.toFixed(2);
+const f3 = (v: number) => v.toFixed(3);
 
 export async function faceVideo(): Promise<SuiteResult> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-face-'));
@@ -53,6 +55,7 @@ export async function faceVideo(): Promise<SuiteResult> {
     const latencies: number[] = [];
     const cpu: number[] = [];
     const verdicts: Record<FaceVideoKind, string[]> = { live: [], still: [], 'still-silent': [], loop: [] };
+    const mouth: Record<FaceVideoKind, Array<{ range: number; peaks: number }>> = { live: [], still: [], 'still-silent': [], loop: [] };
     const same: Array<{ pair: string; score: number }> = [];
     const different: Array<{ pair: string; score: number }> = [];
     const loadBefore = os.loadavg()[0]!;
@@ -69,6 +72,8 @@ export async function faceVideo(): Promise<SuiteResult> {
         cpu.push((used.user + used.system) / 1000);
         const { outcome, decision } = analysis;
         verdicts[kind].push(`${person.faceId}: ${outcome.kind}${'detail' in outcome ? ` (${outcome.detail})` : ''}`);
+        const signals = decision.liveness.signals;
+        mouth[kind].push({ range: Number(signals.mouthRange), peaks: Number(signals.mouthPeaks) });
         if (kind === 'live') {
           if (decision.faceScore !== null) same.push({ pair: person.faceId, score: decision.faceScore });
           // The same frames against every other holder, scored as the decision scores them: different people.
@@ -85,6 +90,11 @@ export async function faceVideo(): Promise<SuiteResult> {
     const differentScores = different.map((d) => d.score);
     const hardest = [...different].sort((a, b) => b.score - a.score).slice(0, 5);
     const weakest = [...same].sort((a, b) => a.score - b.score).slice(0, 3);
+    const spread = (kinds: FaceVideoKind[]) => {
+      const ranges = kinds.flatMap((k) => mouth[k].map((m) => m.range));
+      const peaks = kinds.flatMap((k) => mouth[k].map((m) => m.peaks));
+      return `${f3(Math.min(...ranges))} / ${f3(quantile(ranges, 0.5))} / ${f3(Math.max(...ranges))}; peaks ${Math.min(...peaks)}-${Math.max(...peaks)}`;
+    };
     const rejected = (kind: FaceVideoKind) => verdicts[kind].filter((v) => !v.includes(': match')).length;
     lines.push(
       `${people.length} identities, every face of @kyc/fixtures (ID front rendered by @kyc/fixtures, read by the OCR engine, holder photo cropped from it; videos by writeFaceVideo, 9 s 640x480 VP8+Opus, espeak-ng digits). Load average ${f2(loadBefore)} → ${f2(loadAfter)} on 2 cores: other helpers were using the CPU, so latencies are upper bounds.`,
@@ -104,6 +114,8 @@ export async function faceVideo(): Promise<SuiteResult> {
       `| still-photo videos (with the code read aloud) rejected | ${rejected('still')} / ${verdicts.still.length} |`,
       `| still-photo videos (silent) rejected | ${rejected('still-silent')} / ${verdicts['still-silent'].length} |`,
       `| looped clips rejected | ${rejected('loop')} / ${verdicts.loop.length} |`,
+      `| mouth opening spread while the digits are shown (liveness mouthRange, needs ${livenessThresholds.mouthRange}) min / median / max, and peaks above rest (needs ${livenessThresholds.mouthPeaks}): live videos | ${spread(['live'])} |`,
+      `| the same: still photos (with and without speech) / looped clips (rejected by their frames) | ${spread(['still', 'still-silent'])} / ${spread(['loop'])} |`,
       '',
       ...KINDS.flatMap((kind) => verdicts[kind].map((v) => `- ${kind} ${v}`)),
     );

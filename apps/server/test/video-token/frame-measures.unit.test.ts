@@ -11,13 +11,18 @@ function image(pixel: (x: number, y: number) => number): RgbImage {
   return { data, width: W, height: H };
 }
 
-/** A face box in the middle with a mesh whose lips are `gap` apart on a 40 px wide mouth. */
-function face(gap: number): FaceObservation {
+/**
+ * A face box in the middle with a mesh whose lips are `gap` apart on a 40 px wide mouth, each lip 4 px thick.
+ * `innerGap` places the inner-lip points closer than the lips really are (facemesh on a moustache).
+ */
+function face(gap: number, innerGap = gap): FaceObservation {
   const mesh: Point3[] = Array.from({ length: 468 }, () => [160, 120, 0]);
   mesh[61] = [140, 150, 0];
   mesh[291] = [180, 150, 0];
-  mesh[13] = [160, 150 - gap / 2, 0];
-  mesh[14] = [160, 150 + gap / 2, 0];
+  mesh[13] = [160, 150 - innerGap / 2, 0];
+  mesh[14] = [160, 150 + innerGap / 2, 0];
+  mesh[0] = [160, 150 - gap / 2 - 4, 0];
+  mesh[17] = [160, 150 + gap / 2 + 4, 0];
   mesh[33] = [130, 100, 0];
   mesh[133] = [150, 100, 0];
   mesh[159] = [140, 97, 0];
@@ -38,9 +43,19 @@ describe('frame measures', () => {
     expect(m.faces).toBe(1);
     expect(Math.abs(m.face!.luma - 100)).toBeLessThan(3);
     expect(m.face!.surroundLuma).toBeGreaterThan(150);
-    expect(m.face!.mouthOpening).toBeCloseTo(0.2);
+    // (inner gap 8 + outer height 16) / 2 over 40.
+    expect(m.face!.mouthOpening).toBeCloseTo(0.3);
     expect(m.face!.eyeOpening).toBeCloseTo(0.3);
     expect(m.face!.yaw).toBe(0.1);
+  });
+
+  it('sees a mouth open by as much when facemesh puts the inner-lip points together', () => {
+    const measure = (f: FaceObservation) => measureFrame(0, image(() => 128), [f]).face!.mouthOpening;
+    const closed = measure(face(0));
+    // Both lip contours follow an opening of 12 px: the measure grows by 12 / 40.
+    expect(measure(face(12)) - closed).toBeCloseTo(0.3);
+    // Only the outer contour follows it: still half of it, well above mesh jitter (about 0.02 on a still face).
+    expect(measure(face(12, 2)) - closed).toBeGreaterThanOrEqual(0.15);
   });
 
   it('tells a sharp face from a flat one', () => {

@@ -20,7 +20,12 @@ export interface FrameMeasures {
     clipped: number;
     /** Variance of the Laplacian of the face, resampled to 128 px wide. */
     sharpness: number;
-    /** Inner-lip gap over mouth width (facemesh 13-14 / 61-291). */
+    /**
+     * Mean of the inner-lip gap (facemesh 13-14) and the outer-lip height (0-17), over the mouth width (61-291).
+     * Both grow by the lip gap when the mouth opens. The inner gap alone reads near zero when facemesh takes a dark
+     * open mouth for closed lips (thin lips under a moustache), while the outer contour still spans it; see
+     * docs/decisions.md.
+     */
     mouthOpening: number;
     /** Mean of both eyes' lid gap over eye width. */
     eyeOpening: number;
@@ -104,7 +109,7 @@ export function measureFrame(timeMs: number, image: RgbImage, faces: readonly Fa
     surroundLuma: regionLuma(image, around, inner).mean,
     clipped: faceLight.clipped,
     sharpness: sharpnessOf(image, inner),
-    mouthOpening: mouthWidth > 0 ? d(13, 14) / mouthWidth : 0,
+    mouthOpening: mouthWidth > 0 ? (d(13, 14) + d(0, 17)) / 2 / mouthWidth : 0,
     eyeOpening: eyeR > 0 && eyeL > 0 ? (d(159, 145) / eyeR + d(386, 374) / eyeL) / 2 : 0,
     noseX: (m[1]![0] - image.width / 2) / Math.max(1, face.box[2]),
     noseY: (m[1]![1] - image.height / 2) / Math.max(1, face.box[2]),
