@@ -82,13 +82,14 @@ async function videoFrames(file: string): Promise<number> {
 }
 
 describe('real-time media server with Chromium over WebRTC', () => {
-  it('records the camera and microphone from the start message to finish_record and replies with the decision', async () => {
+  // Timing-sensitive like the other WebRTC tests: under heavy CPU load the media may not arrive in the 4 s window.
+  it('records the camera and microphone from the start message to finish_record and replies with the decision', { retry: 1 }, async () => {
     const message = startMessage();
     const { replies } = await record({ steps: [start(message), 4000, finish], audio: true });
 
     expect(replies).toHaveLength(1);
     const reply = JSON.parse(replies[0]!) as { status: number; res: { status: number; payload: { receivedBytes: number; durationMs: number } } };
-    expect(reply.status).toBe(200);
+    expect(reply.status, `reply ${replies[0]}`).toBe(200);
     const got = received.at(-1)!;
     expect(reply.res).toEqual({ status: 200, payload: { receivedBytes: got.recording.size, durationMs: got.recording.durationMs } });
 
