@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtures';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateHolder, readingVideo, type FaceMedia } from '../support/face-video.js';
 import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -22,39 +22,15 @@ const dist = (file: string) => path.join(root, 'apps/server/dist', file);
 let server: RunningServer;
 let browser: Browser | undefined;
 let work: string;
-let holder: { y4m: string; wav: string };
-let stranger: { y4m: string; wav: string };
-
-/** From CONTINUAR: 7 s positioning + 1 s photo delay + otp + 5 s stability + 2 ticks (as video-token.e2e.ts). */
-const firstDigitEarliestMs = 15_000;
-const readingDigits = '472951836024';
+let holder: FaceMedia;
+let stranger: FaceMedia;
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-link-'));
-  await generateFixtureSet({ outDir: work, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
-  const front = JSON.parse(await readFile(path.join(work, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
-  const faceId = front.face!.id;
-  // Seed 22: the INE holder and a clearly different person are the pair the face engine separates.
-  [holder, stranger] = await Promise.all([faceVideo(faceId, 'holder'), faceVideo(faceId === 'fa-s3-a' ? 'fa-s5-c' : 'fa-s3-a', 'stranger')]);
+  const person = await generateHolder(work);
+  [holder, stranger] = await Promise.all([readingVideo(work, person.faceId, 'holder'), readingVideo(work, person.strangerFaceId, 'stranger')]);
   server = await startServer();
 }, 240_000);
-
-async function faceVideo(faceId: string, name: string): Promise<{ y4m: string; wav: string }> {
-  const files = await writeFaceVideo({
-    faceId,
-    kind: 'live',
-    code: readingDigits,
-    seed: name,
-    durationMs: firstDigitEarliestMs + readingDigits.length * 1000 + 4000,
-    firstDigitMs: firstDigitEarliestMs - 1500,
-    digitStepMs: 1000,
-    fps: 10,
-    outDir: work,
-    name,
-    y4m: true,
-  });
-  return { y4m: files.y4m!, wav: files.wav };
-}
 
 afterAll(async () => {
   await browser?.close();
