@@ -9,21 +9,24 @@ interface PreparationScreenProps {
   cancelLabel: string;
   onCapture: () => void;
   onCancelConfirmed: () => void;
+  /** The screen's class (default `preparation`). */
+  className?: string;
   children?: ReactNode;
 }
 
 /**
- * A screen before a capture (/preparacion_identificacion, /preparacion_comprobante): the capture action and
- * CANCELAR with its confirmation dialog; both disable the actions once chosen.
+ * A screen before a capture or a document (/preparacion_identificacion, /preparacion_comprobante, /clausula,
+ * /autorizacion_solicitud): the main action and CANCELAR with its confirmation dialog; both disable the actions
+ * once chosen.
  */
-export function PreparationScreen({ title, step, captureLabel, cancelLabel, onCapture, onCancelConfirmed, children }: PreparationScreenProps) {
+export function PreparationScreen({ title, step, captureLabel, cancelLabel, onCapture, onCancelConfirmed, className = 'preparation', children }: PreparationScreenProps) {
   const [cancelOpen, setCancelOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   return (
     <Screen
       title={title}
       step={step}
-      className="preparation"
+      className={className}
       actions={
         <>
           <button
