@@ -40,6 +40,24 @@ describe('face engine (human on WASM, offline)', () => {
     expect(cosine(face.embedding!, other.embedding!)).toBeLessThan(0.75);
   }, 60_000);
 
+  it('analyses a frame that is a view into a larger buffer (decoded video) and leaves the caller\'s bytes usable', async () => {
+    const frame = await faceFrameJpeg('fa-s6-b').then(rgb);
+    // Three frames back to back in one buffer, as the video decoder hands them out; the middle one is analysed.
+    const all = new Uint8Array(frame.data.length * 3);
+    all.set(frame.data, frame.data.length);
+    const view = { data: new Uint8Array(all.buffer, frame.data.length, frame.data.length), width: frame.width, height: frame.height };
+    const engine = await createFaceEngine({ workers: 1 });
+    try {
+      const [viaWorker, direct] = await Promise.all([engine.analyse(view, 'track'), detector.analyse(frame, 'track')]);
+      expect(viaWorker.faces).toHaveLength(1);
+      expect(viaWorker.faces[0]!.box[0]).toBeCloseTo(direct.faces[0]!.box[0], 3);
+      expect(all.byteLength).toBe(frame.data.length * 3);
+      expect(Buffer.from(view.data).equals(Buffer.from(frame.data))).toBe(true);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
   it('refuses to start when a model is missing', async () => {
     const require = createRequire(import.meta.url);
     const models = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');

@@ -74,8 +74,10 @@ async function startFaceWorker(options: { modelsDir?: string }): Promise<WorkerH
       nextId += 1;
       return new Promise<FaceAnalysis>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        // A copy is sent: the caller may keep using its frame.
-        worker.postMessage({ id, image, mode } satisfies WorkerRequest);
+        // A compact copy of the frame's own bytes is moved to the worker: the caller keeps its frame, and posting
+        // the view itself would clone its whole underlying buffer (all the decoded frames of a video).
+        const data = image.data.slice();
+        worker.postMessage({ id, image: { data, width: image.width, height: image.height }, mode } satisfies WorkerRequest, [data.buffer]);
       });
     },
     async close() {
