@@ -6,8 +6,9 @@ import { faceFrameJpeg } from '@kyc/fixtures';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFaceEngine } from '../../src/engines/face/engine.js';
-import { loadHumanDetector, type HumanDetector } from '../../src/engines/face/human.js';
+import { detectorPadding, DETECTOR_ASPECT, loadHumanDetector, type HumanDetector } from '../../src/engines/face/human.js';
 import { cosine } from '../../src/engines/face/similarity.js';
+import type { FaceObservation } from '../../src/engines/face/types.js';
 
 const rgb = async (jpeg: Buffer) => {
   const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -57,6 +58,36 @@ describe('face engine (human on WASM, offline)', () => {
       await engine.close();
     }
   }, 60_000);
+
+  it('describes a face the same in a 4:3, a 16:9 and a portrait frame (the detector input is square, not the camera\'s shape)', async () => {
+    const jpeg = await faceFrameJpeg('fa-s6-b');
+    const { width, height } = await sharp(jpeg).metadata();
+    expect(width! / height!).toBeCloseTo(4 / 3, 2);
+    const wide = Math.round((width! * 9) / 16);
+    const tall = Math.round((height! * 3) / 4);
+    const [landscape, sixteenNine, portrait] = await Promise.all([
+      rgb(jpeg),
+      rgb(await sharp(jpeg).extract({ left: 0, top: Math.round((height! - wide) / 2), width: width!, height: wide }).toBuffer()),
+      rgb(await sharp(jpeg).extract({ left: Math.round((width! - tall) / 2), top: 0, width: tall, height: height! }).toBuffer()),
+    ]);
+    const [a, b, c] = (await Promise.all([landscape, sixteenNine, portrait].map((image) => detector.analyse(image, 'describe')))).map((r) => {
+      expect(r.faces).toHaveLength(1);
+      return r.faces[0]!;
+    }) as [FaceObservation, FaceObservation, FaceObservation];
+    // Before the square input, the 16:9 crop's box was ~30% too large and its embedding scored 0.66 against the ID.
+    expect(cosine(a.embedding!, b.embedding!)).toBeGreaterThan(0.9);
+    expect(cosine(a.embedding!, c.embedding!)).toBeGreaterThan(0.9);
+    expect(b.box[2] / a.box[2]).toBeGreaterThan(0.9);
+    expect(b.box[2] / a.box[2]).toBeLessThan(1.1);
+  }, 60_000);
+
+  it('pads every input to the shape of its mode with at least the margin on each side, centred', () => {
+    expect(DETECTOR_ASPECT).toEqual({ describe: 1, track: 4 / 3 });
+    expect(detectorPadding(400, 300, 4 / 3)).toEqual({ paddedWidth: 600, paddedHeight: 450, dx: 100, dy: 75 });
+    expect(detectorPadding(640, 360, 1)).toEqual({ paddedWidth: 960, paddedHeight: 960, dx: 160, dy: 300 });
+    expect(detectorPadding(640, 360, 4 / 3)).toEqual({ paddedWidth: 960, paddedHeight: 720, dx: 160, dy: 180 });
+    expect(detectorPadding(300, 400, 4 / 3)).toEqual({ paddedWidth: 800, paddedHeight: 600, dx: 250, dy: 100 });
+  });
 
   it('refuses to start when a model is missing', async () => {
     const require = createRequire(import.meta.url);

@@ -19,6 +19,27 @@ export const requiredModels = ['blazeface', 'facemesh', 'faceres', 'antispoof', 
 
 /** Fraction of each side added around the image before detection: faces touching the edge are missed otherwise. */
 export const PAD_FRACTION = 0.25;
+
+/**
+ * Shape (width / height) of the padded input the detector sees in each mode, whatever the camera's. Blazeface
+ * squeezes its whole input into 256x256, so the face's proportions there, and the box it finds, follow this shape:
+ * - describe (embeddings): square, no distortion. With the frame's own shape a 640x360 frame gave a box 30% too
+ *   large and a face score of 0.66 where the same face letterboxed scored 0.93.
+ * - track (landmarks for liveness and the mask check): 4:3, the shape the liveness thresholds were measured on
+ *   (640x480 videos). A square input there lowers the mouth-opening spread of some faces (fa-s3-c 0.16 → 0.07,
+ *   threshold 0.06); keeping it fixed makes 16:9 and portrait cameras tracked like the measured ones.
+ * See docs/decisions.md.
+ */
+export const DETECTOR_ASPECT: Record<AnalysisMode, number> = { describe: 1, track: 4 / 3 };
+
+/** Grey padding that centres a width x height image, with at least PAD_FRACTION margin on each side, in a `aspect` box. */
+export function detectorPadding(width: number, height: number, aspect: number): { paddedWidth: number; paddedHeight: number; dx: number; dy: number } {
+  let paddedWidth = Math.round(width * (1 + 2 * PAD_FRACTION));
+  let paddedHeight = Math.round(height * (1 + 2 * PAD_FRACTION));
+  if (paddedWidth / paddedHeight < aspect) paddedWidth = Math.round(paddedHeight * aspect);
+  else paddedHeight = Math.round(paddedWidth / aspect);
+  return { paddedWidth, paddedHeight, dx: Math.floor((paddedWidth - width) / 2), dy: Math.floor((paddedHeight - height) / 2) };
+}
 const PAD_GREY = 128;
 
 type Tf = typeof import('@tensorflow/tfjs-core');
@@ -158,12 +179,11 @@ export async function loadHumanDetector(options: HumanOptions = {}): Promise<Hum
       const scale = mode === 'track' ? Math.min(1, TRACK_MAX_SIDE / Math.max(image.width, image.height)) : 1;
       const width = Math.round(image.width * scale);
       const height = Math.round(image.height * scale);
-      const dx = Math.round(width * PAD_FRACTION);
-      const dy = Math.round(height * PAD_FRACTION);
+      const { paddedWidth, paddedHeight, dx, dy } = detectorPadding(width, height, DETECTOR_ASPECT[mode]);
       const input = tf.tidy(() => {
         const full = tf.tensor4d(floats, [1, image.height, image.width, 3], 'float32');
         const sized = scale < 1 ? tf.image.resizeBilinear(full, [height, width]) : full;
-        return tf.pad(sized, [[0, 0], [dy, dy], [dx, dx], [0, 0]], PAD_GREY);
+        return tf.pad(sized, [[0, 0], [dy, paddedHeight - height - dy], [dx, paddedWidth - width - dx], [0, 0]], PAD_GREY);
       });
       try {
         const result = await human.detect(input, configFor(mode));
