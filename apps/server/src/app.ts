@@ -34,7 +34,7 @@ import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } fro
 import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
 import { authorizeTransaction } from './http/auth.js';
 import { errorResponses } from './http/errors.js';
-import { loggerOptions } from './logger.js';
+import { loggerOptions, OneLinePerRequest, prettyLogStream } from './logger.js';
 import { seedDemoGrantor } from './seed.js';
 import { createDatabase, type Db } from './store/db.js';
 import { migrateToLatest } from './store/migrations.js';
@@ -73,7 +73,8 @@ function openCipher(app: ZodApp, config: Config): DataCipher {
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<ZodApp> {
   const app = Fastify({
-    logger: options.logStream ? { ...loggerOptions(config), stream: options.logStream } : loggerOptions(config),
+    logger: { ...loggerOptions(config), stream: options.logStream ?? (config.logFormat === 'pretty' ? prettyLogStream() : undefined) },
+    logController: new OneLinePerRequest(),
     bodyLimit: config.jsonBodyLimit,
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),

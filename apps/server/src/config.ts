@@ -37,6 +37,8 @@ export interface Config {
   dataDir: string;
   database: DatabaseConfig;
   logLevel: LogLevel;
+  /** `pretty` (human-readable lines) when stdout is a terminal, else `json` (one object a line, for collectors). */
+  logFormat: 'json' | 'pretty';
   demoGrantor: boolean;
   publicUrl: string | undefined;
   /** 32 bytes from DATA_ENCRYPTION_KEY; when undefined the key file under dataDir is used. */
@@ -136,6 +138,7 @@ const envSchema = z.object({
   DATA_DIR: optional(z.string().trim()),
   DATABASE_URL: optional(databaseUrl),
   LOG_LEVEL: optional(z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` })),
+  LOG_FORMAT: optional(z.enum(['json', 'pretty'], { error: 'must be json or pretty' })),
   DEMO_GRANTOR: optional(flag()),
   PUBLIC_URL: optional(publicUrl),
   DATA_ENCRYPTION_KEY: optional(encryptionKey),
@@ -207,7 +210,7 @@ function blobConfig(e: Env, dataDir: string): BlobConfig {
 }
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variables. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal = process.stdout.isTTY === true): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
@@ -232,12 +235,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!speech.ok) throw new ConfigError(`Invalid configuration: ${speech.problems.join('; ')}`);
   return {
     port: e.PORT ?? 8080,
-    host: e.HOST ?? '0.0.0.0',
+    host: e.HOST ?? '127.0.0.1',
     dataDir,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL }
       : { kind: 'sqlite', file: path.join(dataDir, 'onboarding.sqlite') },
     logLevel: e.LOG_LEVEL ?? 'info',
+    logFormat: e.LOG_FORMAT ?? (stdoutIsTerminal ? 'pretty' : 'json'),
     demoGrantor: e.DEMO_GRANTOR ?? true,
     publicUrl: e.PUBLIC_URL,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,

@@ -1,5 +1,6 @@
-import type { FastifyRequest } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { DestinationStream, LoggerOptions } from 'pino';
+import pinoPretty from 'pino-pretty';
 import type { Config } from './config.js';
 import { isServicePath } from './http/paths.js';
 
@@ -56,4 +57,24 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
       },
     },
   };
+}
+
+/**
+ * One log line per request, written when it is answered, with the method, route and status (Fastify's default
+ * writes two: received and completed). Error and not-found lines stay as Fastify writes them.
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { req: request, res: reply, responseTime: Math.round(reply.elapsedTime) };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
+/** Human-readable lines for a terminal (pino-pretty, written synchronously on this thread); JSON everywhere else. */
+export function prettyLogStream(): DestinationStream {
+  return pinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
 }

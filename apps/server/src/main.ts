@@ -1,6 +1,9 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, publicBaseUrl, type Config } from './config.js';
+import { recordPublicUrl } from './public-url-file.js';
 import { demoApiKey } from './seed.js';
+
+const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host.startsWith('127.');
 
 function readConfig(): Config {
   try {
@@ -57,7 +60,16 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const entry = config.demoGrantor ? demoApiKey : '{apikey}';
-  console.log(`Onboarding listo en ${publicBaseUrl(config)}/${entry}`);
+  const baseUrl = publicBaseUrl(config);
+  try {
+    recordPublicUrl(config, baseUrl);
+  } catch (error) {
+    app.log.warn({ err: error }, 'could not record the public URL in DATA_DIR (the grantor CLI will print localhost links)');
+  }
+  console.log(`Onboarding listo en ${baseUrl}/${entry}`);
+  if (isLoopback(config.host)) {
+    console.log(`Listening on ${config.host} only (this machine). To reach it from other devices set HOST=0.0.0.0 and PUBLIC_URL, behind TLS.`);
+  }
 }
 
 await main();

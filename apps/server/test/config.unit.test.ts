@@ -9,10 +9,11 @@ const message = configErrorMessage;
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
-    const config = loadConfig({});
+    const config = loadConfig({}, false);
     expect(config).toMatchObject({
       port: 8080,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
+      logFormat: 'json',
       dataDir: path.resolve('./data'),
       database: { kind: 'sqlite', file: path.resolve('./data/onboarding.sqlite') },
       logLevel: 'info',
@@ -26,6 +27,13 @@ describe('loadConfig', () => {
     });
     const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
     expect(config.webDist).toBe(webDist);
+  });
+
+  it('writes human-readable logs on a terminal unless LOG_FORMAT says otherwise', () => {
+    expect(loadConfig({}, true).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
   });
 
   it('reads every variable', () => {

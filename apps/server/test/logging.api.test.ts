@@ -35,4 +35,13 @@ describe.each(engines)('request logs ($name)', (engine) => {
       expect(log, secret).not.toContain(secret);
     }
   });
+
+  it('write one line per request, with its method, route and status', async () => {
+    lines.length = 0;
+    await t.app.inject({ method: 'GET', url: '/v1/params', headers: trxHeaders(key) });
+    const entries = lines.map((line) => JSON.parse(line) as { msg: string; req?: { method: string; url: string }; res?: { statusCode: number } });
+    const perRequest = entries.filter((entry) => entry.msg === 'request completed' || entry.msg === 'incoming request');
+    expect(perRequest).toHaveLength(1);
+    expect(perRequest[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/v1/params' }, res: { statusCode: 200 } });
+  });
 });

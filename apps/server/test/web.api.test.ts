@@ -61,6 +61,19 @@ describe.each(engines)('web app and SPA fallback ($name)', (engine) => {
     expect(post.statusCode).toBe(404);
   });
 
+  it('serves the page to a terminal client that states no preference (curl, wget)', async () => {
+    for (const headers of [{ accept: '*/*' }, {}, { accept: '*/*;q=0.8' }]) {
+      const res = await t.app.inject({ method: 'GET', url: '/demo', headers });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(200);
+      expect(res.body).toBe(indexHtml);
+    }
+    const json = await t.app.inject({ method: 'GET', url: '/demo', headers: { accept: 'application/json' } });
+    expect(json.statusCode).toBe(404);
+    expect(json.json()).toEqual({ status: 404, message: 'Not found' });
+    const favicon = await t.app.inject({ method: 'GET', url: '/favicon.ico', headers: {} });
+    expect(favicon.statusCode).toBe(404);
+  });
+
   it('never answers a service path with index.html', async () => {
     for (const url of ['/v1/unknown', '/v2/unknown', '/record/connections/x']) {
       const res = await t.app.inject({ method: 'GET', url, headers: html });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { publicBaseUrl } from '../config.js';
+import { cliBaseUrl } from '../public-url-file.js';
 import { loadCliConfig } from './cli-config.js';
 import { createDatabase } from '../store/db.js';
 import { migrateToLatest } from '../store/migrations.js';
@@ -22,7 +22,7 @@ async function main(): Promise<number> {
   const db = createDatabase(config.database);
   try {
     await migrateToLatest(db);
-    return await runGrantorCommand(db, process.argv.slice(2), io, publicBaseUrl(config));
+    return await runGrantorCommand(db, process.argv.slice(2), io, cliBaseUrl(config));
   } catch (error) {
     io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

@@ -12,13 +12,26 @@ export const webNotBuiltMessage = 'the web app is not built: run npm run build';
 
 const immutable = 'public, max-age=31536000, immutable';
 
+/**
+ * A browser asks for text/html; a terminal client (curl, wget) sends no preference or `*\/*`. Both get the page,
+ * so the URL printed at start works from either. A client that asks for something else (JSON, an image) does not.
+ */
 function acceptsHtml(request: FastifyRequest): boolean {
-  return (request.headers.accept ?? '').includes('text/html');
+  const accept = (request.headers.accept ?? '').trim();
+  if (accept === '' || accept.includes('text/html')) return true;
+  return accept.split(',').every((part) => part.split(';')[0]!.trim() === '*/*');
+}
+
+/** A route of the flow (/demo, /terminos) has no file extension; a missing asset (/assets/x.js, /favicon.ico) does. */
+function looksLikeRoute(pathname: string): boolean {
+  const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return !lastSegment.includes('.');
 }
 
 function isPageRequest(request: FastifyRequest): boolean {
   const pathname = request.url.split('?')[0] ?? '/';
-  return (request.method === 'GET' || request.method === 'HEAD') && !isServicePath(pathname) && acceptsHtml(request);
+  const method = request.method === 'GET' || request.method === 'HEAD';
+  return method && !isServicePath(pathname) && looksLikeRoute(pathname) && acceptsHtml(request);
 }
 
 function sendWebNotBuilt(reply: FastifyReply): FastifyReply {
