@@ -19,8 +19,17 @@ import { issueResultLink, signLinkToken, verifyResultLink } from '../src/results
 import { addEvidence, listEvidenceWithPayload } from '../src/store/evidence.js';
 import { insertGrantor, writeParams } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
-import { demoId, lifecycleEvent, trxHeaders } from './support/fixtures.js';
+import { auditEvent, demoId, lifecycleEvent, trxHeaders } from './support/fixtures.js';
 import { emlAttachments, pdfText, unzip, waitFor } from './results/support.js';
+
+/** The report reads as a document: Spanish labels, no wire or storage names, no English, no configuration hints. */
+function expectReadableReport(text: string): void {
+  const rawNames = ['_acepted', 'rostro_coincidencia', 'prueba_de_vida', 'ocr_frente', 'video_token', 'data_user', 'rostro_identificacion', 'GREEN', 'YELLOW'];
+  const english = /\b(the|is|not|no Spanish|configured|server|model|engine|check digits?|failed|passed)\b/;
+  for (const raw of rawNames) expect(text, raw).not.toContain(raw);
+  expect(text).not.toMatch(english);
+  expect(text).not.toMatch(/ASR_|MODEL_DIR|[A-Z]+_[A-Z]+=/);
+}
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
@@ -124,6 +133,15 @@ describe.each(engines)('results ($name)', (engine) => {
   });
 
   it('generates the three PDFs with the user name, stored encrypted, downloadable once through their links', async () => {
+    // What the flow records along the way: consents as data_user entries and acceptance audit events.
+    await add(full, evidenceKind.userData, [
+      { description: 'terms_acepted', value: 'true' },
+      { description: 'req_elec_acepted', value: 'true' },
+      { description: 'request_report_acepted', value: 'true' },
+    ]);
+    const acceptance = JSON.stringify({ version: '2024-01', sha256: 'a'.repeat(64), userAgent: 'Mozilla/5.0' });
+    const audit = await t.app.inject({ method: 'POST', url: '/v1/celd_events', headers: full, payload: auditEvent(full, { paso: 'terminos', tipo: 'Aceptación', dato: acceptance }) });
+    expect(audit.statusCode, audit.body).toBe(200);
     const res = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: full, payload: { uuidUser: full.cliente } });
     expect(res.statusCode, res.body).toBe(200);
     const links = res.json().payload.links as Record<string, string>;
@@ -142,8 +160,9 @@ describe.each(engines)('results ($name)', (engine) => {
       const stored = docs.find((d) => (d.payload as { name: string }).name === doc)!;
       expect(createHash('sha256').update(download.rawPayload).digest('hex')).toBe(stored.sha256);
       if (doc === 'reporte') {
-        expect(text).toContain('VERDE (GREEN)');
-        expect(text).toContain('rostro_coincidencia');
+        expect(text).toContain('VERDE');
+        expect(text).toContain('Coincidencia del rostro');
+        expectReadableReport(text);
         const frontRecord = (await listEvidenceWithPayload(t.db, cipherOf(t), full.transaccion, evidenceKind.idFront)).at(-1)!;
         expect(text).toContain(frontRecord.sha256!.slice(0, 20));
         const pdf = await PDFDocument.load(download.rawPayload);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PDFImage } from 'pdf-lib';
 import type { ConsentAcceptance } from '../domain/evidence-kinds.js';
 import type { ScoreResult } from '../domain/score.js';
+import { evidenceLabel, flagLabel, labelOf, outcomeLabel, ruleLabel } from './labels.js';
 import { createWriter } from './pdf.js';
 
 /**
@@ -39,7 +40,6 @@ export interface RenderedDocument {
   sha256: string;
 }
 
-const flagLabel = { GREEN: 'VERDE (GREEN)', YELLOW: 'AMARILLO (YELLOW)', RED: 'ROJO (RED)' } as const;
 
 function longDate(date: Date): string {
   return new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'America/Mexico_City' }).format(date);
@@ -112,13 +112,13 @@ async function reportDocument(input: DocumentsInput): Promise<RenderedDocument> 
   w.heading('Reglas de la calificación');
   w.table(
     ['Regla', 'Resultado', 'Detalle'],
-    input.score.rules.map((r) => [r.rule, r.outcome === 'passed' ? 'cumple' : r.outcome === 'failed' ? 'no cumple' : 'sin evidencia', r.detail]),
+    input.score.rules.map((r) => [labelOf(ruleLabel, r.rule), outcomeLabel[r.outcome], r.summary]),
     [3, 2, 9],
   );
   w.heading('Evidencias (SHA-256 del contenido original)');
   w.table(
     ['Fecha', 'Tipo', 'SHA-256'],
-    input.evidence.map((e) => [timestamp(e.createdAt), e.kind, e.sha256 ?? '(sin archivo)']),
+    input.evidence.map((e) => [timestamp(e.createdAt), labelOf(evidenceLabel, e.kind), e.sha256 ?? '(sin archivo)']),
     [3, 3, 8],
   );
   w.heading('Bitácora de la transacción');

@@ -113,13 +113,13 @@ export async function createWriter(meta: { title: string; subject: string; autho
     },
     field: (label, value) => {
       const labelWidth = 150;
+      const labelLines = wrap(label, bold, 10, labelWidth - 8);
       const lines = wrap(value || '-', regular, 10, width - labelWidth);
-      ensure(14 * lines.length);
-      page.drawText(pdfSafe(label), { x: margin, y: y - 10, size: 10, font: bold, color: rgb(0.25, 0.25, 0.3) });
-      for (const line of lines) {
-        page.drawText(line, { x: margin + labelWidth, y: y - 10, size: 10, font: regular });
-        y -= 14;
-      }
+      const rows = Math.max(labelLines.length, lines.length);
+      ensure(14 * rows);
+      labelLines.forEach((line, i) => page.drawText(line, { x: margin, y: y - 10 - 14 * i, size: 10, font: bold, color: rgb(0.25, 0.25, 0.3) }));
+      lines.forEach((line, i) => page.drawText(line, { x: margin + labelWidth, y: y - 10 - 14 * i, size: 10, font: regular }));
+      y -= 14 * rows;
     },
     table: (headers, rows, widths) => {
       const size = 8;

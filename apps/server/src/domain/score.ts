@@ -68,6 +68,8 @@ export interface RuleResult {
   rule: ScoreRule;
   outcome: 'passed' | 'failed' | 'missing';
   effect: RuleEffect;
+  /** What a person reads (the identity report): Spanish, without the engines' own wording. */
+  summary: string;
   detail: string;
 }
 
@@ -78,11 +80,11 @@ export interface ScoreResult {
   rules: RuleResult[];
 }
 
-type Draft = { rule: ScoreRule; outcome: RuleResult['outcome']; onFail: RuleEffect; onMissing: RuleEffect; detail: string };
-
-const passed = (rule: ScoreRule, detail: string): Draft => ({ rule, outcome: 'passed', onFail: 'none', onMissing: 'none', detail });
-const failed = (rule: ScoreRule, onFail: RuleEffect, detail: string): Draft => ({ rule, outcome: 'failed', onFail, onMissing: 'none', detail });
-const missing = (rule: ScoreRule, onMissing: RuleEffect, detail: string): Draft => ({ rule, outcome: 'missing', onFail: 'none', onMissing, detail });
+/** `detail` is for people; `technical` (engine reasons, field names) only goes to the API's explanation. */
+type Draft = { rule: ScoreRule; outcome: RuleResult['outcome']; onFail: RuleEffect; onMissing: RuleEffect; detail: string; technical?: string };
+const passed = (rule: ScoreRule, detail: string, technical?: string): Draft => ({ rule, outcome: 'passed', onFail: 'none', onMissing: 'none', detail, technical });
+const failed = (rule: ScoreRule, onFail: RuleEffect, detail: string, technical?: string): Draft => ({ rule, outcome: 'failed', onFail, onMissing: 'none', detail, technical });
+const missing = (rule: ScoreRule, onMissing: RuleEffect, detail: string, technical?: string): Draft => ({ rule, outcome: 'missing', onFail: 'none', onMissing, detail, technical });
 
 const mrzDocuments = new Set(['INE', 'DNI_PERU']);
 const backlessDocuments = new Set(['PASAPORTE', 'FMM']);
@@ -97,8 +99,8 @@ function idFrontRule(front: IdReadFacts | undefined): Draft {
   if (!front) return missing(rule, 'red', 'No se ha leído el frente de la identificación.');
   const kind = front.verdict?.kind;
   if (kind === 'accepted') return passed(rule, `Frente leído (${front.documentType ?? 'documento'}) con los datos completos.`);
-  if (kind === 'tolerated') return failed(rule, 'yellow', `Frente leído con datos incompletos o con formato dudoso: ${front.verdict?.reason ?? ''}`.trim());
-  return failed(rule, 'red', `El frente no es una identificación legible: ${front.verdict?.detail ?? 'sin detalle'}.`);
+  if (kind === 'tolerated') return failed(rule, 'yellow', 'Frente leído con datos incompletos o con formato dudoso.', front.verdict?.reason);
+  return failed(rule, 'red', 'El frente no es una identificación legible.', front.verdict?.detail);
 }
 
 function idBackRule(front: IdReadFacts | undefined, back: IdReadFacts | undefined): Draft | undefined {
@@ -107,7 +109,7 @@ function idBackRule(front: IdReadFacts | undefined, back: IdReadFacts | undefine
   const rule = scoreRules.idBack;
   if (!back) return missing(rule, 'red', 'No se ha leído el reverso de la identificación.');
   if (back.verdict?.kind === 'accepted') return passed(rule, 'Reverso leído con su zona de lectura mecánica.');
-  return failed(rule, 'red', `El reverso no se pudo leer: ${back.verdict?.detail ?? 'sin detalle'}.`);
+  return failed(rule, 'red', 'El reverso no se pudo leer.', back.verdict?.detail);
 }
 
 /** The side that carries the MRZ: the back of an INE or DNI, the data page (front) of a passport. */
@@ -130,13 +132,13 @@ function mrzRules(facts: ScoreFacts): Draft[] {
     .map(([name]) => name);
   const digitsRule = side.mrz.valid
     ? passed(digits, 'Todos los dígitos verificadores de la MRZ son correctos.')
-    : failed(digits, 'yellow', `Dígitos verificadores incorrectos en la MRZ${badDigits.length ? `: ${badDigits.join(', ')}` : ''}.`);
+    : failed(digits, 'yellow', 'Algún dígito verificador de la MRZ es incorrecto.', badDigits.join(', ') || undefined);
   const warnings = [...(facts.front?.warnings ?? []), ...(side.warnings ?? [])];
   const mismatches = [...new Set(warnings.filter((w) => w.startsWith('mrz_front_mismatch:')).map((w) => w.slice('mrz_front_mismatch:'.length)))];
   const crossRule =
     mismatches.length === 0
       ? passed(cross, 'Los datos de la MRZ coinciden con los del frente.')
-      : failed(cross, 'yellow', `La MRZ no coincide con el frente en: ${mismatches.join(', ')}.`);
+      : failed(cross, 'yellow', 'La MRZ no coincide con los datos impresos en el frente.', mismatches.join(', '));
   return [digitsRule, crossRule];
 }
 
@@ -159,9 +161,9 @@ function checkRule(
 ): Draft {
   if (!check) return missing(rule, 'yellow', `${label}: no se realizó.`);
   const failures = check.checks.filter((c) => !c.passed).map((c) => `${c.rule} (${c.detail})`);
-  if (check.outcome === 'passed') return passed(rule, `${label}: correcta (${check.source}).`);
-  if (check.outcome === 'failed') return failed(rule, 'red', `${label}: no superada (${check.source})${failures.length ? `: ${failures.join('; ')}` : ''}.`);
-  return missing(rule, 'yellow', `${label}: no verificada (${check.source}).`);
+  if (check.outcome === 'passed') return passed(rule, `${label}: correcta.`, check.source);
+  if (check.outcome === 'failed') return failed(rule, 'red', `${label}: no superada.`, [check.source, ...failures].join('; '));
+  return missing(rule, 'yellow', `${label}: no verificada.`, check.source);
 }
 
 function faceRules(face: VideoTokenDecision | undefined, minFaceScore: number | null): Draft[] {
@@ -188,10 +190,10 @@ function faceRules(face: VideoTokenDecision | undefined, minFaceScore: number | 
   const spoken = face.spokenCode;
   const spokenRule =
     spoken.verified === true
-      ? passed(scoreRules.spokenCode, `El código leído en voz alta coincide (${spoken.engine}).`)
+      ? passed(scoreRules.spokenCode, 'El código leído en voz alta coincide.', spoken.engine)
       : spoken.verified === false
-        ? failed(scoreRules.spokenCode, 'red', `El código leído en voz alta no coincide (${spoken.engine}): ${spoken.detail}`)
-        : missing(scoreRules.spokenCode, 'yellow', `Código hablado no verificado${spoken.detail ? `: ${spoken.detail}` : '.'}`);
+        ? failed(scoreRules.spokenCode, 'red', 'El código leído en voz alta no coincide.', `${spoken.engine}: ${spoken.detail}`)
+        : missing(scoreRules.spokenCode, 'yellow', 'No se verificó el código leído en voz alta.', spoken.detail || undefined);
   return [faceRule, livenessRule, spokenRule];
 }
 
@@ -209,7 +211,7 @@ function proofRule(proof: ProofReading | undefined, required: boolean): Draft {
 }
 
 function applySettings(draft: Draft, settings: ScoreSettings): RuleResult {
-  const { rule, outcome, detail } = draft;
+  const { rule, outcome, detail, technical } = draft;
   let effect: RuleEffect = outcome === 'failed' ? draft.onFail : outcome === 'missing' ? draft.onMissing : 'none';
   let note = '';
   if (outcome === 'missing' && settings.optional.has(rule) && !undecidedIsRed.has(rule)) {
@@ -221,7 +223,8 @@ function applySettings(draft: Draft, settings: ScoreSettings): RuleResult {
     note = ' Regla estricta para este otorgante.';
   }
   const label = effect === 'red' ? ' [ROJO]' : effect === 'yellow' ? ' [AMARILLO]' : '';
-  return { rule, outcome, effect, detail: `${detail}${note}${label}` };
+  const summary = `${detail}${note}`;
+  return { rule, outcome, effect, summary, detail: `${summary}${technical ? ` (${technical})` : ''}${label}` };
 }
 
 export function scoreTransaction(facts: ScoreFacts, settings: ScoreSettings, now: Date = new Date()): ScoreResult {

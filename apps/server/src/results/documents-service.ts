@@ -11,6 +11,7 @@ import type { Db } from '../store/db.js';
 import { addEvidence, listEvidenceWithPayload, type EvidenceRecord } from '../store/evidence.js';
 import { listAuditEvents, listLifecycleEvents } from '../store/events.js';
 import { findGrantorById, readStoredParams } from '../store/grantors.js';
+import { datumValue, labelOf, statusLabel, stepLabel, userDatumLabel } from '../documents/labels.js';
 import { scoreOf } from './facts.js';
 
 export interface DocumentsDeps {
@@ -40,25 +41,6 @@ export function fillConsent(params: readonly GrantorParam[], kind: 'CLAUSULA' | 
   };
 }
 
-const userDataLabels: Record<string, string> = {
-  nombreCompleto: 'Nombre completo',
-  nombre: 'Nombre',
-  nacimiento: 'Fecha de nacimiento',
-  fechaNacimiento: 'Fecha de nacimiento',
-  curp: 'CURP',
-  dni: 'DNI',
-  vigencia: 'Vigencia',
-  claveElector: 'Clave de elector',
-  codigoPostal: 'Código postal',
-  pais: 'País',
-  estado: 'Estado',
-  delegacion: 'Municipio o alcaldía',
-  colonia: 'Colonia',
-  calle: 'Calle',
-  numeroExterior: 'Número exterior',
-  numeroInterior: 'Número interior',
-  calleCompleta: 'Domicilio',
-};
 
 /** data_user as saved by the flow: a {description, value} list or a plain object. */
 function userDataEntries(payload: unknown): [string, string][] {
@@ -87,11 +69,11 @@ export function userDataOf(records: EvidenceRecord[], fallback?: [string, string
   let entries = confirmed ? userDataEntries(confirmed.payload) : [];
   if (entries.length === 0 && fallback) entries = fallback;
   if (entries.length === 0 && front?.ocrData) {
-    entries = Object.entries(front.ocrData).filter(([k, v]) => typeof v === 'string' && v !== '' && k in userDataLabels) as [string, string][];
+    entries = Object.entries(front.ocrData).filter(([k, v]) => typeof v === 'string' && v !== '' && k in userDatumLabel) as [string, string][];
   }
   const get = (key: string) => entries.find(([k]) => k === key)?.[1]?.trim() ?? '';
   const name = get('nombreCompleto') || get('nombre') || (typeof front?.ocrData?.nombreCompleto === 'string' ? front.ocrData.nombreCompleto : '');
-  const rows = entries.filter(([k]) => k !== 'nombreCompleto' && k !== 'nombre').map(([k, v]) => [userDataLabels[k] ?? k, v] as [string, string]);
+  const rows = entries.filter(([k]) => k !== 'nombreCompleto' && k !== 'nombre').map(([k, v]) => [labelOf(userDatumLabel, k), datumValue(v)] as [string, string]);
   return { name, rows };
 }
 
@@ -106,18 +88,35 @@ async function jpegOf(blobs: BlobStore, key: string | null): Promise<Buffer | un
   }
 }
 
+/** An acceptance as the flow records it: the version and the SHA-256 of the text shown. */
+function acceptanceDetail(dato: string): string | undefined {
+  try {
+    const parsed = JSON.parse(dato) as { version?: unknown; sha256?: unknown };
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    const parts = [
+      typeof parsed.version === 'string' ? `versión ${parsed.version}` : '',
+      typeof parsed.sha256 === 'string' ? `SHA-256 del texto ${parsed.sha256.slice(0, 16)}…` : '',
+    ].filter(Boolean);
+    return parts.length > 0 ? parts.join(', ') : 'datos registrados';
+  } catch {
+    return undefined;
+  }
+}
+
 function trailDetail(payload: Record<string, unknown>): string {
   const event = typeof payload.event === 'string' ? payload.event : undefined;
   if (event) {
     try {
       const parsed = JSON.parse(event) as { status?: string; description?: string };
-      return [parsed.status, parsed.description].filter(Boolean).join(' - ');
+      const status = parsed.status ? (statusLabel[parsed.status] ?? parsed.status) : undefined;
+      return [status, parsed.description].filter(Boolean).join(' - ');
     } catch {
       return event.slice(0, 200);
     }
   }
   const tipo = typeof payload.tipo === 'string' ? payload.tipo : '';
-  const dato = typeof payload.dato === 'string' ? payload.dato.slice(0, 200) : '';
+  const rawDato = typeof payload.dato === 'string' ? payload.dato : '';
+  const dato = acceptanceDetail(rawDato) ?? rawDato.slice(0, 200);
   return [tipo, dato].filter(Boolean).join(' - ');
 }
 
@@ -159,8 +158,8 @@ export async function gatherDocumentsInput(deps: DocumentsDeps, trx: Transaction
     if (jpeg) photos.push({ label: source.label, jpeg });
   }
   const trail = [
-    ...lifecycle.map((e) => ({ at: e.receivedAt, source: 'ciclo', step: String((e.payload as { step?: string }).step ?? ''), detail: trailDetail(e.payload as Record<string, unknown>) })),
-    ...audit.map((e) => ({ at: e.receivedAt, source: 'auditoría', step: String((e.payload as { paso?: string }).paso ?? ''), detail: trailDetail(e.payload as Record<string, unknown>) })),
+    ...lifecycle.map((e) => ({ at: e.receivedAt, source: 'ciclo', step: labelOf(stepLabel, String((e.payload as { step?: string }).step ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
+    ...audit.map((e) => ({ at: e.receivedAt, source: 'auditoría', step: labelOf(stepLabel, String((e.payload as { paso?: string }).paso ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   const input: DocumentsInput = {
     grantor: { id: grantor.id, legalName, city: paramValue(params, 'CIUDAD_LEGAL_DEL_OTORGANTE').trim() },

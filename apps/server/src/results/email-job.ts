@@ -33,32 +33,49 @@ function longDate(ms: number): string {
   return new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeStyle: 'short', timeZone: 'America/Mexico_City' }).format(new Date(ms));
 }
 
-/** Subject and paragraphs of the result e-mail by flag (spec §2 final screens). */
-export function resultMailText(p: EmailJobPayload): { subject: string; paragraphs: string[] } {
+type MailBlock = string | { link: string; label: string };
+
+/** Subject and body of the result e-mail by flag (the final screens' outcomes, docs/decisions.md). */
+export function resultMailText(p: EmailJobPayload): { subject: string; blocks: MailBlock[] } {
   const folio = folioOf(p.uuidUser);
   const greeting = `Hola ${p.name.trim() || 'cliente'}:`;
-  const link =
+  const link: MailBlock[] =
     p.pdfTokenUrl && p.fecha
-      ? [`Puedes consultar tu documento una sola vez en ${p.pdfTokenUrl} (vigente hasta el ${longDate(p.fecha)}); te pediremos confirmar tu identidad con tu rostro.`]
+      ? [
+          `Puedes consultar tu documento una sola vez, hasta el ${longDate(p.fecha)}; te pediremos confirmar tu identidad con tu rostro.`,
+          { link: p.pdfTokenUrl, label: 'Consultar mi documento' },
+        ]
       : [];
   const closing = [`Folio: ${folio}.`, `Este correo fue enviado por ${p.grantorName}. Si no reconoces esta solicitud, ignóralo.`];
   switch (p.flag) {
     case 'GREEN':
       return {
         subject: `${p.grantorName}: tu solicitud está completa`,
-        paragraphs: [greeting, 'Tu solicitud se completó correctamente. Adjuntamos el reporte de tu verificación de identidad.', ...link, ...closing],
+        blocks: [greeting, 'Tu solicitud se completó correctamente. Adjuntamos el reporte de tu verificación de identidad.', ...link, ...closing],
       };
     case 'YELLOW':
       return {
         subject: `${p.grantorName}: estamos procesando tu solicitud`,
-        paragraphs: [greeting, 'Nuestro equipo está procesando tu solicitud; recibirás el resultado en las próximas horas. Adjuntamos el reporte de tu verificación de identidad.', ...link, ...closing],
+        blocks: [greeting, 'Nuestro equipo está procesando tu solicitud; recibirás el resultado en las próximas horas. Adjuntamos el reporte de tu verificación de identidad.', ...link, ...closing],
       };
     default:
       return {
         subject: `${p.grantorName}: resultado de tu solicitud`,
-        paragraphs: [greeting, 'Tu proceso no fue aceptado. Revisa que tus documentos sean vigentes y legibles e intenta nuevamente, o comunícate con nosotros indicando tu folio.', ...closing],
+        blocks: [greeting, 'Tu proceso no fue aceptado. Revisa que tus documentos sean vigentes y legibles e intenta nuevamente, o comunícate con nosotros indicando tu folio.', ...closing],
       };
   }
+}
+
+/** The plain-text part: a link is written out whole on its own line. */
+export function mailText(blocks: MailBlock[]): string {
+  return blocks.map((block) => (typeof block === 'string' ? block : block.link)).join('\n\n');
+}
+
+/** The HTML part: a link is an anchor with a short label, not a 600-character address in the text. */
+export function mailHtml(blocks: MailBlock[]): string {
+  return blocks
+    .map((block) => (typeof block === 'string' ? `<p>${escapeHtml(block)}</p>` : `<p><a href="${escapeHtml(block.link)}">${escapeHtml(block.label)}</a></p>`))
+    .join('\n');
 }
 
 export function emailJobHandler(deps: { db: Db; cipher: DataCipher; blobs: BlobStore; mailer: Mailer }) {
@@ -72,13 +89,13 @@ export function emailJobHandler(deps: { db: Db; cipher: DataCipher; blobs: BlobS
     }
     if (!report) throw new Error('the report could not be generated');
     const pdf = await deps.blobs.get(report.blobKey);
-    const { subject, paragraphs } = resultMailText(p);
+    const { subject, blocks } = resultMailText(p);
     await deps.mailer.send({
       id: job.id,
       to: p.email,
       subject,
-      text: paragraphs.join('\n\n'),
-      html: paragraphs.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n'),
+      text: mailText(blocks),
+      html: mailHtml(blocks),
       attachments: [{ filename: `reporte_${p.customId.replace(/[^A-Za-z0-9_.-]/g, '_')}.pdf`, content: pdf.buffer, contentType: 'application/pdf' }],
     });
   };
