@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -87,6 +87,28 @@ describe('migration failure (sqlite)', () => {
       expect(await migrationsComplete(db)).toBe(false);
     } finally {
       await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('database file modes (sqlite)', () => {
+  it('creates the folder 0700 and the database file 0600, and tightens a file created looser', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kyc-modes-'));
+    try {
+      const file = path.join(dir, 'data', 'onboarding.sqlite');
+      const db = createDatabase({ kind: 'sqlite', file });
+      await migrateToLatest(db);
+      expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(`${file}-wal`).mode & 0o077).toBe(0);
+      await db.destroy();
+
+      chmodSync(file, 0o644);
+      const reopened = createDatabase({ kind: 'sqlite', file });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      await reopened.destroy();
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

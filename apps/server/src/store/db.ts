@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -17,7 +17,7 @@ const identifier = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export function createDatabase(database: DatabaseConfig, options: DatabaseOptions = {}): Db {
   if (database.kind === 'sqlite') {
-    mkdirSync(path.dirname(database.file), { recursive: true });
+    ownerOnlyFile(database.file);
     const sqlite = new SQLite(database.file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
@@ -35,6 +35,16 @@ export function createDatabase(database: DatabaseConfig, options: DatabaseOption
   });
   pool.on('error', (error) => options.onPoolError?.(error));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * The database holds personal data: its folder is 0700 and the file 0600 (SQLite gives its -wal and -shm files
+ * the database file's mode). An existing file created with a looser mode is tightened.
+ */
+function ownerOnlyFile(file: string): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
 }
 
 /**
