@@ -6,7 +6,7 @@ import path from 'node:path';
 import { errorTexts } from '@kyc/contracts';
 import { generateFixtureSet, type GroundTruth } from '@kyc/fixtures';
 import { SignJWT } from 'jose';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../src/blob/index.js';
 import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';

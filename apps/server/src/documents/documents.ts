@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PDFImage } from 'pdf-lib';
+import type { PDFImage } from '@cantoo/pdf-lib';
 import type { ConsentAcceptance } from '../domain/evidence-kinds.js';
 import type { ScoreResult } from '../domain/score.js';
 import { evidenceLabel, flagLabel, labelOf, outcomeLabel, ruleLabel } from './labels.js';

@@ -1,7 +1,7 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from '@cantoo/pdf-lib';
 
 /**
- * Small layout helper over pdf-lib: A4 pages, Helvetica (WinAnsi), wrapped paragraphs, key/value rows, tables
+ * Small layout helper over @cantoo/pdf-lib: A4 pages, Helvetica (WinAnsi), wrapped paragraphs, key/value rows, tables
  * and images, with automatic page breaks. Text outside WinAnsi is transliterated or replaced, never dropped.
  */
 const pageSize: [number, number] = [595.28, 841.89];

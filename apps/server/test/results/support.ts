@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { PDFArray, PDFDocument, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFRawStream, PDFRef, type PDFObject } from '@cantoo/pdf-lib';
 import yauzl from 'yauzl';
 
 /** The text drawn on every page (pdf-lib writes WinAnsi hex strings: `<...> Tj`), lines joined by spaces. */
