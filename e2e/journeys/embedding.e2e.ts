@@ -40,11 +40,15 @@ const partnerPage = (flow: string) => `<!doctype html>
 <script src="${flow}/launcher/v1/launcher.js"></script>
 <script>
   window.received = [];
+  window.typed = [];
   window.launcher = KycLauncher.create({
     key: 'demo', container: '#kyc', text: 'Verificar mi identidad', mode: 'prod', debug: true,
     status: (m) => received.push({ kind: 'status', m }),
     errors: (m) => received.push({ kind: 'errors', m }),
     finish: (m) => received.push({ kind: 'finish', m }),
+    onComplete: (r) => typed.push({ kind: 'onComplete', r }),
+    onError: (r) => typed.push({ kind: 'onError', r }),
+    onUserExit: (r) => typed.push({ kind: 'onUserExit', r }),
   });
 </script></body></html>`;
 
@@ -95,6 +99,11 @@ const partnerUrl = () => `http://localhost:${partnerPort}/tienda`;
 
 async function received(page: Page): Promise<Received[]> {
   return page.evaluate(() => (window as unknown as { received: Received[] }).received);
+}
+
+/** What the typed callbacks (onComplete, onError, onUserExit) received, in order. */
+async function typedCallbacks(page: Page): Promise<{ kind: string; r: Record<string, unknown> }[]> {
+  return page.evaluate(() => (window as unknown as { typed: { kind: string; r: Record<string, unknown> }[] }).typed);
 }
 
 /** Clicks the launcher (inside its shadow root) and returns the flow's popup once its entry screen is ready. */
@@ -188,8 +197,26 @@ describe('the launcher on a partner page (another origin)', () => {
       expect.objectContaining({ step: 'preparacion_identificacion', result: 'INCOMPLETED', type: 'PROCESS', error_text: 'Cancelado' }),
     ]);
     expect(got.some((r) => r.kind === 'finish'), 'the forged completed messages were ignored').toBe(false);
+    // The typed callbacks: a cancellation is the person leaving, not an error; no second exit when the popup closes.
+    await page.waitForTimeout(1_500);
+    expect(await typedCallbacks(page)).toEqual([
+      { kind: 'onUserExit', r: expect.objectContaining({ reason: 'cancelled', step: 'preparacion_identificacion' }) },
+    ]);
     expect(pageErrors).toEqual([]);
     await context.close();
+  });
+
+  it('a popup the person closes is reported once to onUserExit, with the last step the flow reported', async () => {
+    const context = await newPhoneOrDesktop(browser, 'phone');
+    onTestFinished(() => context.close());
+    const page = await context.newPage();
+    await page.goto(partnerUrl());
+    const popup = await launch(page);
+    await expect.poll(async () => (await received(page)).some((r) => r.kind === 'status'), { timeout: 5_000 }).toBe(true);
+    await popup.close();
+    await expect.poll(async () => (await typedCallbacks(page)).length, { timeout: 5_000 }).toBe(1);
+    const [exit] = await typedCallbacks(page);
+    expect(exit).toEqual({ kind: 'onUserExit', r: { reason: 'closed', step: (await received(page)).at(-1)!.m.step } });
   });
 
   it(
@@ -292,6 +319,9 @@ describe('the launcher on a partner page (another origin)', () => {
           uuid: s.uuidUser,
           transaccion: s.uuidTrx,
         },
+      ]);
+      expect(await typedCallbacks(page)).toEqual([
+        { kind: 'onComplete', r: expect.objectContaining({ result: 'FAIL', userId: s.uuidUser, transactionId: s.uuidTrx }) },
       ]);
 
       const events = await transactionEvents(server, 'demo', s.uuidTrx);

@@ -2,10 +2,12 @@ import { launcherTexts } from '@kyc/contracts/texts';
 import { renderButton, type Variant } from './button';
 import { flowUrl, LauncherError, obtainCredentials, type LauncherFailure } from './credentials';
 import { fromFlow, isFlowMessage, routeOf, type FlowMessage } from './messages';
+import { completeResult, isCancellation, launcherError, processError, type CompleteResult, type FlowError, type UserExit } from './outcomes';
 
 export type { FlowMessage } from './messages';
 export type { LauncherFailure } from './credentials';
 export type { Variant } from './button';
+export type { CompleteResult, FlowError, UserExit, ScoreFlag } from './outcomes';
 export { routeOf, fromFlow, isFlowMessage } from './messages';
 export { textForStatus, flowUrl } from './credentials';
 
@@ -29,11 +31,19 @@ export interface LauncherOptions {
   schema?: string;
   /** The partner's own user id (a uuid), kept as the flow's user id. */
   uuid?: string;
-  /** Per-step OK messages. */
+  /** The verification reached its end; the popup is closed. */
+  onComplete?: (result: CompleteResult) => void;
+  /** The launcher could not start the flow, or a step of the flow failed. */
+  onError?: (error: FlowError) => void;
+  /** The person cancelled in the flow or closed the popup before the end. */
+  onUserExit?: (exit: UserExit) => void;
+  /** Each step the flow reports as done (its name). */
+  onStep?: (step: string) => void;
+  /** The spec's raw callbacks, kept for existing integrations: per-step OK messages... */
   status?: (message: FlowMessage) => void;
-  /** Failure and cancellation messages, and the launcher's own failures. */
+  /** ...failure and cancellation messages, and the launcher's own failures... */
   errors?: (message: FlowMessage | LauncherFailure) => void;
-  /** The completed message; the popup is closed. */
+  /** ...and the completed message. */
   finish?: (message: FlowMessage) => void;
   /** Tests only: a fetch and a window.open. */
   fetch?: typeof fetch;
@@ -80,6 +90,7 @@ export function createLauncher(options: LauncherOptions): Launcher {
     log('error', failure);
     parts.error.textContent = failure.error_text;
     options.errors?.(failure);
+    options.onError?.(launcherError(failure));
   };
 
   async function open(): Promise<void> {
@@ -113,6 +124,8 @@ export function createLauncher(options: LauncherOptions): Launcher {
       const { uuid, token } = await obtainCredentials(doFetch, base, options.key, options.uuid);
       log('credentials for user', uuid);
       const referer = location.origin + location.pathname;
+      let lastStep: string | null = null;
+      let ended = false;
       const onMessage = (event: MessageEvent) => {
         if (!fromFlow(event, flowOrigin, popup)) {
           log('ignored a message from', event.origin);
@@ -122,18 +135,30 @@ export function createLauncher(options: LauncherOptions): Launcher {
         const message = event.data;
         const route = routeOf(message);
         log(route, message);
+        lastStep = message.step;
         if (route === 'finish') {
+          ended = true;
           options.finish?.(message);
+          options.onComplete?.(completeResult(message));
           popup.close();
         } else if (route === 'status') {
           options.status?.(message);
+          options.onStep?.(message.step);
         } else {
           options.errors?.(message);
+          if (isCancellation(message)) {
+            ended = true;
+            options.onUserExit?.({ reason: 'cancelled', step: message.step, message });
+          } else {
+            options.onError?.(processError(message));
+          }
         }
       };
       window.addEventListener('message', onMessage);
       const watch = window.setInterval(() => {
-        if (popup.closed) cleanup?.();
+        if (!popup.closed) return;
+        if (!ended) options.onUserExit?.({ reason: 'closed', step: lastStep });
+        cleanup?.();
       }, 1000);
       cleanup = () => {
         window.removeEventListener('message', onMessage);

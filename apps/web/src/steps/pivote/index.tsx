@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { createLauncher, type FlowMessage, type LauncherFailure } from '@kyc/launcher';
+import { createLauncher, type FlowError, type FlowMessage, type LauncherFailure } from '@kyc/launcher';
 import { Screen } from '../../ui/Screen';
 import './pivote.css';
 
@@ -26,7 +26,8 @@ function dataOf(message: FlowMessage | LauncherFailure): string {
 export function Component() {
   const container = useRef<HTMLDivElement>(null);
   const [rows, setRows] = useState<Row[]>([]);
-  const [finished, setFinished] = useState<FlowMessage | null>(null);
+  const [errors, setErrors] = useState<FlowError[]>([]);
+  const [outcome, setOutcome] = useState<string | null>(null);
   const key = new URLSearchParams(window.location.search).get('apikey') || 'demo';
 
   useEffect(() => {
@@ -34,25 +35,22 @@ export function Component() {
     if (!element) return;
     let next = 0;
     const add = (kind: Kind, message: FlowMessage | LauncherFailure) => setRows((current) => [...current, { id: (next += 1), kind, message }]);
+    // The integration of the README ("Embedding the flow in a partner page"), plus the raw callbacks for the table.
     const launcher = createLauncher({
       key,
       container: element,
-      text: 'Verificar mi identidad',
-      variant: 'original',
-      mode: 'prod',
       urls: { prod: window.location.origin },
+      onComplete: (result) => setOutcome(`Proceso concluido (${result.result}).`),
+      onError: (error) => setErrors((current) => [...current, error]),
+      onUserExit: (exit) =>
+        setOutcome(exit.reason === 'cancelled' ? `La persona canceló en el paso ${exit.step ?? ''}.` : `La persona cerró la ventana${exit.step ? ` después del paso ${exit.step}` : ''}.`),
       debug: true,
       status: (message) => add('status', message),
       errors: (message) => add('errors', message),
-      finish: (message) => {
-        add('finish', message);
-        setFinished(message);
-      },
+      finish: (message) => add('finish', message),
     });
     return () => launcher.destroy();
   }, [key]);
-
-  const errors = rows.filter((row) => row.kind === 'errors');
 
   return (
     <Screen title="Demo para integradores" step="pivote" className="pivote">
@@ -103,16 +101,16 @@ export function Component() {
           <p>Sin errores.</p>
         ) : (
           <ul>
-            {errors.map((row) => (
-              <li key={row.id}>
-                <strong>{row.message.step}</strong>: {row.message.error_text ?? row.message.result}
+            {errors.map((error, index) => (
+              <li key={index}>
+                <strong>{error.step}</strong>: {error.text}
               </li>
             ))}
           </ul>
         )}
       </div>
       <p role="status" className="pivote__finish">
-        {finished ? `Proceso concluido (${finished.result}).` : null}
+        {outcome}
       </p>
     </Screen>
   );
