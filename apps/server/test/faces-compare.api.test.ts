@@ -31,7 +31,7 @@ interface Payload {
   similarity: number;
   threshold: number;
   reference: { kind: string; width: number; height: number; face: { box: number[]; score: number } };
-  probe: { kind: string; width: number; height: number; face: { box: number[]; score: number; frameTimeMs?: number }; frames?: { sampled: number; withFace: number; described: number } };
+  probe: { kind: string; width: number; height: number; face: { box: number[]; score: number; frameTimeMs?: number }; frames?: { sampled: number; tracked: number; withFace: number; described: number } };
 }
 
 let dir: string;
@@ -143,7 +143,7 @@ describe('POST /v1/faces/compare', () => {
   it('a short H.264 video as the probe: frames sampled, the sharpest described, the median kept', async () => {
     const video = await compared(t, idFront, selfieVideo);
     expect(video.probe.kind).toBe('video');
-    expect(video.probe.frames).toMatchObject({ sampled: 4, withFace: 4, described: 3 });
+    expect(video.probe.frames).toEqual({ sampled: 4, tracked: 4, withFace: 4, described: 3 });
     expect(video.probe.face.frameTimeMs).toEqual(expect.any(Number));
     const other = await compared(t, idFront, otherSelfie);
     expect(video.similarity).toBeGreaterThan(other.similarity);

@@ -52,8 +52,8 @@ export const facesCompareResult = envelope(
       height: z.number().int(),
       /** In a video, the face of the frame whose similarity is the median of the frames described. */
       face: foundFace.extend({ frameTimeMs: z.number().int().optional() }),
-      /** Videos: frames sampled, frames with one clear face, frames described. */
-      frames: z.object({ sampled: z.number().int(), withFace: z.number().int(), described: z.number().int() }).optional(),
+      /** Videos: frames sampled (2 a second), tracked (spread over them), showing one clear face, described. */
+      frames: z.object({ sampled: z.number().int(), tracked: z.number().int(), withFace: z.number().int(), described: z.number().int() }).optional(),
     }),
   }),
 );

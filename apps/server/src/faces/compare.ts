@@ -32,8 +32,10 @@ export const SIMILAR_FACE_AREA = 0.4;
 export const MAX_IMAGE_SIDE = 1280;
 /** Video sampling: frames a second, at most this many frames tracked, this many of the sharpest frontal ones described. */
 export const VIDEO_FPS = 2;
-export const MAX_TRACKED_FRAMES = 24;
+export const MAX_TRACKED_FRAMES = 12;
 export const DESCRIBED_FRAMES = 3;
+/** A described video frame is cut to a square this many face widths wide around the tracked face (other faces left out). */
+export const FRAME_CROP_FACE_WIDTHS = 3;
 /** Frames turned further than this (radians, about 35°) are described only when no frontal frame has a face. */
 export const MAX_FRONTAL_YAW = 0.6;
 
@@ -112,6 +114,25 @@ export async function decodeProbeVideo(buffer: Buffer): Promise<DecodedMedia> {
   }
 }
 
+/** The square of `widths` face widths centred on the face box, clamped to the image, as its own RGB image. */
+export function cropAroundFace(image: RgbImage, box: readonly [number, number, number, number], widths = FRAME_CROP_FACE_WIDTHS): { image: RgbImage; left: number; top: number } {
+  const side = Math.round(Math.max(box[2], box[3]) * widths);
+  const cx = box[0] + box[2] / 2;
+  const cy = box[1] + box[3] / 2;
+  const left = Math.max(0, Math.round(cx - side / 2));
+  const top = Math.max(0, Math.round(cy - side / 2));
+  const right = Math.min(image.width, left + side);
+  const bottom = Math.min(image.height, top + side);
+  const width = right - left;
+  const height = bottom - top;
+  const data = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    const from = ((top + y) * image.width + left) * 3;
+    data.set(image.data.subarray(from, from + width * 3), y * width * 3);
+  }
+  return { image: { data, width, height }, left, top };
+}
+
 /** Indices of at most `count` items spread evenly over `length`. */
 function spread(length: number, count: number): number[] {
   if (length <= count) return Array.from({ length }, (_, i) => i);
@@ -121,6 +142,8 @@ function spread(length: number, count: number): number[] {
 export interface DescribedVideo {
   faces: DescribedFace[];
   sampled: number;
+  tracked: number;
+  /** Tracked frames that show one clear face. */
   withFace: number;
 }
 
@@ -132,13 +155,13 @@ export async function describeVideo(engine: FaceEngine, media: DecodedMedia): Pr
   const picked = spread(media.frames.length, MAX_TRACKED_FRAMES).map((i) => media.frames[i]!);
   const tracked = await Promise.all(picked.map((frame) => engine.analyse(frame.image, 'track')));
   let several = 0;
-  const candidates: { index: number; sharpness: number; yaw: number }[] = [];
+  const candidates: { index: number; sharpness: number; yaw: number; box: FaceObservation['box'] }[] = [];
   tracked.forEach((analysis, index) => {
     const found = dominantFace(analysis.faces);
     if (found.kind === 'several') several = Math.max(several, found.count);
     if (found.kind !== 'one') return;
     const measures = measureFrame(picked[index]!.timeMs, picked[index]!.image, [found.face]).face;
-    candidates.push({ index, sharpness: measures?.sharpness ?? 0, yaw: Math.abs(found.face.angle.yaw) });
+    candidates.push({ index, sharpness: measures?.sharpness ?? 0, yaw: Math.abs(found.face.angle.yaw), box: found.face.box });
   });
   if (candidates.length === 0) throw several > 0 ? severalFaces('probe', 'video', several) : noFace('probe', 'video');
   const frontal = candidates.filter((c) => c.yaw <= MAX_FRONTAL_YAW);
@@ -146,16 +169,20 @@ export async function describeVideo(engine: FaceEngine, media: DecodedMedia): Pr
     .sort((a, b) => b.sharpness - a.sharpness)
     .slice(0, DESCRIBED_FRAMES)
     .sort((a, b) => a.index - b.index);
-  const described = await Promise.all(chosen.map((c) => engine.analyse(picked[c.index]!.image, 'describe')));
+  // Only the tracked face is described: the frame is cut around it (the engine pads what it is given).
+  const crops = chosen.map((c) => cropAroundFace(picked[c.index]!.image, c.box));
+  const described = await Promise.all(crops.map((crop) => engine.analyse(crop.image, 'describe')));
   const faces: DescribedFace[] = [];
   described.forEach((analysis, k) => {
     const found = dominantFace(analysis.faces);
     if (found.kind !== 'one' || !found.face.embedding?.length) return;
     const frame = picked[chosen[k]!.index]!;
-    faces.push({ face: found.face, embedding: found.face.embedding, width: frame.image.width, height: frame.image.height, frameTimeMs: frame.timeMs });
+    const { left, top } = crops[k]!;
+    const [x, y, w, h] = found.face.box;
+    faces.push({ face: { ...found.face, box: [x + left, y + top, w, h] }, embedding: found.face.embedding, width: frame.image.width, height: frame.image.height, frameTimeMs: frame.timeMs });
   });
   if (faces.length === 0) throw noFace('probe', 'video');
-  return { faces, sampled: media.frames.length, withFace: candidates.length };
+  return { faces, sampled: media.frames.length, tracked: picked.length, withFace: candidates.length };
 }
 
 export interface Comparison {

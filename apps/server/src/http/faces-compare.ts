@@ -102,7 +102,7 @@ export function registerFacesCompareRoutes(app: ZodApp, { config, db, face }: De
           });
           const ref = await referenceFace;
           const video = await describeVideo(engine, media);
-          return { ref, probes: video.faces, frames: { sampled: video.sampled, withFace: video.withFace, described: video.faces.length } };
+          return { ref, probes: video.faces, frames: { sampled: video.sampled, tracked: video.tracked, withFace: video.withFace, described: video.faces.length } };
         });
         if (!compared) throw new HttpError(503, 'Busy: too many faces are being compared; try again');
 
