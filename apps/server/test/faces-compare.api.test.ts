@@ -120,6 +120,7 @@ describe('POST /v1/faces/compare', () => {
   it('the same fixture person scores above another person against the same ID; the grantor threshold decides', async () => {
     const same = await compared(t, idFront, selfie);
     const other = await compared(t, idFront, otherSelfie);
+    console.info(`fixture ID of fa-s6-b: its selfie ${same.similarity}, ${OTHER_FACE}'s ${other.similarity}, threshold ${same.threshold}`);
     expect(same.similarity).toBeGreaterThan(other.similarity);
     expect(same.reference.face.box).toEqual(other.reference.face.box);
     expect(same.threshold).toBe(other.threshold);
@@ -146,6 +147,7 @@ describe('POST /v1/faces/compare', () => {
     expect(video.probe.frames).toEqual({ sampled: 4, tracked: 4, withFace: 4, described: 3 });
     expect(video.probe.face.frameTimeMs).toEqual(expect.any(Number));
     const other = await compared(t, idFront, otherSelfie);
+    console.info(`fixture ID of fa-s6-b: its H.264 clip ${video.similarity}`);
     expect(video.similarity).toBeGreaterThan(other.similarity);
   }, 120_000);
 
