@@ -39,6 +39,7 @@ let idFront: Buffer;
 let selfie: Buffer;
 let otherSelfie: Buffer;
 let selfieVideo: Buffer;
+let selfieWebm: Buffer;
 let groupPhoto: Buffer;
 
 beforeAll(async () => {
@@ -55,6 +56,9 @@ beforeAll(async () => {
     '-vf', "zoompan=z='1+0.002*on':d=1:s=640x480:fps=10", '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', path.join(dir, 'selfie.mp4'),
   ]);
   selfieVideo = await readFile(path.join(dir, 'selfie.mp4'));
+  // The same clip as a browser's MediaRecorder sends it (VP8 in WebM).
+  execFileSync('ffmpeg', ['-v', 'error', '-i', path.join(dir, 'selfie.mp4'), '-c:v', 'libvpx', '-b:v', '800k', '-deadline', 'realtime', '-cpu-used', '8', '-y', path.join(dir, 'selfie.webm')]);
+  selfieWebm = await readFile(path.join(dir, 'selfie.webm'));
   groupPhoto = await readFile(path.join(packageDir('@vladmandic/face-api'), 'demo/sample1.jpg'));
 }, 120_000);
 
@@ -141,14 +145,17 @@ describe('POST /v1/faces/compare', () => {
     expect(rows[0]!.secret_key_id).not.toBe('00000000-0000-4000-8000-0000000000d5');
   }, 120_000);
 
-  it('a short H.264 video as the probe: frames sampled, the sharpest described, the median kept', async () => {
+  it('a short H.264 (MP4) or VP8 (WebM) video as the probe: frames sampled, the sharpest described, the median kept', async () => {
     const video = await compared(t, idFront, selfieVideo);
     expect(video.probe.kind).toBe('video');
     expect(video.probe.frames).toEqual({ sampled: 4, tracked: 4, withFace: 4, described: 3 });
     expect(video.probe.face.frameTimeMs).toEqual(expect.any(Number));
     const other = await compared(t, idFront, otherSelfie);
-    console.info(`fixture ID of fa-s6-b: its H.264 clip ${video.similarity}`);
+    const webm = await compared(t, idFront, selfieWebm);
+    console.info(`fixture ID of fa-s6-b: its H.264 clip ${video.similarity}, the same clip in WebM ${webm.similarity}`);
+    expect(webm.probe.kind).toBe('video');
     expect(video.similarity).toBeGreaterThan(other.similarity);
+    expect(webm.similarity).toBeGreaterThan(other.similarity);
   }, 120_000);
 
   it('no face: 422 naming the file', async () => {
