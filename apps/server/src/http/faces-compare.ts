@@ -106,11 +106,13 @@ export function registerFacesCompareRoutes(app: ZodApp, { config, db, face }: De
         });
         if (!compared) throw new HttpError(503, 'Busy: too many faces are being compared; try again');
 
-        const { similarity, probe } = compareFaces(compared.ref, compared.probes);
+        const { similarity: exact, probe } = compareFaces(compared.ref, compared.probes);
+        // Decided on the figure answered (thresholds have at most 4 decimals), so the answer is consistent on its face.
+        const similarity = round(exact);
         const match = similarity >= threshold;
         const payload: FacesCompareResult['payload'] = {
           match,
-          similarity: round(similarity),
+          similarity,
           threshold,
           reference: { kind: 'image', width: compared.ref.width, height: compared.ref.height, face: { box: box(compared.ref.face), score: round(compared.ref.face.score, 3) } },
           probe: {
