@@ -29,6 +29,7 @@ import { createFaceEngine } from './engines/face/engine.js';
 import { lazyFaceEngine } from './engines/face/provider.js';
 import { createSpeechRecognizer } from './engines/speech/recognizer.js';
 import { registerVideoTokenRoutes } from './http/video-token.js';
+import { registerFacesCompareRoutes } from './http/faces-compare.js';
 import { postalRoutes, runPostalImportCli } from './postal/index.js';
 import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } from './realtime/index.js';
 import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerIdCalibrateRoutes(app, deps);
     registerVideoTokenRoutes(app, deps);
     registerPublicVideoTokenRoutes(app, deps);
+    registerFacesCompareRoutes(app, deps);
     // Decisions of real-time recordings by type; a type without one replies 500 'service unavailable'.
     registerRealtimeRoutes(app, deps, {
       handlers: recordingHandlers({ ...videoTokenRecordingHandlers(deps, resultLinkContext(deps)), ...options.recordingHandlers }),

@@ -1,5 +1,7 @@
 import type { Db } from './store/db.js';
 import { findGrantorById, insertGrantor, setGrantorActive, writeParams } from './store/grantors.js';
+import { demoSecretKey, demoSecretKeyId } from './secret-keys/keys.js';
+import { findSecretKeyById, insertSecretKey, restoreSecretKey, revokeSecretKey } from './secret-keys/store.js';
 
 export const demoGrantorId = '00000000-0000-4000-8000-000000000001';
 export const demoApiKey = 'demo';
@@ -31,15 +33,16 @@ export const demoParams: Readonly<Record<string, string>> = {
 export type SeedOutcome = 'created' | 'kept' | 'deactivated' | 'absent';
 
 /**
- * DEMO_GRANTOR=true: the demo grantor exists and is active (api key `demo` on creation); its parameters are
- * added when missing and never overwrite what an operator changed. DEMO_GRANTOR=false: it is deactivated,
- * so the well-known key stops working.
+ * DEMO_GRANTOR=true: the demo grantor exists and is active (api key `demo` on creation) with its documented
+ * secret server key `demo-secret`; its parameters are added when missing and never overwrite what an operator
+ * changed. DEMO_GRANTOR=false: it is deactivated and its demo secret revoked, so neither well-known key works.
  */
 export async function seedDemoGrantor(db: Db, enabled: boolean): Promise<SeedOutcome> {
   const existing = await findGrantorById(db, demoGrantorId);
   if (!enabled) {
     if (!existing) return 'absent';
     if (existing.active) await setGrantorActive(db, demoGrantorId, false);
+    await revokeSecretKey(db, demoSecretKeyId);
     return 'deactivated';
   }
   await db.transaction().execute(async (tx) => {
@@ -47,6 +50,8 @@ export async function seedDemoGrantor(db: Db, enabled: boolean): Promise<SeedOut
     if (!existing) await insertGrantor(tx, { id: demoGrantorId, name: demoGrantorName, apiKey: demoApiKey }, { ifAbsent: true });
     else if (!existing.active) await setGrantorActive(tx, demoGrantorId, true);
     await writeParams(tx, demoGrantorId, demoParams, { keepExisting: true });
+    await insertSecretKey(tx, { id: demoSecretKeyId, grantorId: demoGrantorId, key: demoSecretKey, label: 'demo (DEMO_GRANTOR)' }, { ifAbsent: true });
+    if ((await findSecretKeyById(tx, demoSecretKeyId))?.revokedAt) await restoreSecretKey(tx, demoSecretKeyId);
   });
   return existing ? 'kept' : 'created';
 }

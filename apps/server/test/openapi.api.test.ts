@@ -46,6 +46,7 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
         '/record/connections',
         '/record/connections/{id}/remote-description',
         '/record/connections/{id}',
+        '/v1/faces/compare',
       ].sort(),
     );
     const headerNames = doc.paths['/v1/params']?.get?.parameters?.filter((p) => p.in === 'header').map((p) => p.name);

@@ -4,3 +4,4 @@ export * from './routes.js';
 export * from './params.js';
 export * from './texts.js';
 export * from './state.js';
+export * from './faces.js';

@@ -31,6 +31,7 @@ export const routes = {
   recordConnections: { method: 'POST', path: '/record/connections' },
   recordRemoteDescription: { method: 'POST', path: '/record/connections/:id/remote-description' },
   recordClose: { method: 'DELETE', path: '/record/connections/:id' },
+  facesCompare: { method: 'POST', path: '/v1/faces/compare' },
 } as const;
 
 export type RouteName = keyof typeof routes;

@@ -5,6 +5,8 @@ import { generateApiKey } from '../crypto/apikeys.js';
 import { effectiveParams, isKnownParamId, managedParamIds, paramIdPattern, paramValueProblem } from '../domain/grantor-params.js';
 import type { Db } from '../store/db.js';
 import * as grantors from '../store/grantors.js';
+import { generateSecretKey } from '../secret-keys/keys.js';
+import * as secretKeys from '../secret-keys/store.js';
 
 export interface CliIO {
   out(line: string): void;
@@ -27,6 +29,13 @@ export const usage = `Usage: kyc-grantor <command> [arguments]
   show <grantorId>                     show a grantor and its effective parameters (never its key)
   deactivate <grantorId>               refuse the grantor's api key from now on
   activate <grantorId>                 accept the grantor's api key again
+  secret-create <grantorId> [--label "text"]
+                                       create a secret server key (Authorization: Bearer …); shown once
+  secret-list [grantorId]              list secret server keys (id, grantor, state, hint, label, last use)
+  secret-revoke <secretKeyId>          refuse a secret server key from now on
+
+The api key is publishable (it is in the flow's URL); server-to-server calls need a secret server key.
+Several secret keys may be active at once: create the new one, deploy it, then revoke the old one.
 
 Uses the same environment as the server (DATA_DIR, DATABASE_URL, ...).`;
 
@@ -119,13 +128,52 @@ async function setActive(db: Db, id: string | undefined, active: boolean, io: Cl
   io.out(`${grantor.id} is now ${active ? 'active' : 'inactive: its api key is refused'}`);
 }
 
+async function secretCreate(db: Db, id: string | undefined, label: string | undefined, io: CliIO) {
+  const grantor = await requireGrantor(db, id);
+  const text = (label ?? '').trim();
+  if (text.length > 100) throw new CliError('--label must be at most 100 characters', 2);
+  const key = generateSecretKey();
+  const keyId = await secretKeys.insertSecretKey(db, { grantorId: grantor.id, key, label: text });
+  io.out(`Secret server key created for ${grantor.id}${text ? ` (${text})` : ''}`);
+  io.out(`  id:  ${keyId}`);
+  io.out(`  key: ${key}`);
+  io.out('The key is shown only now and stored hashed: keep it in your secrets manager. Send it as');
+  io.out('  Authorization: Bearer <key>');
+  if (!grantor.active) io.err(`warning: ${grantor.id} is inactive: its keys are refused until it is activated`);
+}
+
+async function secretList(db: Db, id: string | undefined, io: CliIO) {
+  const grantorId = id ? (await requireGrantor(db, id)).id : undefined;
+  const keys = await secretKeys.listSecretKeys(db, grantorId);
+  if (keys.length === 0) {
+    io.out('No secret server keys yet: create one with kyc-grantor secret-create <grantorId> --label "text"');
+    return;
+  }
+  io.out(['ID'.padEnd(36), 'GRANTOR'.padEnd(36), 'STATE'.padEnd(7), 'KEY'.padEnd(13), 'CREATED'.padEnd(24), 'LAST USED'.padEnd(24), 'LABEL'].join('  '));
+  for (const k of keys) {
+    const state = k.revokedAt ? 'revoked' : 'active';
+    io.out([k.id.padEnd(36), k.grantorId.padEnd(36), state.padEnd(7), `${k.hint}…`.padEnd(13), k.createdAt.padEnd(24), (k.lastUsedAt ?? '-').padEnd(24), k.label].join('  '));
+  }
+}
+
+async function secretRevoke(db: Db, id: string | undefined, io: CliIO) {
+  if (!id) throw new CliError(`a secret key id is required (see secret-list)\n\n${usage}`, 2);
+  const key = await secretKeys.findSecretKeyById(db, id.toLowerCase());
+  if (!key) throw new CliError(`no secret key with id ${id}`);
+  if (!(await secretKeys.revokeSecretKey(db, key.id))) {
+    io.out(`${key.id} was already revoked (${key.revokedAt})`);
+    return;
+  }
+  io.out(`${key.id} (${key.hint}…, grantor ${key.grantorId}) is revoked: it is refused from now on`);
+}
+
 /** Runs one command; returns the process exit code. Errors are written to io.err. */
 export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseUrl?: string): Promise<number> {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { name: { type: 'string' }, id: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { name: { type: 'string' }, id: { type: 'string' }, label: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
     const [command, target, ...rest] = positionals;
     if (values.help) {
@@ -140,6 +188,9 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
       case 'show': await show(db, target, io); break;
       case 'deactivate': await setActive(db, target, false, io); break;
       case 'activate': await setActive(db, target, true, io); break;
+      case 'secret-create': await secretCreate(db, target, values.label, io); break;
+      case 'secret-list': await secretList(db, target, io); break;
+      case 'secret-revoke': await secretRevoke(db, target, io); break;
       default: throw new CliError(command ? `unknown command "${command}"\n\n${usage}` : usage, 2);
     }
     return 0;

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { ZodApp } from './deps.js';
+import { secretKeySecurityScheme } from './secret-auth.js';
 
 /** Registers the document generator; must run before the routes so that it sees them. */
 export async function registerOpenApi(app: ZodApp, version: string): Promise<void> {
@@ -18,7 +19,19 @@ export async function registerOpenApi(app: ZodApp, version: string): Promise<voi
         { name: 'operations', description: 'Liveness and readiness probes' },
         { name: 'grantor', description: 'Grantor (otorgante) parameters' },
         { name: 'events', description: 'Lifecycle and audit events of a transaction' },
+        { name: 'faces', description: 'Server-to-server face comparison (secret server key)' },
       ],
+      components: {
+        securitySchemes: {
+          [secretKeySecurityScheme]: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              "The grantor's secret server key (kyc-grantor secret-create; shown once, stored hashed). Not the publishable api key " +
+              'of the flow\'s URL. The embedded demo grantor has `demo-secret` while DEMO_GRANTOR is on.',
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });

@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { postalCatalogueMigration } from '../postal/migration.js';
 import { resultsMigration } from '../results/migration.js';
+import { secretKeysMigration } from '../secret-keys/migration.js';
 import { smsMigration } from '../sms/migration.js';
 import { currentSchema, type Db } from './db.js';
 
@@ -113,6 +114,7 @@ const migrations: Record<string, Migration> = {
   },
   '0005_results': resultsMigration,
   '0006_sms': smsMigration,
+  '0007_secret_keys': secretKeysMigration,
 };
 
 const provider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import type { PostalTables } from '../postal/tables.js';
 import type { SmsTables } from '../sms/tables.js';
 import type { ResultsTables } from '../results/tables.js';
+import type { SecretKeyTables } from '../secret-keys/tables.js';
 /** Row types of every table (see migrations.ts). Timestamps are ISO-8601 UTC text; flags are 0/1 integers. */
 export interface GrantorsTable {
   id: string;
@@ -79,7 +80,7 @@ export interface VideoTokenCodesTable {
   used_at: string | null;
 }
 
-export interface Database extends PostalTables, ResultsTables, SmsTables {
+export interface Database extends PostalTables, ResultsTables, SmsTables, SecretKeyTables {
   grantors: GrantorsTable;
   grantor_params: GrantorParamsTable;
   transactions: TransactionsTable;

@@ -19,3 +19,5 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   }
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
+
+export function faceSimilarity(a: readonly number[], b: readonly number[]): number { return cosine(a, b); }
