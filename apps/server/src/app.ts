@@ -122,7 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app);
     await registerMultipart(app, uploadLimits(config));
-    await registerOpenApi(app, serviceVersion());
+    await registerOpenApi(app, serviceVersion(), uploadLimits(config).fileBytes);
     registerHealthRoutes(app, deps);
     registerParamsRoutes(app, deps);
     registerEventRoutes(app, deps);

@@ -1,10 +1,11 @@
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { ZodApp } from './deps.js';
+import { enrichOperation, securitySchemeNames, shareErrorComponent } from './openapi-enrich.js';
 import { secretKeySecurityScheme } from './secret-auth.js';
 
 /** Registers the document generator; must run before the routes so that it sees them. */
-export async function registerOpenApi(app: ZodApp, version: string): Promise<void> {
+export async function registerOpenApi(app: ZodApp, version: string, maxFileBytes: number): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -20,9 +21,27 @@ export async function registerOpenApi(app: ZodApp, version: string): Promise<voi
         { name: 'grantor', description: 'Grantor (otorgante) parameters' },
         { name: 'events', description: 'Lifecycle and audit events of a transaction' },
         { name: 'faces', description: 'Server-to-server face comparison (secret server key)' },
+        { name: 'identification', description: 'ID capture: reading each side, hologram, identity checks' },
+        { name: 'evidence', description: 'Uploaded evidence such as the proof of address' },
+        { name: 'face-video', description: 'The face video: its code, the recording and the decision' },
+        { name: 'flow', description: 'The other calls of the customer flow' },
+        { name: 'launcher', description: 'Credentials of the embeddable launcher' },
+        { name: 'realtime', description: 'The real-time (WebRTC) recording path' },
       ],
       components: {
         securitySchemes: {
+          [securitySchemeNames.publishable]: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'apikey',
+            description: "The grantor's publishable flow key (the one in the flow's URL): starts and continues a customer's journey.",
+          },
+          [securitySchemeNames.resultLink]: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Consumer-Custom-ID',
+            description: 'The result-link credential of the /pdf_token flow (from the signed link sent by e-mail).',
+          },
           [secretKeySecurityScheme]: {
             type: 'http',
             scheme: 'bearer',
@@ -33,7 +52,12 @@ export async function registerOpenApi(app: ZodApp, version: string): Promise<voi
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const method = Array.isArray(input.route.method) ? input.route.method[0]! : input.route.method;
+      return { ...transformed, schema: enrichOperation(transformed.schema as Record<string, unknown>, method, input.url, maxFileBytes) };
+    },
+    transformObject: (documentObject) => shareErrorComponent((documentObject as { openapiObject: object }).openapiObject),
   });
 }
 

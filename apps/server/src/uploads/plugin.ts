@@ -1,13 +1,24 @@
 import fastifyMultipart from '@fastify/multipart';
+import type { MultipartField } from '@kyc/contracts';
 import type { ZodApp } from '../http/deps.js';
 import { errorResponses, HttpError } from '../http/errors.js';
 import type { UploadLimits } from './limits.js';
 
 export const multipartContentType = 'multipart/form-data';
 
-/** The route schema of a multipart call of the contracts: its headers, multipart bodies accepted, 200 and error bodies. */
-export function multipartRouteSchema<H, R>(call: { summary: string; headers: H; response: R }, tag: string) {
-  return { summary: call.summary, tags: [tag], headers: call.headers, consumes: [multipartContentType], response: { 200: call.response, ...errorResponses } };
+/**
+ * The route schema of a multipart call of the contracts: its headers, multipart bodies accepted, 200 and error bodies.
+ * `x-multipart` carries the fields to /openapi.json only (http/openapi-enrich.ts); the files are read by readUpload.
+ */
+export function multipartRouteSchema<H, R>(call: { summary: string; headers: H; response: R; multipart?: Record<string, MultipartField> }, tag: string) {
+  return {
+    summary: call.summary,
+    tags: [tag],
+    headers: call.headers,
+    consumes: [multipartContentType],
+    response: { 200: call.response, ...errorResponses },
+    'x-multipart': call.multipart ?? {},
+  };
 }
 
 /**
