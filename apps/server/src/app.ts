@@ -76,6 +76,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: { ...loggerOptions(config), stream: options.logStream ?? (config.logFormat === 'pretty' ? prettyLogStream() : undefined) },
     logController: new OneLinePerRequest(),
+    // Slow senders (a body declared longer than what arrives, slowloris headers) are cut off; Node checks the
+    // limits every connectionsCheckingInterval, so it is kept well under the shortest of them.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs / 2) },
     bodyLimit: config.jsonBodyLimit,
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),

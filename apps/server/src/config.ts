@@ -39,6 +39,10 @@ export interface Config {
   logLevel: LogLevel;
   /** `pretty` (human-readable lines) when stdout is a terminal, else `json` (one object a line, for collectors). */
   logFormat: 'json' | 'pretty';
+  /** Whole request (headers and body) must arrive within this; slower clients get 408 and the connection is closed. */
+  requestTimeoutMs: number;
+  /** The request's headers must arrive within this (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
   demoGrantor: boolean;
   publicUrl: string | undefined;
   /** 32 bytes from DATA_ENCRYPTION_KEY; when undefined the key file under dataDir is used. */
@@ -153,6 +157,8 @@ const envSchema = z.object({
   WEB_DIST: optional(z.string().trim()),
   TRUST_PROXY: optional(flag()),
   SHUTDOWN_TIMEOUT_MS: optional(integer(100, 600_000)),
+  REQUEST_TIMEOUT_MS: optional(integer(1000, 3_600_000)),
+  HEADERS_TIMEOUT_MS: optional(integer(500, 600_000)),
   SMS_GATEWAY_URL: optional(
     z.string().trim().refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { error: 'must be an http:// or https:// URL' }),
   ),
@@ -251,6 +257,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     webDist: path.resolve(e.WEB_DIST ?? defaultWebDist),
     trustProxy: e.TRUST_PROXY ?? false,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS ?? 120_000,
+    headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS ?? 15_000, e.REQUEST_TIMEOUT_MS ?? 120_000),
     smsGateway: e.SMS_GATEWAY_URL ? { url: e.SMS_GATEWAY_URL, token: e.SMS_GATEWAY_TOKEN } : undefined,
     launcherJwtSecret: e.LAUNCHER_JWT_SECRET,
     launcherTokenTtlSeconds: e.LAUNCHER_TOKEN_TTL_SECONDS ?? 600,

@@ -24,6 +24,8 @@ describe('loadConfig', () => {
       uploadLimit: 15 * 1024 * 1024,
       trustProxy: false,
       shutdownTimeoutMs: 10_000,
+      requestTimeoutMs: 120_000,
+      headersTimeoutMs: 15_000,
     });
     const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
     expect(config.webDist).toBe(webDist);
