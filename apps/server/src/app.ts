@@ -30,7 +30,7 @@ import { lazyFaceEngine } from './engines/face/provider.js';
 import { createSpeechRecognizer } from './engines/speech/recognizer.js';
 import { registerVideoTokenRoutes } from './http/video-token.js';
 import { registerFacesCompareRoutes } from './http/faces-compare.js';
-import { postalRoutes, runPostalImportCli } from './postal/index.js';
+import { catalogueStatus, catalogueStatusLog, postalRoutes, runPostalImportCli } from './postal/index.js';
 import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } from './realtime/index.js';
 import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
 import { authorizeTransaction } from './http/auth.js';
@@ -107,6 +107,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // The demo needs postal codes; --if-empty never replaces a catalogue an operator imported.
       await runPostalImportCli(['--sample', '--if-empty'], { openDb: async () => db, keepOpen: true, out: (line) => app.log.info(line), err: (line) => app.log.warn(line) });
     }
+    const postalStatus = await catalogueStatus(db);
+    const postalLine = catalogueStatusLog(postalStatus);
+    app.log[postalLine.level]({ postalCodes: postalStatus.postalCodes, settlements: postalStatus.settlements }, postalLine.message);
 
     const blobs = createBlobStore(config, cipher);
     app.addHook('onClose', async () => blobs.close());

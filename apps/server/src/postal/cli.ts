@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PostalImportError, type RowRejection } from './errors.js';
 import { countPostalSettlements, defaultMaxRejectedShare, importPostalCatalogue } from './import.js';
-import { writeSampleCatalogue } from './sample.js';
+import { sampleCatalogueFileName, writeSampleCatalogue } from './sample.js';
 import type { Kysely } from 'kysely';
 import type { PostalTables } from './tables.js';
 
@@ -95,7 +95,7 @@ export async function runPostalImportCli<DB extends PostalTables>(
     let file = args.file;
     if (args.sample) {
       sampleDir = await mkdtemp(path.join(tmpdir(), 'kyc-postal-'));
-      file = path.join(sampleDir, 'CPdescarga-muestra.txt');
+      file = path.join(sampleDir, sampleCatalogueFileName);
       await writeSampleCatalogue(file);
     }
     if (file === undefined) throw new Error('no catalogue file');

@@ -13,3 +13,4 @@ export { runPostalImportCli, postalImportUsage, type PostalImportCliDeps } from 
 export { writeSampleCatalogue, samplePostalCodes, sampleCatalogueFacts, maxSampleRows } from './sample.js';
 export { timePostalLookups, type LookupTimings } from './bench.js';
 export type { PostalTables, PostalSettlementsTable, PostalCatalogueImportsTable, PostalDb } from './tables.js';
+export { catalogueStatus, catalogueStatusLog, type CatalogueStatus } from './status.js';

@@ -251,3 +251,6 @@ export async function writeSampleCatalogue(filePath: string, options: { rows?: n
   await writeFile(filePath, Buffer.from(text, 'latin1'));
   return rows.length;
 }
+
+/** The name the sample is imported under, so that the server can tell the sample from an official catalogue. */
+export const sampleCatalogueFileName = 'CPdescarga-muestra.txt';
