@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoutes } from 'react-router';
+import { matchRoute } from './navigation/match';
 import { routes } from './router';
 
-const leaf = (path: string) => matchRoutes(routes, path)?.at(-1)?.route.id;
+const leaf = (path: string) => matchRoute(routes, path)?.route.id;
 
 describe('routes of spec §2', () => {
   it('literal routes win over /{apikey}', () => {
@@ -19,11 +19,11 @@ describe('routes of spec §2', () => {
 
   it('any other single segment is the grantor api key', () => {
     expect(leaf('/3f9a1c2b7d')).toBe('inicio');
-    expect(matchRoutes(routes, '/3f9a1c2b7d')?.at(-1)?.params).toEqual({ apikey: '3f9a1c2b7d' });
+    expect(matchRoute(routes, '/3f9a1c2b7d')?.params).toEqual({ apikey: '3f9a1c2b7d' });
   });
 
   it('/ayuda/{ruta} and /cancelar_flujo/{ruta} carry the route parameter', () => {
-    expect(matchRoutes(routes, '/ayuda/terminos')?.at(-1)?.params).toMatchObject({ ruta: 'terminos' });
+    expect(matchRoute(routes, '/ayuda/terminos')?.params).toMatchObject({ ruta: 'terminos' });
     expect(leaf('/cancelar_flujo/video_token')).toBe('cancelar_flujo');
   });
 

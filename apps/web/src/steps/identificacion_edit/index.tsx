@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../navigation/router';
 import type { ProofReadingWire } from '@kyc/contracts';
 import { fieldMaxLength } from '@kyc/contracts/rules';
 import { api } from '../../api/calls';
