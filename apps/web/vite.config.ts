@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defineConfig, type ProxyOptions } from 'vite';
+import { defaultClientConditions, defineConfig, type Alias, type ProxyOptions } from 'vite';
 
 const apiTarget = 'http://127.0.0.1:8080';
 const proxy: Record<string, ProxyOptions> = Object.fromEntries(
@@ -7,21 +7,20 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
 );
 
 // The flow is written against React's API; production bundles run it on preact/compat, which keeps the entry
-// route under its 80 KB gzip budget (react-dom alone is ~63 KB gzipped). The dev server keeps React for its tools.
-const preactCompat = {
-  react: 'preact/compat',
-  'react-dom/client': 'preact/compat/client',
-  'react-dom': 'preact/compat',
-  'react/jsx-runtime': 'preact/jsx-runtime',
-  'react/jsx-dev-runtime': 'preact/jsx-runtime',
-};
+// route small (react-dom alone is ~63 KB gzipped). The dev server keeps React for its tools.
+const preactCompat: Alias[] = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx(-dev)?-runtime$/, replacement: 'preact/jsx-runtime' },
+];
 
 export default defineConfig(({ command }) => ({
   plugins: [react()],
   // `source` makes @kyc/contracts/* resolve to its TypeScript source (no contracts build needed).
   resolve: {
     conditions: ['source', ...defaultClientConditions],
-    alias: command === 'build' ? preactCompat : {},
+    alias: command === 'build' ? preactCompat : [],
   },
   server: { proxy },
   preview: { proxy },

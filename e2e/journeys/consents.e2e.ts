@@ -110,7 +110,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     expect(new URL(page.url()).pathname).toBe('/autorizacion_solicitud');
 
     await page.getByRole('button', { name: 'CANCELAR' }).click();
-    await dialog.getByRole('button', { name: 'SI' }).click();
+    await dialog.getByRole('button', { name: 'SÍ' }).click();
     await page.waitForURL(`${server.url}/demo`, { timeout: 5_000 });
     await expect
       .poll(async () => (await transactionEvents(server, 'demo', uuidTrx)).lifecycle.some((e) => e.step === 'autorizacion_solicitud' && e.event.includes('INCOMPLETED')))

@@ -186,7 +186,7 @@ describe('the launcher on a partner page (another origin)', () => {
 
     await startAndAcceptTerms(popup);
     await popup.getByRole('button', { name: 'CANCELAR' }).click();
-    await popup.getByRole('dialog').getByRole('button', { name: 'SI' }).click();
+    await popup.getByRole('dialog').getByRole('button', { name: 'SÍ' }).click();
     await popup.waitForEvent('close', { timeout: 5_000 });
 
     await expect.poll(async () => (await received(page)).some((r) => r.kind === 'errors'), { timeout: 5_000 }).toBe(true);
@@ -254,7 +254,7 @@ describe('the launcher on a partner page (another origin)', () => {
       await bothSizes(popup, 'embedding-03-consulta-historial');
       await popup.getByRole('checkbox').check();
       await popup.waitForURL('**/validar_movil', { timeout: 5_000 });
-      // From here the popup's clock can be moved on to the resend ('Reenviar codigo' appears after 30 s).
+      // From here the popup's clock can be moved on to the resend ('Reenviar código' appears after 30 s).
       await popup.clock.install();
 
       const continuar = popup.getByRole('button', { name: 'CONTINUAR' });
@@ -268,18 +268,18 @@ describe('the launcher on a partner page (another origin)', () => {
       const [first] = await outboxCodes(`+52${number}`, since);
       expect(first).toMatch(/^\d{6}$/);
 
-      const validate = popup.getByRole('button', { name: 'VALIDAR CODIGO' });
+      const validate = popup.getByRole('button', { name: 'VALIDAR CÓDIGO' });
       expect(await validate.isDisabled()).toBe(true);
-      expect(await popup.getByRole('button', { name: 'Reenviar codigo' }).count()).toBe(0);
+      expect(await popup.getByRole('button', { name: 'Reenviar código' }).count()).toBe(0);
       await popup.getByLabel('Código de verificación').fill(first === '000000' ? '111111' : '000000');
       await validate.click();
       await popup.getByText(errorTexts.smsFailed).waitFor({ timeout: 5_000 });
       await bothSizes(popup, 'embedding-05-validar-sms-error');
 
-      // 'Reenviar codigo' appears after 30 s (the page's clock), and the server allows it after 30 s (its rows aged).
+      // 'Reenviar código' appears after 30 s (the page's clock), and the server allows it after 30 s (its rows aged).
       await popup.clock.fastForward(31_000);
       ageCodes(s.uuidTrx);
-      await popup.getByRole('button', { name: 'Reenviar codigo' }).click();
+      await popup.getByRole('button', { name: 'Reenviar código' }).click();
       await popup.getByText('Te enviamos un nuevo código.').waitFor({ timeout: 5_000 });
       const codes = await outboxCodes(`+52${number}`, since);
       expect(codes).toHaveLength(2);

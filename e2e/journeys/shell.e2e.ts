@@ -57,7 +57,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the flow shell on a %s', (vie
     await expect.poll(() => dialog.getByText('Cancelar proceso').first().isVisible()).toBe(true);
     await screenshot(page, `${viewport}-04-cancelar-modal`);
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await dialog.getByRole('button', { name: 'SI' }).click();
+    await dialog.getByRole('button', { name: 'SÍ' }).click();
     await page.waitForURL(`${server.url}/demo`, { timeout: 5_000 });
     await expect.poll(() => page.getByRole('heading', { name: 'Inicia tu pre-registro' }).isVisible()).toBe(true);
 

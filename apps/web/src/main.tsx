@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
+import { RouterProvider } from './navigation/router';
 import { createAppRouter } from './router';
+import { AppShell, BootFallback, RootError } from './ui/AppShell';
 import { probeLocalStorage } from './session/storage';
 import { CookiesNotice, UnsupportedBrowserNotice } from './ui/Notice';
 import { detectSupport } from './ui/support';
@@ -15,7 +16,7 @@ if (container) {
   if (support === 'ok') {
     root.render(
       <StrictMode>
-        <RouterProvider router={createAppRouter()} />
+        <RouterProvider router={createAppRouter()} Layout={AppShell} Fallback={BootFallback} ErrorScreen={RootError} />
       </StrictMode>,
     );
   } else {

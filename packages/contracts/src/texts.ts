@@ -62,8 +62,8 @@ export const launcherTexts = {
 export const smsTexts = {
   wait: 'Espera unos segundos antes de solicitar un nuevo código.',
   sendLimit: 'Alcanzaste el número máximo de códigos para este proceso. Inténtalo nuevamente más tarde.',
-  expired: 'El código venció. Solicita uno nuevo con «Reenviar codigo».',
-  exhausted: 'Ingresaste un código incorrecto demasiadas veces. Solicita uno nuevo con «Reenviar codigo».',
+  expired: 'El código venció. Solicita uno nuevo con «Reenviar código».',
+  exhausted: 'Ingresaste un código incorrecto demasiadas veces. Solicita uno nuevo con «Reenviar código».',
   notSent: 'No encontramos un código enviado a este número. Solicita uno nuevo.',
   consentMissing: 'Primero debes aceptar la autorización de consulta de tu historial crediticio.',
 } as const;

@@ -11,12 +11,8 @@ export function api(): ApiClient {
   return shared;
 }
 
-interface ParamsEnvelope {
-  status: number;
-  payload: unknown;
-}
-
-function paramsOf(envelope: ParamsEnvelope | null): GrantorParams {
+/** The payload checked before it becomes the grantor's parameters (answers are not validated by the client). */
+function paramsOf(envelope: { payload: unknown } | null): GrantorParams {
   if (!envelope || !isGrantorParamList(envelope.payload)) {
     throw new ApiError('grantorParams', 200, 'grantor parameters payload is not a parameter list');
   }
@@ -26,7 +22,7 @@ function paramsOf(envelope: ParamsEnvelope | null): GrantorParams {
 /** GET /v1/params with the session's identity headers. */
 export async function fetchGrantorParams(step: string, signal?: AbortSignal): Promise<GrantorParams> {
   const options = signal ? { step, signal } : { step };
-  return paramsOf(await api().request<ParamsEnvelope>('grantorParams', options));
+  return paramsOf(await api().request('grantorParams', options));
 }
 
 /** GET /v1/public/params/:idOtorgante (no key): branding for the result-link flow. */
@@ -36,7 +32,7 @@ export async function fetchPublicGrantorParams(
   signal?: AbortSignal,
 ): Promise<GrantorParams> {
   const options = { step, params: { idOtorgante }, identify: false, ...(signal ? { signal } : {}) };
-  return paramsOf(await api().request<ParamsEnvelope>('publicGrantorParams', options));
+  return paramsOf(await api().request('publicGrantorParams', options));
 }
 
 export interface LifecycleUpdate {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import type { CallResponse } from '@kyc/contracts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { SessionFacts } from '../session/session';
 import { ApiError, createApiClient } from './client';
 
@@ -35,6 +36,14 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const now = () => new Date('2026-01-02T03:04:05.000Z');
 
 describe('api client', () => {
+  it('types each answer by its contract (checked by npm run typecheck)', async () => {
+    const { fetch } = fakeFetch(() => json(200, { status: 200, payload: { address: [] } }));
+    const client = createApiClient({ fetch, session: () => session, now });
+    const answer = client.request('postalCodes', { step: 'datos_direccion_ocr_page', body: {} });
+    expectTypeOf(answer).resolves.toEqualTypeOf<CallResponse<'postalCodes'>>();
+    await expect(answer).resolves.toEqual({ status: 200, payload: { address: [] } });
+  });
+
   it('sends the identity headers and returns the parsed body', async () => {
     const { calls, fetch } = fakeFetch(() => json(200, { status: 200, payload: [] }));
     const client = createApiClient({ fetch, session: () => session, now });

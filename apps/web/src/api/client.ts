@@ -1,3 +1,5 @@
+// Types only: the contracts' zod schemas never reach the browser bundle (the entry chunk stays small).
+import type { CallName, CallResponse } from '@kyc/contracts';
 import { pathOf, routes, type RouteName } from '@kyc/contracts/routes';
 import type { SessionFacts } from '../session/session';
 
@@ -68,10 +70,28 @@ export interface ApiClientDeps {
 
 export type AuditType = 'Error' | 'Exception' | (string & {});
 
+/**
+ * The answer of a call as the browser uses it: the contract's response type, except the media server's offer,
+ * whose `type` the contract says is a string and RTCPeerConnection wants as an RTCSdpType (narrowing the contract
+ * waits for the server's realtime module to move, issue #14).
+ */
+export type Answer<N extends CallName> = N extends 'recordConnections'
+  ? Omit<CallResponse<N>, 'localDescription'> & { localDescription: RTCSessionDescriptionInit }
+  : CallResponse<N>;
+
+/**
+ * Calls of spec §7 by their contract name; each answer is typed by the call's response schema in
+ * packages/contracts (the type only: answers are not validated in the browser, so readers of fields that drive a
+ * decision keep their own checks).
+ */
 export interface ApiClient {
-  request<T>(name: RouteName, options: RequestOptions): Promise<T>;
+  request<N extends CallName>(name: N, options: RequestOptions): Promise<Answer<N>>;
+  /** @deprecated A hand-written answer type; only the face-video step still uses it (issue #14, its own slice). */
+  request<T>(name: CallName, options: RequestOptions): Promise<T>;
   /** POST of a multipart form (files and text fields), with the identity headers and optional upload progress. */
-  postMultipart<T>(name: RouteName, form: FormData, options: MultipartOptions): Promise<T>;
+  postMultipart<N extends CallName>(name: N, form: FormData, options: MultipartOptions): Promise<Answer<N>>;
+  /** @deprecated A hand-written answer type; only the face-video step still uses it (issue #14, its own slice). */
+  postMultipart<T>(name: CallName, form: FormData, options: MultipartOptions): Promise<T>;
   /** Audit event of spec §3 (POST celd_events). Its own failures are never audited again. */
   audit(paso: string, tipo: AuditType, dato: string, finished?: boolean): Promise<void>;
 }
@@ -103,7 +123,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     return response;
   }
 
-  async function send<T>(name: RouteName, options: RequestOptions, multipart?: { form: FormData; upload: MultipartOptions }): Promise<T> {
+  async function send(name: RouteName, options: RequestOptions, multipart?: { form: FormData; upload: MultipartOptions }): Promise<unknown> {
     const route = routes[name];
     let url = pathOf(route.path, options.params);
     if (options.query) {
@@ -166,7 +186,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         typeof envelope.message_client === 'string' ? envelope.message_client : undefined,
       );
     }
-    return json as T;
+    return json;
   }
 
   async function audit(paso: string, tipo: AuditType, dato: string, finished = false): Promise<void> {
@@ -199,24 +219,29 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
+  async function request(name: CallName, options: RequestOptions): Promise<unknown> {
+    try {
+      return await send(name, options);
+    } catch (error) {
+      if (!isAbortError(error)) void reportFailure(name, options.step, error);
+      throw error;
+    }
+  }
+
+  async function postMultipart(name: CallName, form: FormData, options: MultipartOptions): Promise<unknown> {
+    if (routes[name].method !== 'POST') throw new Error(`${name} is not a POST call`);
+    try {
+      return await send(name, options, { form, upload: options });
+    } catch (error) {
+      if (!isAbortError(error)) void reportFailure(name, options.step, error);
+      throw error;
+    }
+  }
+
+  // The answer's type is the contract's (see ApiClient); the JSON itself is not checked here.
   return {
-    async request<T>(name: RouteName, options: RequestOptions): Promise<T> {
-      try {
-        return await send<T>(name, options);
-      } catch (error) {
-        if (!isAbortError(error)) void reportFailure(name, options.step, error);
-        throw error;
-      }
-    },
-    async postMultipart<T>(name: RouteName, form: FormData, options: MultipartOptions): Promise<T> {
-      if (routes[name].method !== 'POST') throw new Error(`${name} is not a POST call`);
-      try {
-        return await send<T>(name, options, { form, upload: options });
-      } catch (error) {
-        if (!isAbortError(error)) void reportFailure(name, options.step, error);
-        throw error;
-      }
-    },
+    request: request as ApiClient['request'],
+    postMultipart: postMultipart as ApiClient['postMultipart'],
     audit,
   };
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../navigation/router';
 import { sendAudit, sendLifecycle } from '../api/calls';
 import { currentGrantorParams } from '../session/grantor';
 import { isPopup, postToOpener } from '../session/popup';

@@ -1,4 +1,4 @@
-import { useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from '../navigation/router';
 
 /** The route that sent the user here (spec: "cancel route parameter ruta"), from router state or query. */
 export function rutaOf(state: unknown, query: URLSearchParams): string | null {

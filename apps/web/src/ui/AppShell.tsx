@@ -1,5 +1,5 @@
 import { useLayoutEffect, type ReactNode } from 'react';
-import { isRouteErrorResponse, Outlet, useNavigation, useRouteError } from 'react-router';
+import { Outlet, RouteNotFoundError, useNavigation, useRouteError } from '../navigation/router';
 import { useGrantorParams } from '../session/grantor';
 import { copy } from './copy';
 import { Header } from './Header';
@@ -54,7 +54,7 @@ export function BootFallback() {
 export function RootError() {
   const error = useRouteError();
   return (
-    <Frame>{isRouteErrorResponse(error) && error.status === 404 ? <BadUrlNotice /> : <UnexpectedErrorNotice />}</Frame>
+    <Frame>{error instanceof RouteNotFoundError ? <BadUrlNotice /> : <UnexpectedErrorNotice />}</Frame>
   );
 }
 

@@ -12,7 +12,7 @@ export const copy = {
     cancel: 'CANCELAR', // spec
     continue: 'CONTINUAR', // spec
     no: 'NO', // spec
-    yes: 'SI', // spec
+    yes: 'SÍ', // spec (accent restored)
     folio: 'Folio de tu proceso',
     logoFallback: 'Inicio',
   },

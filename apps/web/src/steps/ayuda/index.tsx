@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../navigation/router';
 import { paramValue } from '@kyc/contracts/params';
 import { useJourney } from '../../journey/run';
 import { useGrantorParams } from '../../session/grantor';

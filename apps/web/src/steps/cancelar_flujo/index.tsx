@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../navigation/router';
 import { useJourney } from '../../journey/run';
 import { processFolio } from '../../session/session';
 import { copy } from '../../ui/copy';

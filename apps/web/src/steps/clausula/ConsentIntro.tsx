@@ -1,4 +1,4 @@
-import { useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from '../../navigation/router';
 import { rutaOf } from '../../journey/ruta';
 import { copy } from '../../ui/copy';
 import { PreparationScreen } from '../../ui/PreparationScreen';

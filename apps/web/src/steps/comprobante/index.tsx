@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../navigation/router';
 import { sendAudit } from '../../api/calls';
 import { isAbortError } from '../../api/client';
 import { useJourney } from '../../journey/run';

@@ -40,15 +40,11 @@ export function decideProofError(status: number | null): ProofOutcome {
   return { kind: 'unreadable', attemptsLeft: 1 };
 }
 
-interface FileEnvelope {
-  payload?: { lectura?: ProofReadingWire };
-}
-
 export async function sendProof(image: Blob, signal: AbortSignal): Promise<ProofOutcome> {
   const session = readSession();
   const form = proofForm({ idOtorgante: session.idOtorgante ?? '', uuidUser: session.uuidUser ?? '', image });
   try {
-    const envelope = await api().postMultipart<FileEnvelope>('file', form, { step: 'comprobante', signal, transport: xhrUpload });
+    const envelope = await api().postMultipart('file', form, { step: 'comprobante', signal, transport: xhrUpload });
     return decideProofAnswer(envelope?.payload?.lectura);
   } catch (error) {
     if (error instanceof ApiError) return decideProofError(error.status);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../navigation/router';
 import { paramInt } from '@kyc/contracts/params';
 import { useJourney } from '../../journey/run';
 import { useGrantorParams } from '../../session/grantor';

@@ -1,14 +1,14 @@
 import { api } from '../../api/calls';
 import type { EmailRequest } from './email';
 
-interface Envelope<T> {
-  status: number;
-  payload: T;
-}
-
 /** GET query_score/{user id}/{transaction id}?isDesktop&generate=true (spec §7). */
-export async function queryScore(ids: { uuidUser: string; uuidTrx: string }, isDesktop: boolean, signal?: AbortSignal) {
-  const response = await api().request<Envelope<{ flag?: unknown; Fields?: unknown }>>('queryScore', {
+export async function queryScore(
+  ids: { uuidUser: string; uuidTrx: string },
+  isDesktop: boolean,
+  signal?: AbortSignal,
+): Promise<{ flag?: unknown; Fields?: unknown }> {
+  // The screen checks flag and Fields itself (score.ts): the client does not validate answers.
+  const response = await api().request('queryScore', {
     step: 'score_check',
     params: ids,
     query: { isDesktop: String(isDesktop), generate: 'true' },
@@ -24,7 +24,7 @@ export function emailResult(request: EmailRequest): Promise<unknown> {
 
 /** POST proccessdocuments: the clause, authorization and report PDFs; returns payload.links. */
 export async function processDocuments(uuidUser: string): Promise<Record<string, string>> {
-  const response = await api().request<Envelope<{ links?: Record<string, string> }>>('processDocuments', {
+  const response = await api().request('processDocuments', {
     step: 'finalizado',
     body: { uuidUser },
   });

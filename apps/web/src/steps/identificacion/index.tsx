@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type RefObject } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../navigation/router';
 import { sendAudit } from '../../api/calls';
 import { ApiError, isAbortError } from '../../api/client';
 import { delays } from '../../journey/journey';

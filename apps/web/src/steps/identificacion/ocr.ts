@@ -32,6 +32,7 @@ export function ocrForm(input: OcrFormInput): FormData {
   return form;
 }
 
+/** What ocrDataOf reads: looser than the contract's answer, which the client does not validate. */
 interface OcrEnvelope {
   status?: number;
   payload?: { ocrData?: unknown };
@@ -67,7 +68,7 @@ export async function readIdSide(options: ReadSideOptions): Promise<OcrRecord> {
     image: options.image,
     originOS: originOS(currentPlatform()),
   });
-  const envelope = await api().postMultipart<OcrEnvelope>('ocr', form, {
+  const envelope = await api().postMultipart('ocr', form, {
     step: 'identificacion',
     signal: options.signal,
     onUploadProgress: options.onProgress,

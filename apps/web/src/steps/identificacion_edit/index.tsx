@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../navigation/router';
 import type { ProofReadingWire } from '@kyc/contracts';
 import { fieldMaxLength } from '@kyc/contracts/rules';
 import { api } from '../../api/calls';
@@ -22,7 +22,6 @@ import {
   shouldLookUp,
   type AddressField,
   type AddressForm,
-  type Settlement,
 } from './address-model';
 import '../resultados_identificacion/resultados.css';
 import './address.css';
@@ -59,10 +58,6 @@ function readingOf(state: unknown): ProofReadingWire | null {
     : null;
 }
 
-interface PostalEnvelope {
-  payload?: { address?: Settlement[] };
-}
-
 /** /identificacion_edit, step datos_direccion_ocr_page: "Verifica y completa tu dirección actual" (spec §2). */
 export function Component() {
   const location = useLocation();
@@ -83,7 +78,7 @@ export function Component() {
     lookupAbort.current = controller;
     setLookup({ state: 'searching' });
     try {
-      const envelope = await api().request<PostalEnvelope>('postalCodes', {
+      const envelope = await api().request('postalCodes', {
         step: 'datos_direccion_ocr_page',
         body: { address: { cp }, uuid: readSession().uuidUser ?? '' },
         signal: controller.signal,

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { useLocation, useParams } from 'react-router';
+import { useLocation, useParams } from '../../navigation/router';
 import { paramEnabled } from '@kyc/contracts/params';
 import { useJourney } from '../../journey/run';
 import { useGrantorParams } from '../../session/grantor';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../navigation/router';
 import { fetchPublicGrantorParams } from '../../api/calls';
 import { ApiError, isAbortError } from '../../api/client';
 import { useJourney } from '../../journey/run';

@@ -1,5 +1,5 @@
 import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../navigation/router';
 import { paramEnabled, type GrantorParam } from '@kyc/contracts/params';
 import { useJourney } from '../../journey/run';
 import { useGrantorParams } from '../../session/grantor';

@@ -20,9 +20,9 @@ export const smsCopy = {
     sentTo: 'Enviamos un código de verificación por SMS al número',
     label: 'Código de verificación',
     hint: 'El código tiene 6 dígitos.',
-    validate: 'VALIDAR CODIGO', // spec
+    validate: 'VALIDAR CÓDIGO', // spec (accent restored)
     validating: 'Validando el código…',
-    resend: 'Reenviar codigo', // spec
+    resend: 'Reenviar código', // spec (accent restored)
     resendIn: (seconds: number) => `Podrás solicitar un nuevo código en ${seconds} s.`,
     resent: 'Te enviamos un nuevo código.',
     failed: errorTexts.smsFailed, // spec §8

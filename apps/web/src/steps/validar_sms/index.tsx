@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../navigation/router';
 import { paramEnabled } from '@kyc/contracts/params';
 import { ApiError } from '../../api/client';
 import { sendSmsCode, verifySmsCode } from '../../api/sms';
