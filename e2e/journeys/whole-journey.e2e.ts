@@ -121,8 +121,13 @@ async function greenJourney(viewport: ViewportName): Promise<void> {
   await dialog.waitFor();
   await screenshot(page, `${shot}-08-confirma`);
   await dialog.getByRole('button', { name: 'TERMINAR' }).click();
+  // The person is told where the result went before the flow returns to its start.
+  await page.getByRole('heading', { name: 'Resultado enviado' }).waitFor({ timeout: 20_000 });
+  expect(await page.getByRole('status').filter({ hasText: email }).innerText()).toContain(`Enviamos el resultado de tu proceso a ${email}.`);
   await expect.poll(() => page.evaluate(() => localStorage.getItem('completado')), { timeout: 20_000 }).toBe('true');
   await screenshot(page, `${shot}-09-enviado`);
+  await page.getByRole('button', { name: 'ENTENDIDO' }).click();
+  await page.getByRole('button', { name: 'EMPEZAR' }).waitFor({ timeout: 10_000 });
 
   // The e-mail goes through the durable job queue to the outbox.
   let eml = '';

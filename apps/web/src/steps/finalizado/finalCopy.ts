@@ -18,6 +18,8 @@ export const finalCopy = {
   confirmMessage: (email: string) => `Enviaremos el reporte de tu proceso al correo ${email}. ¿Es correcto?`,
   sending: 'Enviando tu resultado…',
   sent: 'Enviamos tu resultado. Gracias.',
+  sentTitle: 'Resultado enviado',
+  sentTo: (email: string) => `Enviamos el resultado de tu proceso a ${email}. Revisa tu bandeja de entrada y, si no lo encuentras, la carpeta de correo no deseado.`,
   emailFailed: 'No pudimos enviar tu resultado. Revisa tu correo electrónico e intenta nuevamente.',
   concluded: 'Tu proceso ha concluido.',
   backToOrigin: 'Volver al origen', // spec

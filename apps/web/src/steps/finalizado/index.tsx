@@ -143,12 +143,18 @@ export function Component() {
               sendBundle: paramEnabled(params, 'SEND_ZIP_SEMAFORO'),
             });
             if (!outcome.ok) return outcome.messageClient ?? finalCopy.emailFailed;
-            journey({
-              type: 'sent',
-              result: outcome.result,
-              ...(fullResult ? { data: { flag: view.score.flag, Fields: view.score.fields, links: outcome.links } } : {}),
-            });
-            return null;
+            const sent = () =>
+              journey({
+                type: 'sent',
+                result: outcome.result,
+                ...(fullResult ? { data: { flag: view.score.flag, Fields: view.score.fields, links: outcome.links } } : {}),
+              });
+            // In a popup the partner page takes over at once; in a tab the person reads the confirmation first.
+            if (isPopup()) {
+              sent();
+              return null;
+            }
+            return sent;
           }}
         />
       );
@@ -196,8 +202,8 @@ const flagText: Record<ScoreFlag, string> = { GREEN: finalCopy.green, YELLOW: fi
 interface ScoreResultProps {
   score: Score;
   folio: string;
-  /** Resolves null once sent, else the message to show. */
-  onSend: (email: string) => Promise<string | null>;
+  /** Resolves the message to show on a failure; once sent, null (the journey went on) or what ENTENDIDO does. */
+  onSend: (email: string) => Promise<string | (() => void) | null>;
   onRedFinish: () => void;
 }
 
@@ -209,6 +215,7 @@ function ScoreResult({ score, folio, onSend, onRedFinish }: ScoreResultProps) {
   const [confirming, setConfirming] = useState(false);
   const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [error, setError] = useState<string | null>(null);
+  const [acknowledge, setAcknowledge] = useState<(() => void) | null>(null);
   const red = score.flag === 'RED';
   const contactEmail = paramValue(params, 'EMAIL_CONTACTO_PRINCIPAL').trim();
   const contactPhone = paramValue(params, 'TEL_CONTACTO_PRINCIPAL').trim();
@@ -216,14 +223,34 @@ function ScoreResult({ score, folio, onSend, onRedFinish }: ScoreResultProps) {
   async function send(): Promise<void> {
     setState('sending');
     setError(null);
-    const failure = await onSend(email.trim());
+    const outcome = await onSend(email.trim());
     setConfirming(false);
-    if (failure) {
-      setError(failure);
+    if (typeof outcome === 'string') {
+      setError(outcome);
       setState('idle');
     } else {
+      if (outcome) setAcknowledge(() => outcome);
       setState('sent');
     }
+  }
+
+  if (state === 'sent' && acknowledge) {
+    return (
+      <Screen
+        title={finalCopy.sentTitle}
+        step="finalizado"
+        className={`final final--${score.flag.toLowerCase()}`}
+        actions={
+          <button type="button" className="btn btn--primary" onClick={acknowledge}>
+            {finalCopy.understood}
+          </button>
+        }
+      >
+        <div className={`final__badge final__badge--${score.flag.toLowerCase()}`} aria-hidden="true" />
+        <p role="status">{finalCopy.sentTo(email.trim())}</p>
+        <Folio folio={folio} />
+      </Screen>
+    );
   }
 
   const actions = red ? (
