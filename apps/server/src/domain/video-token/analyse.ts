@@ -6,7 +6,7 @@
 import { faceMessages } from '@kyc/contracts';
 import sharp from 'sharp';
 import type { FaceEngine, FaceObservation, RgbImage } from '../../engines/face/types.js';
-import { cosine } from '../../engines/face/similarity.js';
+import { faceSimilarity } from '../../engines/face/similarity.js';
 import type { DecodedMedia } from '../../engines/media/decode.js';
 import type { VideoTokenDecision } from '../evidence-kinds.js';
 import { measureFrame, type FrameMeasures } from './frame-measures.js';
@@ -60,9 +60,9 @@ const median = (values: number[]): number | null => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** The face score of the decision: median cosine of the holder's photo against the described frames (null without frames). */
+/** The face score of the decision: median similarity (faceSimilarity) of the holder's photo against the described frames (null without frames). */
 export function matchScore(holder: readonly number[], frames: readonly number[][]): number | null {
-  return median(frames.map((embedding) => cosine(holder, embedding)));
+  return median(frames.map((embedding) => faceSimilarity(holder, embedding)));
 }
 
 const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;

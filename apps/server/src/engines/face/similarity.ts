@@ -19,3 +19,11 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   }
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
+
+/**
+ * The similarity of two face descriptors (`FaceObservation.embedding`) on the scale of UMBRAL_ROSTRO: every
+ * caller compares faces through this function only, so a change of descriptor changes it in one place.
+ */
+export function faceSimilarity(a: readonly number[], b: readonly number[]): number {
+  return cosine(a, b);
+}
