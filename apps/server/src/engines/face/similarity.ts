@@ -22,7 +22,9 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
 
 /**
  * The similarity of two face descriptors (`FaceObservation.embedding`) on the scale of UMBRAL_ROSTRO: every
- * caller compares faces through this function only, so a change of descriptor changes it in one place.
+ * caller compares faces through this function only, so a change of descriptor changes it in one place. The
+ * descriptor is the weighted faceres + 128-d ensemble of descriptor.ts, built so that its cosine is the weighted
+ * sum of the two models' cosines.
  */
 export function faceSimilarity(a: readonly number[], b: readonly number[]): number {
   return cosine(a, b);
