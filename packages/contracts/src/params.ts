@@ -88,7 +88,7 @@ export const grantorParamDefaults = {
   // project: face match threshold, similarity (0-1, faceSimilarity of the ensemble descriptor) of the video's face and
   // the ID photo (spec leaves it open; calibrated for at most 0.1 % false accepts on real photos of the same people on
   // different days, see docs/decisions.md "Face match calibrated on real photos").
-  UMBRAL_ROSTRO: '0.83',
+  UMBRAL_ROSTRO: '0.825',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;

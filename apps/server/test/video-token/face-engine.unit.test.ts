@@ -91,6 +91,15 @@ describe('face engine (human on WASM, offline)', () => {
     expect(detectorPadding(300, 400, 4 / 3)).toEqual({ paddedWidth: 800, paddedHeight: 600, dx: 250, dy: 100 });
   });
 
+  it('refuses to start when the face recognition net (face-api\'s model files) is missing', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'kyc-recognition-'));
+    try {
+      await expect(loadHumanDetector({ recognitionModelsDir: empty })).rejects.toThrow(/face_recognition_model/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('refuses to start when a model is missing', async () => {
     const require = createRequire(import.meta.url);
     const models = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');
