@@ -88,7 +88,7 @@ export function loadRecognitionNet(tf: Tf, modelsDir = faceApiModelsDir()): Reco
     const out = tf.add(tf.conv2d(x, p.filters, stride, padding), p.bias) as Tensor4D;
     return relu ? tf.relu(out) : out;
   };
-  const block = (x: Tensor4D, p: Residual): Tensor4D => tf.relu(tf.add(layer(layer(x, p.conv1, 1, true), p.conv2, 1, false), x));
+  const block = (x: Tensor4D, p: Residual): Tensor4D => tf.relu(tf.add(layer(layer(x, p.conv1, 1, true), p.conv2, 1, false), x) as Tensor4D);
   const blockDown = (x: Tensor4D, p: Residual): Tensor4D => {
     let out = layer(layer(x, p.conv1, 2, true, 'valid'), p.conv2, 1, false);
     let pooled = tf.avgPool(x, 2, 2, 'valid');
@@ -96,7 +96,7 @@ export function loadRecognitionNet(tf: Tf, modelsDir = faceApiModelsDir()): Reco
       out = tf.pad(out, [[0, 0], [0, pooled.shape[1] - out.shape[1]], [0, pooled.shape[2] - out.shape[2]], [0, 0]]);
     }
     if (pooled.shape[3] !== out.shape[3]) pooled = tf.pad(pooled, [[0, 0], [0, 0], [0, 0], [0, out.shape[3] - pooled.shape[3]]]);
-    return tf.relu(tf.add(pooled, out));
+    return tf.relu(tf.add(pooled, out) as Tensor4D);
   };
 
   return {
