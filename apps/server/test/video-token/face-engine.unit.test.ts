@@ -94,7 +94,8 @@ describe('face engine (human on WASM, offline)', () => {
   it('refuses to start when the face recognition net (face-api\'s model files) is missing', async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'kyc-recognition-'));
     try {
-      await expect(loadHumanDetector({ recognitionModelsDir: empty })).rejects.toThrow(/face_recognition_model/);
+      // In a worker thread of its own: human keeps loaded models per thread.
+      await expect(createFaceEngine({ workers: 1, recognitionModelsDir: empty })).rejects.toThrow(/face_recognition_model/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
