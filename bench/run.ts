@@ -13,6 +13,7 @@ import { resultsLatency } from './suites/results.js';
 import { proofReading } from './suites/proof.js';
 import { hologramCalibration } from './suites/hologram.js';
 import { faceVideo } from './suites/face.js';
+import { faceReal } from './suites/face-real.js';
 import { maskCheck } from './suites/mask.js';
 import { wholeJourney } from './suites/journey.js';
 import { speechRecognition } from './suites/speech.js';
@@ -32,6 +33,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   proof: proofReading,
   hologram: hologramCalibration,
   face: faceVideo,
+  'face-real': faceReal,
   mask: maskCheck,
   journey: wholeJourney,
   speech: speechRecognition,

@@ -85,9 +85,10 @@ export const grantorParamDefaults = {
   REQ_COMPROBANTE_DOMICILIO: 'false',
   // project: hologram calibration (id_calibrate): least share of the card swept by moving highlights (0-1).
   UMBRAL_HOLOGRAMA: '0.05',
-  // project: face match threshold, cosine similarity (0-1) of the video's face and the ID photo (spec leaves it open;
-  // chosen on the project's generated data, see docs/decisions.md "Face video token").
-  UMBRAL_ROSTRO: '0.75',
+  // project: face match threshold, similarity (0-1, faceSimilarity of the ensemble descriptor) of the video's face and
+  // the ID photo (spec leaves it open; calibrated for at most 0.1 % false accepts on real photos of the same people on
+  // different days, see docs/decisions.md "Face match calibrated on real photos").
+  UMBRAL_ROSTRO: '0.825',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;

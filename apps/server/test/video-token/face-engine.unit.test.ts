@@ -7,7 +7,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFaceEngine } from '../../src/engines/face/engine.js';
 import { detectorPadding, DETECTOR_ASPECT, loadHumanDetector, type HumanDetector } from '../../src/engines/face/human.js';
-import { cosine } from '../../src/engines/face/similarity.js';
+import { grantorParamDefaults } from '@kyc/contracts';
+import { DESCRIPTOR_LENGTH } from '../../src/engines/face/descriptor.js';
+import { faceSimilarity } from '../../src/engines/face/similarity.js';
 import type { FaceObservation } from '../../src/engines/face/types.js';
 
 const rgb = async (jpeg: Buffer) => {
@@ -23,13 +25,13 @@ describe('face engine (human on WASM, offline)', () => {
   }, 60_000);
   afterAll(() => rmSync(broken, { recursive: true, force: true }));
 
-  it('finds one face with its mesh and a normalised 1024-d embedding, and tells two people apart', async () => {
+  it('finds one face with its mesh and a unit-length descriptor (faceres + 128-d), and tells two people apart at the default threshold', async () => {
     const [a, b] = await Promise.all([faceFrameJpeg('fa-s6-b').then(rgb), faceFrameJpeg('fa-s3-a').then(rgb)]);
     const first = await detector.analyse(a, 'describe');
     expect(first.faces).toHaveLength(1);
     const face = first.faces[0]!;
     expect(face.mesh).toHaveLength(468);
-    expect(face.embedding).toHaveLength(1024);
+    expect(face.embedding).toHaveLength(DESCRIPTOR_LENGTH);
     expect(Math.hypot(...face.embedding!)).toBeCloseTo(1, 5);
     // The box is in the frame's own pixels (the padding is taken off).
     expect(face.box[0]).toBeGreaterThan(0);
@@ -38,7 +40,7 @@ describe('face engine (human on WASM, offline)', () => {
     expect(tracked.faces[0]!.embedding).toBeUndefined();
     expect(Math.abs(tracked.faces[0]!.box[0] - face.box[0])).toBeLessThan(face.box[2] * 0.1);
     const other = (await detector.analyse(b, 'describe')).faces[0]!;
-    expect(cosine(face.embedding!, other.embedding!)).toBeLessThan(0.75);
+    expect(faceSimilarity(face.embedding!, other.embedding!)).toBeLessThan(Number(grantorParamDefaults.UMBRAL_ROSTRO));
   }, 60_000);
 
   it('analyses a frame that is a view into a larger buffer (decoded video) and leaves the caller\'s bytes usable', async () => {
@@ -75,8 +77,8 @@ describe('face engine (human on WASM, offline)', () => {
       return r.faces[0]!;
     }) as [FaceObservation, FaceObservation, FaceObservation];
     // Before the square input, the 16:9 crop's box was ~30% too large and its embedding scored 0.66 against the ID.
-    expect(cosine(a.embedding!, b.embedding!)).toBeGreaterThan(0.9);
-    expect(cosine(a.embedding!, c.embedding!)).toBeGreaterThan(0.9);
+    expect(faceSimilarity(a.embedding!, b.embedding!)).toBeGreaterThan(0.9);
+    expect(faceSimilarity(a.embedding!, c.embedding!)).toBeGreaterThan(0.9);
     expect(b.box[2] / a.box[2]).toBeGreaterThan(0.9);
     expect(b.box[2] / a.box[2]).toBeLessThan(1.1);
   }, 60_000);
@@ -88,6 +90,16 @@ describe('face engine (human on WASM, offline)', () => {
     expect(detectorPadding(640, 360, 4 / 3)).toEqual({ paddedWidth: 960, paddedHeight: 720, dx: 160, dy: 180 });
     expect(detectorPadding(300, 400, 4 / 3)).toEqual({ paddedWidth: 800, paddedHeight: 600, dx: 250, dy: 100 });
   });
+
+  it('refuses to start when the face recognition net (face-api\'s model files) is missing', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'kyc-recognition-'));
+    try {
+      // In a worker thread of its own: human keeps loaded models per thread.
+      await expect(createFaceEngine({ workers: 1, recognitionModelsDir: empty })).rejects.toThrow(/face_recognition_model/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('refuses to start when a model is missing', async () => {
     const require = createRequire(import.meta.url);

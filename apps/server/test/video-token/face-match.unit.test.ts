@@ -16,8 +16,9 @@ import { createOcrEngine } from '../../src/engines/ocr/engine.js';
  * The face match of the video decision on its hardest generated pairs (bench suite `face`, 16 faces): the ID is
  * rendered by @kyc/fixtures and its holder photo cropped by the real OCR engine; the videos are generated live
  * videos. Different people from the same group photo (sample6: fa-s6-b, fa-s6-a against fa-s6-c) and from the
- * same screenshot (hu-detect-b against hu-detect-c) are the closest different-person scores measured (0.62-0.66);
- * they must stay no-match at the default UMBRAL_ROSTRO while the holders themselves match.
+ * same screenshot (hu-detect-b against hu-detect-c) are the closest different-person scores measured (0.62-0.66 with
+ * faceres alone; the look-alikes of that screenshot are also the hardest impostors of the real-photo calibration,
+ * docs/decisions.md); they must stay no-match at the default UMBRAL_ROSTRO while the holders themselves match.
  */
 const REFERENCE = { y: 2026, m: 11, d: 26 };
 /** INE seeds (at REFERENCE) and the face each one carries. */

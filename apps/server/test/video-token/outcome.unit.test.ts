@@ -112,9 +112,9 @@ describe('face match threshold (UMBRAL_ROSTRO)', () => {
   it('reads the grantor value, falls back to the default, and the CLI refuses a bad one', async () => {
     const { faceThreshold } = await import('../../src/domain/video-token/index.js');
     const { paramValueProblem } = await import('../../src/domain/grantor-params.js');
-    expect(faceThreshold([])).toBe(0.75);
+    expect(faceThreshold([])).toBe(0.825);
     expect(faceThreshold([{ idCampo: 'UMBRAL_ROSTRO', valor: '0.6' }])).toBe(0.6);
-    expect(faceThreshold([{ idCampo: 'UMBRAL_ROSTRO', valor: 'alto' }])).toBe(0.75);
+    expect(faceThreshold([{ idCampo: 'UMBRAL_ROSTRO', valor: 'alto' }])).toBe(0.825);
     expect(paramValueProblem('UMBRAL_ROSTRO', '0.8')).toBeNull();
     expect(paramValueProblem('UMBRAL_ROSTRO', '1.5')).toMatch(/from 0 to 1/);
   });

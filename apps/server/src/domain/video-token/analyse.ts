@@ -6,7 +6,7 @@
 import { faceMessages } from '@kyc/contracts';
 import sharp from 'sharp';
 import type { FaceEngine, FaceObservation, RgbImage } from '../../engines/face/types.js';
-import { cosine } from '../../engines/face/similarity.js';
+import { faceSimilarity } from '../../engines/face/similarity.js';
 import type { DecodedMedia } from '../../engines/media/decode.js';
 import type { VideoTokenDecision } from '../evidence-kinds.js';
 import { measureFrame, type FrameMeasures } from './frame-measures.js';
@@ -15,13 +15,16 @@ import type { VideoTokenOutcome } from './outcome.js';
 import { judgeQuality, type QualityProblem } from './quality.js';
 import type { SpeechRecognizer, SpokenCodeCheck } from './speech.js';
 
+/** Frames described per video: see docs/decisions.md ("Face match calibrated on real photos") for the cost. */
+export const DESCRIBED_FRAMES = 4;
+
 export interface AnalyseOptions {
   code: string;
   /** Cosine similarity at or above which the video's face is the ID holder's (UMBRAL_ROSTRO). */
   threshold: number;
   speech: SpeechRecognizer;
   window?: ChallengeWindow;
-  /** Frames described (embedding + passive scores), spread over the video (default 4). */
+  /** Frames described (descriptor + passive scores), the best of each stretch of the video (default DESCRIBED_FRAMES). */
   describedFrames?: number;
 }
 
@@ -46,11 +49,25 @@ export async function holderEmbedding(engine: FaceEngine, photo: Buffer): Promis
   return largest(analysis.faces)?.embedding ?? null;
 }
 
-/** Indices of `count` frames spread evenly over the frames that show one face. */
-function spread(frames: readonly FrameMeasures[], count: number): number[] {
+/**
+ * Indices of the `count` frames to describe: the one-face frames are cut into `count` consecutive stretches and each
+ * gives its best frame for a descriptor, the sharpest and most frontal one with the mouth least open (a frame with
+ * the mouth open or the head turned scores its own holder lower; docs/decisions.md). Stretches keep the frames
+ * apart in time, so one bad moment cannot supply them all.
+ */
+export function chooseDescribedFrames(frames: readonly FrameMeasures[], count: number): number[] {
   const candidates = frames.map((f, i) => (f.face ? i : -1)).filter((i) => i >= 0);
   if (candidates.length <= count) return candidates;
-  return Array.from({ length: count }, (_, k) => candidates[Math.round(((k + 0.5) * candidates.length) / count - 0.5)]!);
+  const sharpness = candidates.map((i) => frames[i]!.face!.sharpness).sort((a, b) => a - b);
+  const typical = Math.max(1e-6, sharpness[Math.floor(sharpness.length / 2)]!);
+  const quality = (i: number) => {
+    const face = frames[i]!.face!;
+    return Math.min(face.sharpness / typical, 1.5) - 2 * (Math.abs(face.yaw) + Math.abs(face.pitch)) - 2 * face.mouthOpening;
+  };
+  return Array.from({ length: count }, (_, k) => {
+    const stretch = candidates.slice(Math.floor((k * candidates.length) / count), Math.floor(((k + 1) * candidates.length) / count));
+    return stretch.reduce((best, i) => (quality(i) > quality(best) ? i : best));
+  });
 }
 
 const median = (values: number[]): number | null => {
@@ -60,9 +77,9 @@ const median = (values: number[]): number | null => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** The face score of the decision: median cosine of the holder's photo against the described frames (null without frames). */
+/** The face score of the decision: median similarity (faceSimilarity) of the holder's photo against the described frames (null without frames). */
 export function matchScore(holder: readonly number[], frames: readonly number[][]): number | null {
-  return median(frames.map((embedding) => cosine(holder, embedding)));
+  return median(frames.map((embedding) => faceSimilarity(holder, embedding)));
 }
 
 const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
@@ -140,7 +157,7 @@ export async function analyseVideo(
   const live: number[] = [];
   const quality = judgeQuality(measures);
   if (!quality && holder) {
-    const described = await Promise.all(spread(measures, options.describedFrames ?? 4).map((index) => engine.analyse(images[index]!, 'describe')));
+    const described = await Promise.all(chooseDescribedFrames(measures, options.describedFrames ?? DESCRIBED_FRAMES).map((index) => engine.analyse(images[index]!, 'describe')));
     for (const analysis of described) {
       const face = largest(analysis.faces);
       if (face?.embedding) embeddings.push(face.embedding);

@@ -12,7 +12,7 @@ import type { WorkerReply, WorkerRequest } from './worker.js';
  * through a tiny ES-module bootstrap that registers tsx first (Node 20 does not apply `--import` hooks to a
  * worker's entry file).
  */
-function startWorker(workerData: { modelsDir?: string }): Worker {
+function startWorker(workerData: FaceEngineOptions): Worker {
   const built = fileURLToPath(new URL('./worker.js', import.meta.url));
   if (existsSync(built)) return new Worker(built, { workerData });
   const tsxDir = path.dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
@@ -22,6 +22,12 @@ function startWorker(workerData: { modelsDir?: string }): Worker {
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), { workerData });
 }
 
+/** Model folders (defaults: the models shipped in @vladmandic/human and @vladmandic/face-api). */
+export interface FaceEngineOptions {
+  modelsDir?: string;
+  recognitionModelsDir?: string;
+}
+
 interface WorkerHandle {
   analyse(image: RgbImage, mode: AnalysisMode): Promise<FaceAnalysis>;
   pending(): number;
@@ -29,8 +35,11 @@ interface WorkerHandle {
 }
 
 /** One worker thread with the face models loaded (~0.5 s); rejects if a model is missing. */
-async function startFaceWorker(options: { modelsDir?: string }): Promise<WorkerHandle> {
-  const worker = startWorker(options.modelsDir ? { modelsDir: options.modelsDir } : {});
+async function startFaceWorker(options: FaceEngineOptions): Promise<WorkerHandle> {
+  const worker = startWorker({
+    ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
+    ...(options.recognitionModelsDir ? { recognitionModelsDir: options.recognitionModelsDir } : {}),
+  });
   const pending = new Map<number, { resolve: (a: FaceAnalysis) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let failure: Error | undefined;
@@ -96,7 +105,7 @@ export function defaultFaceWorkers(): number {
  * The face engine: `workers` worker threads, each with its own models; a request goes to the least busy one, so
  * the frames of one video sent together are analysed in parallel.
  */
-export async function createFaceEngine(options: { workers?: number; modelsDir?: string } = {}): Promise<FaceEngine> {
+export async function createFaceEngine(options: FaceEngineOptions & { workers?: number } = {}): Promise<FaceEngine> {
   const count = Math.max(1, options.workers ?? defaultFaceWorkers());
   const started = await Promise.allSettled(Array.from({ length: count }, () => startFaceWorker(options)));
   const workers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));

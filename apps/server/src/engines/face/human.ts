@@ -9,7 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { normalise } from './similarity.js';
+import { faceChip } from './chip.js';
+import { describeFace, DESCRIPTOR_CHIP } from './descriptor.js';
+import { loadRecognitionNet, type RecognitionNet } from './recognition-net.js';
 import { FaceEngineError, type AnalysisMode, type FaceAnalysis, type FaceObservation, type Point3, type RgbImage } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -138,6 +140,8 @@ export interface HumanDetector {
 export interface HumanOptions {
   /** Folder of model.json + weight files (default: the models shipped in @vladmandic/human). */
   modelsDir?: string;
+  /** Folder of face-api's face_recognition_model files (default: the models shipped in @vladmandic/face-api). */
+  recognitionModelsDir?: string;
 }
 
 export async function loadHumanDetector(options: HumanOptions = {}): Promise<HumanDetector> {
@@ -170,9 +174,15 @@ export async function loadHumanDetector(options: HumanOptions = {}): Promise<Hum
   const loaded = human.models.loaded().filter((name) => read.has(name));
   const missing = requiredModels.filter((name) => !loaded.includes(name));
   if (missing.length > 0) throw new FaceEngineError(`face models failed to load: ${missing.join(', ')} (from ${modelsDir})`);
+  let net: RecognitionNet;
+  try {
+    net = loadRecognitionNet(tf, options.recognitionModelsDir);
+  } catch (error) {
+    throw new FaceEngineError(`face models failed to load: face_recognition_model (${error instanceof Error ? error.message : String(error)})`);
+  }
 
   return {
-    loadedModels: loaded,
+    loadedModels: [...loaded, 'face_recognition_model'],
     async analyse(image, mode) {
       const floats = new Float32Array(image.data.length);
       for (let i = 0; i < floats.length; i += 1) floats[i] = image.data[i]!;
@@ -197,11 +207,19 @@ export async function loadHumanDetector(options: HumanOptions = {}): Promise<Hum
             mesh: face.mesh.map(([mx, my, mz]) => [x(mx), y(my), mz / scale] as Point3),
             angle: face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 },
           };
-          if (mode === 'describe' && face.embedding && face.embedding.length > 0) observation.embedding = normalise(Array.from(face.embedding));
           if (typeof face.real === 'number') observation.real = face.real;
           if (typeof face.live === 'number') observation.live = face.live;
           return observation;
         });
+        if (mode === 'describe') {
+          const described = result.face.flatMap((face, i) => (face.embedding && face.embedding.length > 0 ? [{ i, faceres: Array.from(face.embedding) }] : []));
+          const chips = new Float32Array(described.length * DESCRIPTOR_CHIP.size * DESCRIPTOR_CHIP.size * 3);
+          described.forEach(({ i }, k) => chips.set(faceChip(image, faces[i]!.mesh, DESCRIPTOR_CHIP), k * DESCRIPTOR_CHIP.size * DESCRIPTOR_CHIP.size * 3));
+          const recognised = await net.describe(chips, described.length);
+          described.forEach(({ i, faceres }, k) => {
+            faces[i]!.embedding = describeFace(faceres, recognised[k]!);
+          });
+        }
         return { width: image.width, height: image.height, faces };
       } finally {
         input.dispose();

@@ -20,4 +20,12 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
-export function faceSimilarity(a: readonly number[], b: readonly number[]): number { return cosine(a, b); }
+/**
+ * The similarity of two face descriptors (`FaceObservation.embedding`) on the scale of UMBRAL_ROSTRO: every
+ * caller compares faces through this function only, so a change of descriptor changes it in one place. The
+ * descriptor is the weighted faceres + 128-d ensemble of descriptor.ts, built so that its cosine is the weighted
+ * sum of the two models' cosines.
+ */
+export function faceSimilarity(a: readonly number[], b: readonly number[]): number {
+  return cosine(a, b);
+}

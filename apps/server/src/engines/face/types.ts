@@ -9,7 +9,8 @@ export type Point3 = [number, number, number];
 
 /**
  * One face found in an image, in that image's pixel coordinates.
- * `mesh` is facemesh's 468 landmarks; `embedding` (faceres, 1024-d, L2-normalised) only when asked for.
+ * `mesh` is facemesh's 468 landmarks; `embedding` (the descriptor of descriptor.ts: faceres 1024-d + face-api
+ * 128-d, unit length, compared with faceSimilarity) only when asked for.
  */
 export interface FaceObservation {
   /** [x, y, width, height]. */
@@ -30,7 +31,7 @@ export interface FaceAnalysis {
   faces: FaceObservation[];
 }
 
-/** `track`: detector and mesh only (~40 ms a frame); `describe`: also the embedding and passive scores (~170 ms). */
+/** `track`: detector and mesh only (~40 ms a frame); `describe`: also the descriptor and passive scores (~230 ms). */
 export type AnalysisMode = 'track' | 'describe';
 
 export interface FaceEngine {

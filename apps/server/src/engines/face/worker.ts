@@ -16,7 +16,7 @@ export type WorkerReply =
 const port = parentPort;
 if (!port) throw new Error('the face worker must run in a worker thread');
 
-loadHumanDetector((workerData ?? {}) as { modelsDir?: string }).then(
+loadHumanDetector((workerData ?? {}) as import('./human.js').HumanOptions).then(
   (detector) => {
     port.postMessage({ id: 0, ready: true, models: detector.loadedModels } satisfies WorkerReply);
     let queue = Promise.resolve();
