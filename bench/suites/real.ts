@@ -55,7 +55,7 @@ export function scoreCase(c: RealCase, result: OcrResult, ms: number): CaseOutco
   }
   for (const key of c.disagreements) {
     const recorded = result.warnings.includes(`mrz_front_mismatch:${key === 'apellidos' || key === 'nombres' ? 'nombreCompleto' : key}`);
-    notes.push(`print and MRZ disagree on ${key} (the MRZ's value expected): ${recorded ? 'recorded' : 'NOT recorded'}`);
+    notes.push(`print and MRZ disagree on ${key}, the MRZ's value expected (mismatch warning ${recorded ? 'recorded' : 'absent: the print was not read'})`);
   }
   return out;
 }
