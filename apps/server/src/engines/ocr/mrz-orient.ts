@@ -63,47 +63,54 @@ export function halfSize(image: RawImage): RawImage {
   return { data: out, width, height, channels: 1 };
 }
 
-/** Candidate orientations: every turn where the locator finds MRZ rows (anywhere on the card), upright first. */
+/** Orientations in the order they are tried: as straightened, upside down, then the two quarter turns. */
+const ORDER = [0, 2, 1, 3];
+
+/** The zone of the card turned `turns` quarter turns (located at half size, anywhere on the card), or null. */
+export function locateTurned(small: RawImage, turns: number): MrzBand | null {
+  const band = locateMrzBand(turnImage(small, turns), 0);
+  return band && { top: band.top * 2, bottom: band.bottom * 2, lines: band.lines };
+}
+
+/** Candidate orientations: every turn where the locator finds MRZ rows. */
 export function locateInEveryOrientation(card: StraightenedCard): Array<{ turns: number; band: MrzBand }> {
   const small = halfSize(card.grey);
-  const found: Array<{ turns: number; band: MrzBand }> = [];
-  for (const turns of [0, 2, 1, 3]) {
-    const band = locateMrzBand(turnImage(small, turns), 0);
-    if (band) found.push({ turns, band: { top: band.top * 2, bottom: band.bottom * 2, lines: band.lines } });
-  }
-  return found;
+  return ORDER.flatMap((turns) => {
+    const band = locateTurned(small, turns);
+    return band ? [{ turns, band }] : [];
+  });
 }
 
 /**
- * The MRZ of the card in whichever orientation validates. Each zone found is read once (lowest on its card
- * first: an MRZ ends its document); the first that validates wins, else the one with most check digits right is
- * read again the slow way. `fallback` reads the bottom of the card as it is when the locator finds nothing (a
- * back the person says carries an MRZ). A zone read with no check digit right is no MRZ (texture, other print).
+ * The MRZ of the card in whichever orientation validates. Orientations are looked at one by one (as
+ * straightened first, which is right for most photos); each zone found gets one read, and the first that
+ * validates wins, else the one with most check digits right is read again the slow way. `fallback` reads the
+ * bottom of the card as it is when the locator finds nothing anywhere (a back the person says carries an MRZ).
+ * A zone read with no check digit right is no MRZ (texture, other print).
  */
 export async function readMrzAnyOrientation(
   pool: OcrPool,
   card: StraightenedCard,
   fallback: boolean,
 ): Promise<OrientedMrz> {
-  const located = locateInEveryOrientation(card)
-    .sort((a, b) => b.band.bottom / turnedHeight(card, b.turns) - a.band.bottom / turnedHeight(card, a.turns));
   const none: OrientedMrz = { turns: 0, card, band: null, mrz: null };
+  const small = halfSize(card.grey);
   const tried: Array<{ turns: number; grey: RawImage; first: FirstMrzRead }> = [];
-  for (const { turns, band } of located) {
+  for (const turns of ORDER) {
+    const band = locateTurned(small, turns);
+    if (!band) continue;
     const grey = turnImage(card.grey, turns);
     const first = await firstMrzRead(pool, grey, band);
     tried.push({ turns, grey, first });
     if (firstReadValid(first)) break;
   }
-  if (tried.length === 0 && fallback) tried.push({ turns: 0, grey: card.grey, first: await firstMrzRead(pool, card.grey, null) });
+  const located = tried.length > 0;
+  if (!located && fallback) tried.push({ turns: 0, grey: card.grey, first: await firstMrzRead(pool, card.grey, null) });
   const best = tried.reduce<(typeof tried)[number] | undefined>(
     (a, b) => (!a || firstReadScore(b.first) > firstReadScore(a.first) ? b : a), undefined);
   // Nothing located and nothing checking in the bottom of the card: no zone to read further.
-  if (!best || (located.length === 0 && firstReadScore(best.first) <= 0)) return none;
+  if (!best || (!located && firstReadScore(best.first) <= 0)) return none;
   const mrz = await finishMrz(pool, best.grey, best.first);
   if (!mrz || Object.values(mrz.checkDigits).every((ok) => !ok)) return none;
   return { turns: best.turns, card: turnCard(card, best.turns), band: best.first.band, mrz };
 }
-
-const turnedHeight = (card: StraightenedCard, turns: number): number =>
-  turns % 2 === 0 ? card.grey.height : card.grey.width;
