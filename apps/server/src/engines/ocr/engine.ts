@@ -277,15 +277,16 @@ class TesseractOcrEngine implements OcrEngine {
     reader: DocumentReader,
     context: Pick<ParseInput, 'mrz' | 'today' | 'front'>,
   ): Promise<ParsedSide> {
+    const fields = reader.fieldsToRead?.(context.mrz) ?? reader.fields;
     const [reads, legacyReads] = await Promise.all([
-      this.readFields(card, reader.fields, FIRST_RENDITION),
-      this.readCodes(card, reader.fields.filter((f) => f.legacyToo)),
+      this.readFields(card, fields, FIRST_RENDITION),
+      this.readCodes(card, fields.filter((f) => f.legacyToo)),
     ]);
     const alternates: Record<string, RawRead[]> = {};
     for (const [key, read] of Object.entries(legacyReads)) alternates[key] = [read];
     const parseInput: ParseInput = { reads, alternates, card: card.grey, ...context };
     const first = reader.parse(parseInput);
-    const retry = reader.fields.filter((f) =>
+    const retry = fields.filter((f) =>
       f.retryOn?.some((w) => first.warnings.includes(w)) || needsAnotherLook(f, reads[f.key]!));
     if (retry.length === 0) return first;
     const renditions = await Promise.all(RETRY_RENDITIONS.map((r) => this.readFields(card, retry, r)));

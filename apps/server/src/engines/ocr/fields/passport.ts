@@ -8,6 +8,7 @@
 import { normaliseOcrBirthDate, ocrCurpOrEmpty } from '@kyc/contracts/rules';
 import { cleanCode, curpNameLetters, repairCurpFrom, stateCodeFromName } from '../id-codes.js';
 import { mrzNameGivenFirst } from '../mrz-parse.js';
+import type { MrzResult } from '../mrz.js';
 import { correctMrzNameFromPrint, mrzFacts, mrzTransliteration, reconcile, sameMrzName } from './mrz-facts.js';
 import {
   bestReading, code, CODE_CHARS, CURP_RETRY, DIGITS, documentFlags, line, px, readings, sexLetter, type DocumentReader,
@@ -24,6 +25,8 @@ const LABEL_WORDS = new Set([
   'SEXO', 'SEX', 'SEXE', 'FECHA', 'DATE', 'BIRTH', 'NACIMIENTO', 'LUGAR', 'PLACE', 'AUTORIDAD', 'AUTHORITY', 'CODE',
   'CLAVE', 'EXPIRY', 'ISSUE', 'CADUCIDAD', 'EXPEDICION',
 ]);
+
+const isMexican = (mrz: MrzResult): boolean => mrz.lines[0]?.slice(2, 5) === 'MEX';
 
 /** The printed name, or '' when a word of it is a label word (the box read the label, not the value). */
 export function withoutLabels(name: string): string {
@@ -46,8 +49,13 @@ export const passportFront: DocumentReader = {
     line('fechaExpedicion', px(H, 550, 825, 1130, 875), { whitelist: `${DIGITS} `, retryOn: [] }),
     line('fechaCaducidad', px(H, 1140, 825, 1640, 875), { whitelist: `${DIGITS} `, retryOn: [] }),
   ],
+  // The boxes are the Mexican page's: another state's page is read through its MRZ once that validates.
+  fieldsToRead(mrz) {
+    return mrz?.valid && !isMexican(mrz) ? [] : this.fields;
+  },
   parse(input): ParsedSide {
     const { reads, mrz, today } = input;
+    const mexican = !mrz || isMexican(mrz);
     const warnings: string[] = [];
     const firstWords = (key: string): string => {
       const found = withoutLabels(cleanName(readWords(bestReading(input, key))) ?? '');
@@ -93,7 +101,8 @@ export const passportFront: DocumentReader = {
     if (!sexo) warnings.push('sexo_unreadable');
 
     const lugarNacimiento = cleanName(readWords(reads.lugarNacimiento));
-    const curp = repairCurpFrom(readings(input, 'curp').map(readText), {
+    // Only a Mexican passport prints a CURP.
+    const curp = !mexican ? { value: '', warnings: [] as string[] } : repairCurpFrom(readings(input, 'curp').map(readText), {
       birthDate: findDate(birth),
       sex: sexo === 'M' ? 'H' : sexo === 'F' ? 'M' : null,
       nameLetters: curpNameLetters({ apellidoPaterno, apellidoMaterno, nombres }),
