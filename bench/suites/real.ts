@@ -1,8 +1,10 @@
 // MRZ reading on the real (not generated) development set `../shared/data/real-dev`, through the engine entry the
 // `/v2/ocr` route uses. Those images are licensed for local testing only: they are read in place, never copied.
 import os from 'node:os';
+import sharp from 'sharp';
+import { buildMrv, buildTd1, buildTd2, buildTd3, renderMrzDocumentPng, type MrzDocumentFormat } from '@kyc/fixtures';
 import { createOcrEngine } from '../../apps/server/src/engines/ocr/engine.js';
-import type { OcrResult } from '../../apps/server/src/engines/ocr/types.js';
+import type { OcrEngine, OcrResult } from '../../apps/server/src/engines/ocr/types.js';
 import { readCase, REAL_DEV, realCases, realDevPresent, type RealCase } from '../../apps/server/test/support/real-dev.js';
 import type { SuiteResult } from '../run.js';
 
@@ -99,6 +101,39 @@ const median = (values: number[]): number => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
+/** Generated Utopia documents of every format, turned by each quarter turn: the same engine entry, as a baseline. */
+async function generatedFormats(engine: OcrEngine): Promise<string[]> {
+  const person = {
+    issuer: 'UTO', surnames: ['ERIKSSON'], givenNames: 'ANNA MARIA', nationality: 'UTO',
+    birthDate: { y: 1974, m: 8, d: 12 }, sex: 'F' as const, expiryDate: { y: 2031, m: 4, d: 15 },
+  };
+  const zones: Array<[MrzDocumentFormat, string[], 'front' | 'back']> = [
+    ['TD1', buildTd1({ ...person, documentCode: 'I<', documentNumber: 'D23145890', optional1: '', optional2: '' }), 'back'],
+    ['TD2', buildTd2({ ...person, documentCode: 'I<', documentNumber: 'D23145890', optional: '' }), 'back'],
+    ['TD3', buildTd3({ ...person, documentCode: 'P<', documentNumber: 'L898902C3', personalNumber: 'ZE184226B' }), 'front'],
+    ['MRVA', buildMrv('MRVA', { ...person, documentCode: 'V<', documentNumber: 'L8988901C', optional: '' }), 'front'],
+    ['MRVB', buildMrv('MRVB', { ...person, documentCode: 'V<', documentNumber: 'L8988901C', optional: '' }), 'front'],
+  ];
+  const rows = ['| generated format | exact and valid, by quarter turns 0 / 1 / 2 / 3 | CPU ms p50 |', '|---|---|---|'];
+  for (const [format, lines, side] of zones) {
+    const marks: string[] = [];
+    const cpu: number[] = [];
+    const png = await renderMrzDocumentPng(format, lines, 'MUESTRA');
+    for (const turns of [0, 1, 2, 3]) {
+      const image = await sharp(png).resize({ width: 1400 })
+        .extend({ top: 120, bottom: 120, left: 120, right: 120, background: '#2b2b2e' }).rotate(90 * turns).jpeg({ quality: 88 }).toBuffer();
+      const started = process.cpuUsage();
+      const result = await engine.read({ image, side, passportHint: format === 'TD3' });
+      const used = process.cpuUsage(started);
+      cpu.push((used.user + used.system) / 1000);
+      const exact = JSON.stringify(result.mrz?.lines) === JSON.stringify(lines) && result.mrz?.valid === true;
+      marks.push(exact ? 'yes' : `no (${result.mrz?.lines.join(' / ') ?? 'none'})`);
+    }
+    rows.push(`| ${format} | ${marks.join(' / ')} | ${median(cpu).toFixed(0)} |`);
+  }
+  return rows;
+}
+
 export async function realDocuments(): Promise<SuiteResult> {
   const title = 'Real development set (../shared/data/real-dev): MRZ and printed fields through the /v2/ocr engine';
   if (!realDevPresent()) {
@@ -134,6 +169,14 @@ export async function realDocuments(): Promise<SuiteResult> {
     await engine.close();
   }
   const loadAfter = os.loadavg()[0]!;
+  const generated = await (async () => {
+    const again = await createOcrEngine({ now: () => new Date('2026-11-26T12:00:00Z') });
+    try {
+      return await generatedFormats(again);
+    } finally {
+      await again.close();
+    }
+  })();
   const withMrz = outcomes.filter((o) => cases.find((c) => c.file === o.file)?.mrz);
   const rate = (hits: number, total: number) => (total > 0 ? `${hits}/${total}` : '—');
   const lines = [
@@ -147,6 +190,8 @@ export async function realDocuments(): Promise<SuiteResult> {
     }),
     '',
     `MRZ read exactly: ${withMrz.filter((o) => o.linesExact).length}/${withMrz.length}; validity reported as printed: ${withMrz.filter((o) => o.validityRight).length}/${withMrz.length}; negatives without a reported MRZ: ${outcomes.filter((o) => !cases.find((c) => c.file === o.file)?.mrz && o.linesExact).length}/${outcomes.length - withMrz.length}; p50 over images ${median(outcomes.map((o) => o.ms)).toFixed(0)} ms wall (slowest ${Math.max(...outcomes.map((o) => o.ms)).toFixed(0)} ms), ${median(outcomes.map((o) => o.cpuMs ?? 0)).toFixed(0)} CPU-ms per read (the process's user+system time, tesseract's worker threads included).`,
+    '',
+    ...generated,
   ];
   return { title, lines };
 }

@@ -153,7 +153,8 @@ class TesseractOcrEngine implements OcrEngine {
     if (classification.documentType === 'UNKNOWN' && !mrz) {
       // Perhaps upside down (or a portrait photo turned the wrong way): one more look, half a turn round.
       const turned = await this.straighten(input.image, 2);
-      const second = await this.identify(turned, input);
+      // Its MRZ was looked for in every quarter turn already: only the printed words are read again.
+      const second = await this.identify(turned, input, false);
       if (second.classification.documentType !== 'UNKNOWN') {
         ({ classification, mrz } = second);
         card = second.card;
@@ -252,8 +253,11 @@ class TesseractOcrEngine implements OcrEngine {
   private async identify(
     card: StraightenedCard,
     input: OcrInput,
+    lookForMrz = true,
   ): Promise<{ classification: Classification; mrz: MrzResult | null; card: StraightenedCard }> {
-    const oriented = await readMrzAnyOrientation(this.pool, card, input.side === 'back' || input.passportHint === true);
+    const oriented = lookForMrz
+      ? await readMrzAnyOrientation(this.pool, card, input.side === 'back' || input.passportHint === true)
+      : { card, mrz: null };
     const { mrz } = oriented;
     const given = { mrzLines: mrz?.lines ?? null, declaredSide: input.side, passportHint: input.passportHint };
     if (mrzDocument(given.mrzLines)) return { classification: classify({ text: '', ...given }), mrz, card: oriented.card };
