@@ -263,8 +263,8 @@ class TesseractOcrEngine implements OcrEngine {
     if (mrzDocument(given.mrzLines)) return { classification: classify({ text: '', ...given }), mrz, card: oriented.card };
     const headerText = input.side === 'front' || !mrz ? await this.readHeader(oriented.card) : '';
     let classification = classify({ text: headerText, ...given });
-    // A valid MRZ of another document (a foreign ID card) is settled: its words would not make it one of ours.
-    if (classification.documentType === 'UNKNOWN' && !mrz?.valid) {
+    // An MRZ of another document (a foreign ID card) settles it: its words would not make it one of ours.
+    if (classification.documentType === 'UNKNOWN' && !mrz) {
       const png = await encodeGreyPng(oriented.card.grey, undefined, PAGE_SCALE);
       const page = await this.pool.readText(png, { segmentation: 'auto' });
       classification = classify({ text: page.text, ...given });
