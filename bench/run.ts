@@ -17,6 +17,7 @@ import { faceReal } from './suites/face-real.js';
 import { maskCheck } from './suites/mask.js';
 import { wholeJourney } from './suites/journey.js';
 import { speechRecognition } from './suites/speech.js';
+import { realDocuments } from './suites/real.js';
 
 export interface SuiteResult {
   title: string;
@@ -37,6 +38,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   mask: maskCheck,
   journey: wholeJourney,
   speech: speechRecognition,
+  real: realDocuments,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

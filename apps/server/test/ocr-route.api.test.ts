@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { errorTexts } from '@kyc/contracts';
-import { generateFixtureSet, type GroundTruth } from '@kyc/fixtures';
+import { buildTd1, generateFixtureSet, renderMrzDocumentPng, type GroundTruth } from '@kyc/fixtures';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../src/crypto/apikeys.js';
@@ -16,6 +16,8 @@ let fixtures: string;
 let front: { truth: GroundTruth; image: Buffer };
 let back: { truth: GroundTruth; image: Buffer };
 let blank: Buffer;
+let badBack: Buffer;
+let goodBack: Buffer;
 
 beforeAll(async () => {
   fixtures = await mkdtemp(path.join(os.tmpdir(), 'ocr-route-'));
@@ -28,6 +30,17 @@ beforeAll(async () => {
   back = await load('ine-000-back-clean');
   // A photo of an empty dark table: an image, but no document.
   blank = await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#202124' } }).png().toBuffer();
+  // A Peru DNI back (TD1 'I<PER') as printed, and the same with its birth-date check digit wrong.
+  const good = buildTd1({
+    documentCode: 'I<', issuer: 'PER', documentNumber: '46027896', optional1: '', birthDate: { y: 1988, m: 3, d: 9 },
+    sex: 'F', expiryDate: { y: 2031, m: 5, d: 20 }, nationality: 'PER', optional2: '', surnames: ['QUISPE', 'MAMANI'],
+    givenNames: 'ROSA ELENA',
+  });
+  const bad = [good[0], `${good[1].slice(0, 6)}${(Number(good[1][6]) + 3) % 10}${good[1].slice(7)}`, good[2]];
+  const onTable = async (lines: readonly string[]) => sharp(await renderMrzDocumentPng('TD1', lines, 'MUESTRA'))
+    .resize({ width: 1400 }).extend({ top: 100, bottom: 100, left: 100, right: 100, background: '#2b2b2e' }).png().toBuffer();
+  goodBack = await onTable(good);
+  badBack = await onTable(bad);
 }, 60_000);
 
 afterAll(async () => {
@@ -100,6 +113,17 @@ describe.each(engines)('POST /v2/ocr ($name)', (engine) => {
     expect((await post(headers, ocrForm(headers, 'front', front.image))).statusCode).toBe(429);
     expect((await events(headers.transaccion)).transaction.attempts).toEqual({ id_frontal: 3 });
   }, 60_000);
+
+  it('refuses a back whose MRZ fails its check digits as unreadable (422, an attempt counted), never 200', async () => {
+    const headers = trxHeaders();
+    const refused = await post(headers, ocrForm(headers, 'back', badBack));
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().message_client).toBe(errorTexts.idUnreadable);
+    expect((await events(headers.transaccion)).transaction.attempts).toEqual({ id_reverso: 1 });
+    const accepted = await post(headers, ocrForm(headers, 'back', goodBack));
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().payload.ocrData.cadena).toContain('I<PER46027896');
+  }, 90_000);
 
   it('refuses bad uploads with a 4xx, without counting an attempt or storing anything', async () => {
     const headers = trxHeaders();

@@ -22,7 +22,11 @@ export type ReadVerdict =
   /** Front data incomplete or badly formatted, tolerated once (spec §4): 200, the flow goes on to the back. */
   | { kind: 'tolerated'; reason: string }
   /** Not usable: an attempt is counted and the user is asked to capture again. */
-  | { kind: 'rejected'; reason: 'not_a_document' | 'wrong_side' | 'no_mrz' | 'incomplete'; detail: string };
+  | {
+    kind: 'rejected';
+    reason: 'not_a_document' | 'not_accepted' | 'wrong_side' | 'no_mrz' | 'mrz_invalid' | 'incomplete';
+    detail: string;
+  };
 
 export interface ReadContext {
   side: IdSide;
@@ -34,18 +38,28 @@ function hasMrzBack(result: OcrResult): boolean {
   return result.mrz !== undefined && result.mrz.lines.length > 0;
 }
 
+/** A zone whose check digits fail was misread (or is not genuine): what it says must not be used. */
+const mrzInvalid = {
+  kind: 'rejected', reason: 'mrz_invalid', detail: 'the machine-readable zone failed its check digits',
+} as const;
+
 export function judgeRead(result: OcrResult, context: ReadContext): ReadVerdict {
   if (result.documentType === 'UNKNOWN') {
     return { kind: 'rejected', reason: 'not_a_document', detail: 'no official ID was recognised in the image' };
+  }
+  if (result.documentType === 'VISA') {
+    return { kind: 'rejected', reason: 'not_accepted', detail: 'a visa is not an identification the flow accepts' };
   }
   if (result.side !== context.side) {
     return { kind: 'rejected', reason: 'wrong_side', detail: `the image shows the ${result.side} side, the ${context.side} was expected` };
   }
   if (context.side === 'back') {
-    return hasMrzBack(result)
-      ? { kind: 'accepted' }
-      : { kind: 'rejected', reason: 'no_mrz', detail: 'the machine-readable zone of the back could not be read' };
+    if (!hasMrzBack(result)) {
+      return { kind: 'rejected', reason: 'no_mrz', detail: 'the machine-readable zone of the back could not be read' };
+    }
+    return result.mrz?.valid ? { kind: 'accepted' } : mrzInvalid;
   }
+  if (result.mrz && !result.mrz.valid) return mrzInvalid;
   const data = result.ocrData;
   const check = frontDataCheck({
     nombreCompleto: typeof data.nombreCompleto === 'string' ? data.nombreCompleto : undefined,

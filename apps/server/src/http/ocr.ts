@@ -127,7 +127,8 @@ export function registerOcrRoutes(app: ZodApp, { config, db, cipher, blobs, ocr 
           await setLockUntil(db, transaction.uuidTrx, lockUntilAfter(now));
           throw new HttpError(429, `Attempts exhausted after: ${verdict.kind === 'rejected' ? verdict.detail : 'unreadable image'}`, errorTexts.attemptsExceeded);
         }
-        const text = verdict.kind === 'rejected' && verdict.reason === 'incomplete' ? errorTexts.idUnreadable : failureText[side];
+        const unreadable = verdict.kind === 'rejected' && (verdict.reason === 'incomplete' || verdict.reason === 'mrz_invalid');
+        const text = unreadable ? errorTexts.idUnreadable : failureText[side];
         throw new HttpError(422, `Unreadable ${side}: ${verdict.kind === 'rejected' ? verdict.detail : 'unreadable image'}`, text);
       }
       if (verdict.kind === 'tolerated') await addEvidence(db, cipher, { ...base, kind: idEvidenceKinds.toleratedFront, payload: { reason: verdict.reason } });

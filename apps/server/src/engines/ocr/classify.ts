@@ -10,7 +10,8 @@ export interface Classification {
   side: IdSide;
 }
 
-type Known = Exclude<ReadDocumentType, 'UNKNOWN'>;
+/** Documents recognised by their printed words (a visa only by its MRZ). */
+type Known = Exclude<ReadDocumentType, 'UNKNOWN' | 'VISA'>;
 
 /** Phrases, each worth its weight when all its words are found (words may be misread by one letter). */
 const PHRASES: Record<Known, Array<[string, number]>> = {
@@ -51,11 +52,17 @@ export function textScores(text: string): Record<Known, number> {
   return scores;
 }
 
-/** What the MRZ's first line says: TD3 'P<' is a passport, TD1 'ID'+'MEX' the INE, 'I<PER' the Peru DNI. */
+/**
+ * What the MRZ's first line says: TD3 'P' is a passport, a 'V' zone (MRV-A, MRV-B) a visa, TD1 'ID'+'MEX' the
+ * INE, 'I<PER' the Peru DNI.
+ */
 export function mrzDocument(lines: readonly string[] | null): Classification | null {
   const first = lines?.[0];
   if (!first) return null;
   if (first.length === 44 && first.startsWith('P')) return { documentType: 'PASAPORTE', side: 'front' };
+  if ((first.length === 44 || first.length === 36) && lines.length === 2 && first.startsWith('V')) {
+    return { documentType: 'VISA', side: 'front' };
+  }
   const issuer = first.slice(2, 5);
   if (first.startsWith('ID') && issuer === 'MEX') return { documentType: 'INE', side: 'back' };
   if (first.startsWith('I') && issuer === 'PER') return { documentType: 'DNI_PERU', side: 'back' };

@@ -3,7 +3,7 @@
  * classify, read every field of that document's layout on the pooled workers, parse, cross-check, and
  * crop the holder's photo.
  */
-import { classify, type Classification } from './classify.js';
+import { classify, mrzDocument, type Classification } from './classify.js';
 import { cropFace } from './face-crop.js';
 import { ineBack } from './fields/ine-back.js';
 import { ineFront } from './fields/ine-front.js';
@@ -13,14 +13,15 @@ import { passportFront } from './fields/passport.js';
 import type { DocumentReader, FieldSpec, ParsedSide, ParseInput } from './fields/spec.js';
 import { fieldImage } from './field-image.js';
 import { encodeGreyPng, straighten, type StraightenedCard } from './geometry.js';
-import { readMrz, type MrzResult } from './mrz.js';
-import { locateMrzBand } from './mrz-locate.js';
+import type { MrzResult } from './mrz.js';
+import { readMrzAnyOrientation } from './mrz-orient.js';
+import { checkMrz } from './mrz-parse.js';
 import { regionToPixels } from './page.js';
 import { OcrPool, type RawLine, type RawRead } from './pool.js';
 import { parseProof, type ProofFields, type ProofLine } from './fields/proof.js';
 import type { Quad } from './homography.js';
 import sharp from 'sharp';
-import type { OcrEngine, OcrInput, OcrResult, ProofOcrResult } from './types.js';
+import type { MrzReading, OcrEngine, OcrInput, OcrResult, ProofOcrResult } from './types.js';
 
 export interface OcrEngineOptions {
   /** LSTM workers for printed text (default 2); one more legacy worker reads MRZs. */
@@ -144,15 +145,19 @@ class TesseractOcrEngine implements OcrEngine {
     lap('geometry', started);
 
     const classifyStart = performance.now();
-    let { classification, mrz } = await this.identify(card, input);
+    const identified = await this.identify(card, input);
+    let { classification, mrz } = identified;
+    // The card as its MRZ reads upright (any quarter turn of the photo).
+    card = identified.card;
     const warnings: string[] = [];
-    if (classification.documentType === 'UNKNOWN') {
+    if (classification.documentType === 'UNKNOWN' && !mrz) {
       // Perhaps upside down (or a portrait photo turned the wrong way): one more look, half a turn round.
       const turned = await this.straighten(input.image, 2);
-      const second = await this.identify(turned, input);
+      // Its MRZ was looked for in every quarter turn already: only the printed words are read again.
+      const second = await this.identify(turned, input, false);
       if (second.classification.documentType !== 'UNKNOWN') {
         ({ classification, mrz } = second);
-        card = turned;
+        card = second.card;
         warnings.push('card_upside_down');
       }
     }
@@ -160,13 +165,14 @@ class TesseractOcrEngine implements OcrEngine {
 
     if (classification.side !== input.side) warnings.push('side_mismatch');
     const reader = READERS[`${classification.documentType}:${classification.side}`];
-    const mrzReading = mrz
-      ? { format: mrz.format, lines: mrz.lines, valid: mrz.valid, checkDigits: mrz.checkDigits }
+    const mrzReading: MrzReading | undefined = mrz
+      ? { format: mrz.format, lines: mrz.lines, valid: mrz.valid, checkDigits: mrz.checkDigits, fields: mrz.fields }
       : undefined;
     const base = { ...classification, geometry: card.geometry, ...(mrzReading ? { mrz: mrzReading } : {}) };
     if (!reader) {
       lap('total', started);
-      return { ...base, ocrData: {}, warnings: [...warnings, 'document_not_recognised'], timingsMs };
+      const why = classification.documentType === 'VISA' ? 'document_not_accepted' : 'document_not_recognised';
+      return { ...base, ocrData: {}, warnings: [...warnings, why], timingsMs };
     }
 
     const fieldsStart = performance.now();
@@ -178,7 +184,7 @@ class TesseractOcrEngine implements OcrEngine {
     lap('total', started);
     return {
       ...base,
-      ...(mrzReading && parsed.mrzLines ? { mrz: { ...mrzReading, lines: parsed.mrzLines } } : {}),
+      ...(mrzReading && parsed.mrzLines ? { mrz: { ...mrzReading, ...checkMrz(parsed.mrzLines), lines: parsed.mrzLines } } : {}),
       ocrData: parsed.ocrData,
       ...(parsed.ocrBack ? { ocrBack: parsed.ocrBack } : {}),
       ...(Object.keys(parsed.extra).length > 0 ? { extra: parsed.extra } : {}),
@@ -239,25 +245,31 @@ class TesseractOcrEngine implements OcrEngine {
     });
   }
 
-  /** Document type and side: the header words and, when the card has one, the MRZ (read in parallel). */
+  /**
+   * Document type and side: the MRZ, looked for in every orientation of the card, settles them when it names a
+   * document; otherwise the header words (and the whole card's when the header says nothing) on the card turned
+   * as its MRZ reads.
+   */
   private async identify(
     card: StraightenedCard,
     input: OcrInput,
-  ): Promise<{ classification: Classification; mrz: MrzResult | null }> {
-    const band = locateMrzBand(card.grey);
-    const wantMrz = band !== null || input.side === 'back' || input.passportHint === true;
-    const [mrz, headerText] = await Promise.all([
-      wantMrz ? readMrz(this.pool, card.grey, band) : Promise.resolve(null),
-      input.side === 'front' || band === null ? this.readHeader(card) : Promise.resolve(''),
-    ]);
+    lookForMrz = true,
+  ): Promise<{ classification: Classification; mrz: MrzResult | null; card: StraightenedCard }> {
+    const oriented = lookForMrz
+      ? await readMrzAnyOrientation(this.pool, card, input.side === 'back' || input.passportHint === true)
+      : { card, mrz: null };
+    const { mrz } = oriented;
     const given = { mrzLines: mrz?.lines ?? null, declaredSide: input.side, passportHint: input.passportHint };
+    if (mrzDocument(given.mrzLines)) return { classification: classify({ text: '', ...given }), mrz, card: oriented.card };
+    const headerText = input.side === 'front' || !mrz ? await this.readHeader(oriented.card) : '';
     let classification = classify({ text: headerText, ...given });
-    if (classification.documentType === 'UNKNOWN') {
-      const png = await encodeGreyPng(card.grey, undefined, PAGE_SCALE);
+    // An MRZ of another document (a foreign ID card) settles it: its words would not make it one of ours.
+    if (classification.documentType === 'UNKNOWN' && !mrz) {
+      const png = await encodeGreyPng(oriented.card.grey, undefined, PAGE_SCALE);
       const page = await this.pool.readText(png, { segmentation: 'auto' });
       classification = classify({ text: page.text, ...given });
     }
-    return { classification, mrz };
+    return { classification, mrz, card: oriented.card };
   }
 
   /**
@@ -269,15 +281,16 @@ class TesseractOcrEngine implements OcrEngine {
     reader: DocumentReader,
     context: Pick<ParseInput, 'mrz' | 'today' | 'front'>,
   ): Promise<ParsedSide> {
+    const fields = reader.fieldsToRead?.(context.mrz) ?? reader.fields;
     const [reads, legacyReads] = await Promise.all([
-      this.readFields(card, reader.fields, FIRST_RENDITION),
-      this.readCodes(card, reader.fields.filter((f) => f.legacyToo)),
+      this.readFields(card, fields, FIRST_RENDITION),
+      this.readCodes(card, fields.filter((f) => f.legacyToo)),
     ]);
     const alternates: Record<string, RawRead[]> = {};
     for (const [key, read] of Object.entries(legacyReads)) alternates[key] = [read];
     const parseInput: ParseInput = { reads, alternates, card: card.grey, ...context };
     const first = reader.parse(parseInput);
-    const retry = reader.fields.filter((f) =>
+    const retry = fields.filter((f) =>
       f.retryOn?.some((w) => first.warnings.includes(w)) || needsAnotherLook(f, reads[f.key]!));
     if (retry.length === 0) return first;
     const renditions = await Promise.all(RETRY_RENDITIONS.map((r) => this.readFields(card, retry, r)));

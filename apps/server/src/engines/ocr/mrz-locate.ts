@@ -24,10 +24,12 @@ interface TextRow {
 
 const SEARCH_FROM = 0.45;
 const MIN_RUNS = 18;
+/** Smallest MRZ line height as a share of the document's width (OCR-B on a TD3 page is ~0.019). */
+const MIN_LINE_HEIGHT = 0.011;
 
-function rowsOfPrint(card: RawImage): TextRow[] {
+export function rowsOfPrint(card: RawImage, searchFrom = SEARCH_FROM): TextRow[] {
   const { data, width, height } = card;
-  const y0 = Math.floor(height * SEARCH_FROM);
+  const y0 = Math.floor(height * searchFrom);
   const x0 = Math.floor(width * 0.03);
   const x1 = Math.ceil(width * 0.97);
   const region = data.subarray(y0 * width, height * width);
@@ -84,18 +86,33 @@ function widestInkGap(card: RawImage, row: TextRow, threshold: number): number {
   return widest;
 }
 
-/** The vertical band holding the MRZ, or null when the lower card shows no MRZ-like group of lines. */
-export function locateMrzBand(card: RawImage): MrzBand | null {
+/**
+ * The vertical band holding the MRZ, or null when the card shows no MRZ-like group of lines. `searchFrom`
+ * (a fraction of the height) skips the top of the card; 0 searches all of it (two cards or a passport spread
+ * in one photo, where the zone may sit anywhere).
+ */
+export function locateMrzBand(card: RawImage, searchFrom = SEARCH_FROM): MrzBand | null {
   const { width, height } = card;
-  const minHeight = height * 0.022;
+  // Character height against the width, which the document fixes (a photo of two cards stacked is twice as tall).
+  const minHeight = width * MIN_LINE_HEIGHT;
   // MRZ characters sit on a fixed 2.54 mm pitch: a long row with no wide blank stretch.
-  const lines = rowsOfPrint(card).filter(
+  const lines = rowsOfPrint(card, searchFrom).filter(
     (r) => r.bottom - r.top >= minHeight && (r.right - r.left) / width >= 0.6 && r.runs >= MIN_RUNS + 7 &&
       r.maxGap <= width * 0.045,
   );
+  // The lowest group that fits (print below an MRZ is another document in the same photo, or its back).
+  for (let end = lines.length; end >= 2; end--) {
+    const band = groupBand(lines, end, width, height);
+    if (band) return band;
+  }
+  return null;
+}
+
+/** The group of three (else two) MRZ-like lines ending at `end`, when they are even in height and pitch. */
+function groupBand(lines: TextRow[], end: number, width: number, height: number): MrzBand | null {
   for (let count = 3; count >= 2; count--) {
-    if (lines.length < count) continue;
-    const group = lines.slice(-count);
+    if (end < count) continue;
+    const group = lines.slice(end - count, end);
     const heights = group.map((l) => l.bottom - l.top);
     const maxH = Math.max(...heights);
     const minH = Math.min(...heights);

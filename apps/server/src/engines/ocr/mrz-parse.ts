@@ -1,17 +1,15 @@
 /**
- * Pure MRZ handling: assembling OCR glyphs into fixed-length lines (TD1 3x30, TD3 2x44), position-aware
- * letter/digit repair by the ICAO 9303 field layout (plus the INE, Peru DNI and Mexican passport number
- * layouts), and validation through the `mrz` package.
+ * Pure MRZ handling: assembling OCR glyphs into fixed-length lines (TD1 3x30, TD2 and MRV-B 2x36, TD3 and
+ * MRV-A 2x44), position-aware letter/digit repair by the ICAO 9303 field layout (plus the INE, Peru DNI and
+ * Mexican passport number layouts), and validation by our own parser (mrz-formats.ts).
  */
-import { parse, states } from 'mrz';
+import { MRZ_SHAPE, parseMrzLines, type MrzFieldValue, type MrzFormat } from './mrz-formats.js';
 import { DIGIT_FOR_LETTER, LETTER_FOR_DIGIT } from './shapes.js';
 
-export type MrzFormat = 'TD1' | 'TD3';
+export { MRZ_SHAPE, type MrzFormat } from './mrz-formats.js';
 
-export const MRZ_SHAPE: Record<MrzFormat, { lines: number; length: number; documentWidthMm: number }> = {
-  TD1: { lines: 3, length: 30, documentWidthMm: 85.6 },
-  TD3: { lines: 2, length: 44, documentWidthMm: 125 },
-};
+/** Width of the document each format is printed on (ICAO 9303): the character pitch is 2.54 mm on all. */
+const DOCUMENT_WIDTH_MM: Record<MrzFormat, number> = { TD1: 85.6, TD2: 105, TD3: 125, MRVA: 120, MRVB: 105 };
 const MRZ_PITCH_MM = 2.54;
 
 export interface MrzGlyph {
@@ -42,7 +40,7 @@ const median = (values: number[]): number => {
 
 /** Glyphs placed on the fixed character grid; empty cells become '<' (the filler OCR most often drops). */
 function placeOnGrid(lines: MrzGlyph[][], length: number, cardWidth: number, format: MrzFormat): string[] | null {
-  const prior = (MRZ_PITCH_MM / MRZ_SHAPE[format].documentWidthMm) * cardWidth;
+  const prior = (MRZ_PITCH_MM / DOCUMENT_WIDTH_MM[format]) * cardWidth;
   const spacings: number[] = [];
   for (const glyphs of lines) {
     for (let i = 1; i < glyphs.length; i++) {
@@ -114,6 +112,8 @@ export interface AssembledMrz {
   lines: string[];
   /** Vertical extent of each line on the card. */
   rows: Array<{ top: number; bottom: number }>;
+  /** Mean OCR confidence (0-100) of each line's glyphs (0 when the read had no glyph boxes). */
+  confidences: number[];
 }
 
 export function assembleMrz(ocrLines: MrzTextLine[], cardWidth: number): AssembledMrz | null {
@@ -121,8 +121,8 @@ export function assembleMrz(ocrLines: MrzTextLine[], cardWidth: number): Assembl
     .map((l) => ({ ...l, text: l.text.replace(/\s+/g, '') }))
     .filter((l) => l.text.length >= 18)
     .sort((a, b) => a.y - b.y);
-  if (candidates.length === 0) return null;
-  const format: MrzFormat = candidates.some((l) => l.text.length >= 38) ? 'TD3' : 'TD1';
+  if (candidates.length < 2) return null;
+  const format = formatByLength(candidates);
   const { lines: count, length } = MRZ_SHAPE[format];
   if (candidates.length < count) return null;
   const chosen = candidates.slice(-count);
@@ -132,7 +132,27 @@ export function assembleMrz(ocrLines: MrzTextLine[], cardWidth: number): Assembl
   const gridded = haveGlyphs ? placeOnGrid(glyphLines, length, cardWidth, format) : null;
   const templates = lineTemplates(format, chosen.map((l) => l.text));
   const lines = gridded ?? chosen.map((l, i) => fitByText(l.text, length, templates[i] ?? ''));
-  return { format, lines, rows: chosen.map((l) => ({ top: l.top, bottom: l.bottom })) };
+  const confidences = glyphLines.map((g) => (g.length > 0 ? g.reduce((sum, x) => sum + x.confidence, 0) / g.length : 0));
+  return { format, lines, rows: chosen.map((l) => ({ top: l.top, bottom: l.bottom })), confidences };
+}
+
+/**
+ * Three lines of about 30 characters evenly spaced are a TD1; otherwise two lines, 44 or 36 characters long
+ * by the longer of the two, a visa (MRV-A, MRV-B) when the document code starts with V.
+ */
+function formatByLength(candidates: Array<{ text: string; y: number }>): MrzFormat {
+  const last3 = candidates.slice(-3);
+  if (last3.length === 3 && last3.every((l) => l.text.length >= 24 && l.text.length <= 34)) {
+    const [a, b, c] = last3.map((l) => l.y) as [number, number, number];
+    const pitch = [b - a, c - b];
+    if (Math.max(...pitch) < Math.min(...pitch) * 1.5) return 'TD1';
+  }
+  const [first, second] = candidates.slice(-2);
+  const longest = Math.max(first?.text.length ?? 0, second?.text.length ?? 0);
+  const visa = first?.text.startsWith('V') === true;
+  if (longest >= 40) return visa ? 'MRVA' : 'TD3';
+  if (longest >= 33) return visa ? 'MRVB' : 'TD2';
+  return 'TD1';
 }
 
 // --------------------------------------------------------------------------------------------------
@@ -169,13 +189,13 @@ const repeat = (cls: CharClass, n: number): string => cls.repeat(n);
 /** Generic ICAO layout, refined for the INE (IDMEX), the Peru DNI (I<PER) and Mexican passports. */
 export function lineTemplates(format: MrzFormat, lines: readonly string[]): string[] {
   const first = lines[0] ?? '';
-  const issuer = repairStateCode([...first.slice(2, 5)].map((c) => TO_LETTER[c] ?? c).join(''), null);
-  if (format === 'TD3') {
-    const number = issuer === 'MEX' ? `A${repeat('N', 8)}` : repeat('X', 9);
-    return [
-      `AAAAA${repeat('A', 39)}`,
-      `${number}CAAA${repeat('N', 6)}CS${repeat('N', 6)}C${repeat('X', 14)}CC`,
-    ];
+  const issuer = issuerOf(format, first);
+  if (format !== 'TD1') {
+    const length = MRZ_SHAPE[format].length;
+    const number = format === 'TD3' && issuer === 'MEX' ? `A${repeat('N', 8)}` : repeat('X', 9);
+    const dates = `CAAA${repeat('N', 6)}CS${repeat('N', 6)}C`;
+    const tail = format === 'TD3' ? `${repeat('X', 14)}CC` : format === 'TD2' ? `${repeat('X', 7)}C` : repeat('X', length - 28);
+    return [`AAAAA${repeat('A', length - 5)}`, `${number}${dates}${tail}`];
   }
   let line1 = `AAAAA${repeat('X', 9)}C${repeat('X', 15)}`;
   if (issuer === 'MEX' && /^[I1][D0O]/.test(first)) line1 = `AAAAA${repeat('N', 9)}CFF${repeat('N', 13)}`;
@@ -194,18 +214,18 @@ function repairChar(char: string, cls: string): string {
   }
 }
 
-/** A country code the `mrz` package knows, reached by at most one confusable-letter swap. */
-function repairStateCode(code: string, expected: string | null): string {
-  const known = (c: string) => Object.prototype.hasOwnProperty.call(states, c);
-  if (known(code) && (!expected || code === expected)) return code;
-  const variants = new Set<string>();
+/**
+ * The nationality of a document whose issuer fixes it (an INE or Peru DNI, a Mexican passport), when the read
+ * differs from it by one letter the legacy engine confuses. Any other code is kept as read: unknown codes
+ * (a specimen's UTO) are valid, and no code is turned into another one from a list.
+ */
+function expectedCode(code: string, expected: string | null): string {
+  if (!expected || code === expected) return code;
   for (let i = 0; i < code.length; i++) {
-    for (const alt of LETTER_CONFUSIONS[code[i]!] ?? '') variants.add(code.slice(0, i) + alt + code.slice(i + 1));
+    const alternatives = LETTER_CONFUSIONS[code[i]!] ?? '';
+    if (alternatives.includes(expected[i]!) && code.slice(0, i) + expected[i] + code.slice(i + 1) === expected) return expected;
   }
-  if (expected && variants.has(expected)) return expected;
-  if (known(code)) return code;
-  const valid = [...variants].filter(known);
-  return valid.length === 1 ? valid[0]! : code;
+  return code;
 }
 
 /** Everything after the first run of three fillers in a name field is filler. */
@@ -221,6 +241,18 @@ function clearFillerNoise(field: string): string {
   return field.replace(/(?<=<)[KLCEX](?=<|$)/g, '<');
 }
 
+/**
+ * The issuing state as read, letters for digits; on a TD1 'ID' line (the INE's IDMEX) one confusable letter
+ * away from MEX it is MEX, the only issuer of that code among the documents the flow reads.
+ */
+function issuerOf(format: MrzFormat, first: string): string {
+  const code = [...first.slice(2, 5)].map((c) => TO_LETTER[c] ?? c).join('');
+  return format === 'TD1' && /^[I1][D0O]/.test(first) ? expectedCode(code, 'MEX') : code;
+}
+
+/** Issuers whose documents read here always carry their own nationality. */
+const SELF_NATIONAL = new Set(['MEX', 'PER']);
+
 export function repairMrz(format: MrzFormat, input: readonly string[]): string[] {
   const templates = lineTemplates(format, input);
   const lines = input.map((line, i) => [...line].map((c, j) => repairChar(c, templates[i]?.[j] ?? 'X')).join(''));
@@ -228,21 +260,22 @@ export function repairMrz(format: MrzFormat, input: readonly string[]): string[]
     const line = lines[i]!;
     lines[i] = line.slice(0, start) + value + line.slice(end);
   };
-  if (format === 'TD3') {
-    const l0 = lines[0]!;
-    const issuer = repairStateCode(l0.slice(2, 5), null);
-    set(0, 2, 5, issuer);
-    set(0, 5, 44, clearNameTail(lines[0]!.slice(5)));
+  const issuer = issuerOf(format, lines[0]!);
+  set(0, 2, 5, issuer);
+  const nationalityExpected = SELF_NATIONAL.has(issuer) ? issuer : null;
+  if (format !== 'TD1') {
+    const length = MRZ_SHAPE[format].length;
+    set(0, 5, length, clearNameTail(lines[0]!.slice(5)));
     const l1 = lines[1]!;
-    set(1, 10, 13, repairStateCode(l1.slice(10, 13), issuer === 'MEX' ? 'MEX' : null));
+    set(1, 10, 13, expectedCode(l1.slice(10, 13), nationalityExpected));
+    // H is no ICAO sex letter: on these pages it is the legacy engine's reading of M.
     if (l1[20] === 'H') set(1, 20, 21, 'M');
-    set(1, 28, 42, clearFillerNoise(lines[1]!.slice(28, 42)));
+    const optionalEnd = format === 'TD3' ? 42 : format === 'TD2' ? 35 : length;
+    set(1, 28, optionalEnd, clearFillerNoise(lines[1]!.slice(28, optionalEnd)));
     return lines;
   }
-  const issuer = repairStateCode(lines[0]!.slice(2, 5), null);
-  set(0, 2, 5, issuer);
   set(0, 15, 30, clearFillerNoise(lines[0]!.slice(15, 30)));
-  set(1, 15, 18, repairStateCode(lines[1]!.slice(15, 18), issuer === 'MEX' || issuer === 'PER' ? issuer : null));
+  set(1, 15, 18, expectedCode(lines[1]!.slice(15, 18), nationalityExpected));
   set(1, 18, 29, clearFillerNoise(lines[1]!.slice(18, 29)));
   set(2, 0, 30, clearNameTail(lines[2]!));
   return lines;
@@ -253,43 +286,27 @@ export function repairMrz(format: MrzFormat, input: readonly string[]): string[]
 // --------------------------------------------------------------------------------------------------
 
 export interface MrzCheck {
-  /** Every field parsed and every check digit verified. */
+  /** Every field well formed and every check digit verified. */
   valid: boolean;
   checkDigits: Record<string, boolean>;
-  fields: Record<string, string | null>;
+  fields: Record<string, MrzFieldValue>;
 }
-
-const CHECK_DIGIT_NAMES: Record<string, string> = {
-  documentNumberCheckDigit: 'documentNumber',
-  birthDateCheckDigit: 'birthDate',
-  expirationDateCheckDigit: 'expirationDate',
-  personalNumberCheckDigit: 'personalNumber',
-  compositeCheckDigit: 'composite',
-};
 
 /** Whether the line is an INE (IDMEX) TD1 line 1. */
 export const isIneMrz = (lines: readonly string[]): boolean => (lines[0] ?? '').startsWith('IDMEX');
 
 /**
- * Validate with the `mrz` package. The INE prints the sex as H (hombre) on many cards, which ICAO does
- * not allow: H is read as M (male) for validation only; the lines themselves are reported as printed.
+ * Parse and check digits by ICAO 9303 (mrz-formats.ts). The INE prints the sex as H (hombre) on many cards,
+ * which ICAO does not allow: it is accepted on IDMEX zones. `lineConfidences` (0-100) grade the fields no
+ * check digit covers.
  */
-export function checkMrz(lines: readonly string[]): MrzCheck {
-  const input = [...lines];
-  if (isIneMrz(input) && input[1]?.[7] === 'H') input[1] = `${input[1].slice(0, 7)}M${input[1].slice(8)}`;
-  try {
-    const result = parse(input);
-    const checkDigits: Record<string, boolean> = {};
-    for (const detail of result.details) {
-      const name = detail.field ? CHECK_DIGIT_NAMES[detail.field] : undefined;
-      if (name) checkDigits[name] = detail.valid;
-    }
-    const fields: Record<string, string | null> = {};
-    for (const [key, value] of Object.entries(result.fields)) fields[key] = value ?? null;
-    return { valid: result.valid, checkDigits, fields };
-  } catch {
-    return { valid: false, checkDigits: {}, fields: {} };
-  }
+export function checkMrz(lines: readonly string[], lineConfidences?: readonly number[]): MrzCheck {
+  const parsed = parseMrzLines(lines, {
+    ...(isIneMrz(lines) ? { extraSexLetters: 'H' } : {}),
+    ...(lineConfidences ? { lineConfidences } : {}),
+  });
+  if (!parsed) return { valid: false, checkDigits: {}, fields: {} };
+  return { valid: parsed.valid, checkDigits: { ...parsed.checkDigits }, fields: parsed.fields };
 }
 
 export function countValidCheckDigits(check: MrzCheck): number {

@@ -17,7 +17,6 @@ import { MRZ_ALPHABET, type OcrPool, type RawRead } from './pool.js';
 import type { MrzReading } from './types.js';
 
 export interface MrzResult extends MrzReading {
-  fields: MrzCheck['fields'];
   located: boolean;
   attempts: number;
 }
@@ -35,11 +34,12 @@ const VARIANTS: Variant[] = [
 const SIDE_MARGIN = 0.02;
 const NAME_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
 
-interface Candidate {
+export interface Candidate {
   format: MrzFormat;
   lines: string[];
   check: MrzCheck;
   rows: Array<{ top: number; bottom: number }>;
+  confidences: number[];
 }
 
 /** Where the MRZ should be when the locator finds nothing: the bottom third of an ID-1 card or passport page. */
@@ -82,7 +82,8 @@ function toCandidate(lines: MrzTextLine[], cardWidth: number): Candidate | null 
   const assembled = assembleMrz(lines, cardWidth);
   if (!assembled) return null;
   const repaired = repairMrz(assembled.format, assembled.lines);
-  return { format: assembled.format, lines: repaired, check: checkMrz(repaired), rows: assembled.rows };
+  const { confidences } = assembled;
+  return { format: assembled.format, lines: repaired, check: checkMrz(repaired, confidences), rows: assembled.rows, confidences };
 }
 
 const score = (c: Candidate): number => (c.check.valid ? 1000 : 0) + countValidCheckDigits(c.check);
@@ -97,7 +98,7 @@ function bestCombination(candidates: Candidate[]): Candidate {
     if (index === count) {
       // Lines from different readings: the layout repair depends on line 1's issuer, so it runs again.
       const lines = repairMrz(format, picked);
-      const candidate = { format, lines, check: checkMrz(lines), rows: best.rows };
+      const candidate = { format, lines, check: checkMrz(lines, best.confidences), rows: best.rows, confidences: best.confidences };
       if (score(candidate) > score(best)) best = candidate;
       return;
     }
@@ -108,59 +109,79 @@ function bestCombination(candidates: Candidate[]): Candidate {
   return best;
 }
 
-/** `located` is the locator's band when the caller already ran it (null: not found). */
-export async function readMrz(
-  pool: OcrPool,
-  card: RawImage,
-  located: MrzBand | null = locateMrzBand(card),
-): Promise<MrzResult | null> {
+/** A first, single reading of a zone (the legacy engine on the plain band), cheap enough to try every orientation. */
+export interface FirstMrzRead {
+  band: MrzBand;
+  located: boolean;
+  candidate: Candidate | null;
+}
+
+function legacyRead(pool: OcrPool, card: RawImage, band: MrzBand, variant: Variant): Promise<Candidate | null> {
+  return bandPng(card, band, variant).then(async ({ png, left }) =>
+    toCandidate(textLines(await pool.readMrz(png), left, band.top, variant.scale), card.width));
+}
+
+export async function firstMrzRead(pool: OcrPool, card: RawImage, located: MrzBand | null): Promise<FirstMrzRead> {
   const band = located ?? defaultBand(card);
-  const legacy = async (variant: Variant): Promise<Candidate | null> => {
-    const { png, left } = await bandPng(card, band, variant);
-    return toCandidate(textLines(await pool.readMrz(png), left, band.top, variant.scale), card.width);
-  };
-  const lstm = async (): Promise<Candidate | null> => {
-    const { png, left } = await bandPng(card, band, { binarise: false, scale: 1 });
-    const read = await pool.readText(png, { segmentation: 'block', whitelist: MRZ_ALPHABET });
-    return toCandidate(textLines(read, left, band.top, 1), card.width);
-  };
-  const candidates: Candidate[] = [];
-  let attempts = 0;
-  for (const variant of VARIANTS) {
-    attempts++;
-    const candidate = await legacy(variant);
-    if (candidate) candidates.push(candidate);
-    if (candidate?.check.valid) break;
+  return { band, located: located !== null, candidate: await legacyRead(pool, card, band, VARIANTS[0]!) };
+}
+
+/** Whether a first read validated (no further reading needed but the names). */
+export const firstReadValid = (first: FirstMrzRead): boolean => first.candidate?.check.valid === true;
+
+/** Check digits verified by a first read (to rank orientations when none validates). */
+export const firstReadScore = (first: FirstMrzRead): number => (first.candidate ? score(first.candidate) : -1);
+
+/**
+ * The zone read to the end from a first read: when its check digits fail, again binarised, downscaled and
+ * by the LSTM engine, the best mix of lines kept; then the name line by the LSTM engine.
+ */
+export async function finishMrz(pool: OcrPool, card: RawImage, first: FirstMrzRead): Promise<MrzResult | null> {
+  const { band } = first;
+  const candidates: Candidate[] = first.candidate ? [first.candidate] : [];
+  let attempts = 1;
+  if (!first.candidate?.check.valid) {
+    for (const variant of VARIANTS.slice(1)) {
+      attempts++;
+      const candidate = await legacyRead(pool, card, band, variant);
+      if (candidate) candidates.push(candidate);
+      if (candidate?.check.valid) break;
+    }
   }
   // The LSTM engine fails differently from the legacy one (it may read a filler as K): one more witness.
   if (!candidates.some((c) => c.check.valid)) {
     attempts++;
-    const candidate = await lstm();
+    const { png, left } = await bandPng(card, band, { binarise: false, scale: 1 });
+    const read = await pool.readText(png, { segmentation: 'block', whitelist: MRZ_ALPHABET });
+    const candidate = toCandidate(textLines(read, left, band.top, 1), card.width);
     if (candidate) candidates.push(candidate);
   }
   if (candidates.length === 0) return null;
   const best = candidates.length > 1 ? bestCombination(candidates) : candidates[0]!;
-  const lines = await withLstmNames(pool, card, best);
-  const check = lines === best.lines ? best.check : checkMrz(lines);
+  const lines = await withNationalityWitness(pool, card, best, await withLstmNames(pool, card, best));
+  const check = lines === best.lines ? best.check : checkMrz(lines, best.confidences);
   return {
     format: best.format,
     lines,
     valid: check.valid,
     checkDigits: check.checkDigits,
     fields: check.fields,
-    located: located !== null,
+    located: first.located,
     attempts,
   };
 }
 
-/**
- * The name line read again by the LSTM engine, its letters kept when its layout matches (no check digit
- * covers names).
- */
-async function withLstmNames(pool: OcrPool, card: RawImage, mrz: Candidate): Promise<string[]> {
-  const index = mrz.format === 'TD3' ? 0 : 2;
-  const row = mrz.rows[index];
-  if (!row) return mrz.lines;
+/** `located` is the locator's band when the caller already ran it (null: not found). */
+export async function readMrz(
+  pool: OcrPool,
+  card: RawImage,
+  located: MrzBand | null = locateMrzBand(card),
+): Promise<MrzResult | null> {
+  return finishMrz(pool, card, await firstMrzRead(pool, card, located));
+}
+
+/** One row of the zone read by the LSTM engine as a single line. */
+async function lstmRow(pool: OcrPool, card: RawImage, row: { top: number; bottom: number }, whitelist: string): Promise<string> {
   const pad = Math.round((row.bottom - row.top) * 0.5);
   const top = Math.max(0, Math.floor(row.top - pad));
   const height = Math.min(card.height, Math.ceil(row.bottom + pad)) - top;
@@ -170,13 +191,44 @@ async function withLstmNames(pool: OcrPool, card: RawImage, mrz: Candidate): Pro
     .toColourspace('b-w')
     .png({ compressionLevel: 1 })
     .toBuffer();
-  const read = await pool.readText(png, { segmentation: 'line', whitelist: NAME_ALPHABET });
+  const read = await pool.readText(png, { segmentation: 'line', whitelist });
+  return read.text.replace(/\s+/g, '');
+}
+
+/**
+ * The name line read again by the LSTM engine, its letters kept when its layout matches (no check digit
+ * covers names).
+ */
+async function withLstmNames(pool: OcrPool, card: RawImage, mrz: Candidate): Promise<string[]> {
+  const index = mrz.format === 'TD1' ? 2 : 0;
+  const row = mrz.rows[index];
+  if (!row) return mrz.lines;
+  const text = await lstmRow(pool, card, row, NAME_ALPHABET);
   const line = mrz.lines[index]!;
-  const offset = mrz.format === 'TD3' ? 5 : 0;
-  const text = read.text.replace(/\s+/g, '');
-  const merged = mergeNameField(line.slice(offset), mrz.format === 'TD3' ? text.slice(offset) : text);
+  const offset = mrz.format === 'TD1' ? 0 : 5;
+  const merged = mergeNameField(line.slice(offset), text.slice(offset));
   if (!merged) return mrz.lines;
   const lines = [...mrz.lines];
   lines[index] = line.slice(0, offset) + merged;
   return lines;
+}
+
+/**
+ * No check digit covers the nationality. When the legacy engine's differs from the issuing state by one letter
+ * (AUB beside AUS), the LSTM engine reads the line again as a second witness: its reading is taken when it
+ * finds the issuer's code at that place. Any other code is kept as read.
+ */
+export async function withNationalityWitness(pool: OcrPool, card: RawImage, mrz: Candidate, lines: string[]): Promise<string[]> {
+  const [row, at] = mrz.format === 'TD1' ? [1, 15] : [1, 10];
+  const issuer = lines[0]!.slice(2, 5);
+  const read = lines[row]!.slice(at, at + 3);
+  const differences = [...read].filter((c, i) => c !== issuer[i]).length;
+  const place = mrz.rows[row];
+  if (differences !== 1 || !/^[A-Z]{3}$/.test(issuer) || !place) return lines;
+  const text = await lstmRow(pool, card, place, MRZ_ALPHABET);
+  const found = text.indexOf(issuer, Math.max(0, at - 3));
+  if (found < 0 || found > at + 3) return lines;
+  const out = [...lines];
+  out[row] = lines[row]!.slice(0, at) + issuer + lines[row]!.slice(at + 3);
+  return out;
 }

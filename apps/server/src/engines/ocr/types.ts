@@ -1,11 +1,13 @@
 import type { ProofFields } from './fields/proof.js';
+import type { MrzFieldValue, MrzFormat } from './mrz-formats.js';
 
 /**
  * The document-reading engine behind `/v2/ocr`. The HTTP layer depends on this interface only; the
  * implementation (tesseract.js off the event loop) lives beside it.
  */
 export type IdSide = 'front' | 'back';
-export type ReadDocumentType = 'INE' | 'PASAPORTE' | 'DNI_PERU' | 'FMM' | 'UNKNOWN';
+/** VISA: an ICAO visa (MRV-A, MRV-B), recognised and read but not an ID the flow accepts. */
+export type ReadDocumentType = 'INE' | 'PASAPORTE' | 'DNI_PERU' | 'FMM' | 'VISA' | 'UNKNOWN';
 
 export interface OcrInput {
   /** The uploaded image (PNG/JPEG/WebP), already sniffed and size-checked by the caller. */
@@ -21,11 +23,13 @@ export interface OcrInput {
 }
 
 export interface MrzReading {
-  format: 'TD1' | 'TD3';
+  format: MrzFormat;
   lines: string[];
-  /** Every check digit of the zone verified. */
+  /** Every check digit of the zone verified and every field well formed. */
   valid: boolean;
   checkDigits: Record<string, boolean>;
+  /** Every field of the zone as printed (dates YYMMDD), each with its confidence (0..1). */
+  fields: Record<string, MrzFieldValue>;
 }
 
 export interface OcrResult {

@@ -58,9 +58,18 @@ describe('repairMrz', () => {
     expect(repairMrz('TD1', misread)).toEqual(INE);
   });
 
-  it('repairs a country code one confusable letter away from a known one', () => {
-    const misread = ['P<HEXAGUILAR<BRISENO<<JOAQUIN<<<<<<<<<<<<<<<', 'G509395450HEX0112226M2706188<<<<<<<<<<<<<<04'];
+  it("keeps country codes as read: no list turns an unknown code (a specimen's UTO) into a known one", () => {
+    const unknown = ['P<HEXAGUILAR<BRISENO<<JOAQUIN<<<<<<<<<<<<<<<', 'G509395450HEX0112226M2706188<<<<<<<<<<<<<<04'];
+    expect(repairMrz('TD3', unknown)).toEqual(unknown);
+    const utopia = ['P<UTOAGUILAR<BRISENO<<JOAQUIN<<<<<<<<<<<<<<<', 'G509395450UTO0112226M2706188<<<<<<<<<<<<<<04'];
+    expect(repairMrz('TD3', utopia)).toEqual(utopia);
+  });
+
+  it("takes the nationality a Mexican document must carry when one confusable letter is off", () => {
+    const misread = [PASSPORT[0]!, 'G509395450HEX0112226M2706188<<<<<<<<<<<<<<04'];
     expect(repairMrz('TD3', misread)).toEqual(PASSPORT);
+    const ine = ['IDHEX5338842371<<3447342242468', '0109121M3112319NEX<<<<<<<<<<<3', INE[2]!];
+    expect(repairMrz('TD1', ine)).toEqual(INE);
   });
 
   it('knows the Mexican passport number is a letter and eight digits', () => {

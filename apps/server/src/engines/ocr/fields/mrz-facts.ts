@@ -16,16 +16,16 @@ export interface MrzFacts {
 }
 
 function nameField(format: MrzFormat, lines: readonly string[]): string {
-  return format === 'TD3' ? (lines[0] ?? '').slice(5) : (lines[2] ?? '');
+  return format === 'TD1' ? (lines[2] ?? '') : (lines[0] ?? '').slice(5);
 }
 
 export function mrzFacts(mrz: MrzResult, today: Date): MrzFacts {
   const { format, lines } = mrz;
   const l0 = lines[0] ?? '';
   const l1 = lines[1] ?? '';
-  const [numberField, birth, sexLetter, expiry] = format === 'TD3'
-    ? [l1.slice(0, 9), l1.slice(13, 19), l1[20], l1.slice(21, 27)]
-    : [l0.slice(5, 14), l1.slice(0, 6), l1[7], l1.slice(8, 14)];
+  const [numberField, birth, sexLetter, expiry] = format === 'TD1'
+    ? [l0.slice(5, 14), l1.slice(0, 6), l1[7], l1.slice(8, 14)]
+    : [l1.slice(0, 9), l1.slice(13, 19), l1[20], l1.slice(21, 27)];
   const ine = l0.startsWith('IDMEX');
   // ICAO M is male; on the INE, H is hombre and M is ambiguous between ICAO male and mujer.
   const sex = sexLetter === 'F' ? 'M' : sexLetter === 'H' ? 'H' : sexLetter === 'M' && !ine ? 'H' : null;
@@ -101,8 +101,8 @@ const LEGACY_MISREADS: Record<string, string> = {
  * or when any difference is of another kind.
  */
 export function correctMrzNameFromPrint(mrz: MrzResult, surnames: string[], given: string): string[] | null {
-  const index = mrz.format === 'TD3' ? 0 : 2;
-  const offset = mrz.format === 'TD3' ? 5 : 0;
+  const index = mrz.format === 'TD1' ? 2 : 0;
+  const offset = mrz.format === 'TD1' ? 0 : 5;
   const field = nameField(mrz.format, mrz.lines);
   const printed = printedAsMrzName(surnames, given, field.length).padEnd(field.length, '<');
   if (printed === field || printed.replace(/</g, '') === '') return null;

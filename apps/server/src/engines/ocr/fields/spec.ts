@@ -48,6 +48,8 @@ export interface DocumentReader {
   fields: FieldSpec[];
   /** The holder's photo on this side, padded generously (the face engine re-detects inside it). */
   photo?: Region;
+  /** The fields worth reading once the MRZ is known (all of `fields` when absent). */
+  fieldsToRead?(mrz: MrzResult | null): FieldSpec[];
   parse(input: ParseInput): ParsedSide;
 }
 
