@@ -156,19 +156,29 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
     const right = wordsRightOf(label, words, all).filter((w) => !isLabelWord(w.text));
     const h = label.box.y1 - label.box.y0;
     let chosen: PageWord[] = [];
+    let under = false;
     const take = valueKey === 'curp' || valueKey === 'claveElector' ? right.slice(0, 3) : right;
     if (fits(take)) chosen = take;
     else {
       const below = linesBelow(label, words, all, { maxLines: 1, columnEnd: label.box.x1 + 14 * h })[0] ?? [];
       const near = below.filter((w) => w.box.y0 < label.box.y1 + 2.5 * h && !isLabelWord(w.text));
-      if (fits(near)) chosen = near;
+      if (fits(near)) {
+        chosen = near;
+        under = true;
+      }
     }
     const h2 = Math.max(1, h);
     const nextOnRow = Math.min(Infinity, ...all
       .filter((o) => o !== label && o.box.x0 > label.box.x1 && o.box.y1 > label.box.y0 - h2 && o.box.y0 < label.box.y1 + h2)
       .map((o) => o.box.x0 - 0.3 * h2));
     const reach = valueKey === 'curp' || valueKey === 'claveElector' ? 30 : 10;
-    setRegion(regions, valueKey, {
+    // The crop goes where the value was found: beside the label, or under it (stacked labels).
+    setRegion(regions, valueKey, under ? {
+      x0: label.box.x0 - 0.5 * h2,
+      y0: label.box.y1,
+      x1: Math.max(...chosen.map((w) => w.box.x1)) + 1.5 * h2,
+      y1: Math.max(...chosen.map((w) => w.box.y1)) + 0.5 * h2,
+    } : {
       x0: label.box.x1 - (labelRead ? 0.2 : 1.5) * h2,
       y0: label.box.y0 - 0.8 * h2,
       x1: Math.min(nextOnRow, label.box.x1 + reach * h2),

@@ -157,11 +157,15 @@ function candidate(
   };
 }
 
-/** Words that belong to no label (values and noise). */
+const NOISE_CONFIDENCE = 45;
+
+/** Words that belong to no label: the values (noise left out). */
 export function unlabelledWords(read: RawRead, labels: Map<string, FoundLabel>): PageWord[] {
   const used = new Set([...labels.values()].flatMap((f) => f.words.map(([l, w]) => `${l}:${w}`)));
-  // Marks with no letter or digit (a dash, a speck read as '»') are no part of any value.
-  return pageWords(read).filter((w) => !used.has(`${w.line}:${w.index}`) && /[\p{L}\p{N}]/u.test(w.text));
+  // Marks with no letter or digit (a dash, a speck read as '»') are no part of any value, nor are short words
+  // read with little confidence (hologram, chip or guilloche texture read as '7' or 'd').
+  return pageWords(read).filter((w) => !used.has(`${w.line}:${w.index}`) && /[\p{L}\p{N}]/u.test(w.text) &&
+    (w.confidence >= NOISE_CONFIDENCE || w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 4));
 }
 
 const height = (b: Box) => b.y1 - b.y0;
@@ -287,4 +291,39 @@ export function fitLayout(
 /** Mean word confidence (0..1) of some words; 0 without words. */
 export function wordsConfidence(words: PageWord[]): number {
   return words.length === 0 ? 0 : words.reduce((a, w) => a + w.confidence, 0) / words.length / 100;
+}
+
+export interface ValueSpec extends LabelSpec {
+  /** What the value looks like (tested on its text); without it any words do. */
+  shape?: RegExp;
+  /** Lines of a value printed under its label (default 1). */
+  maxLines?: number;
+}
+
+/**
+ * Any document read by its labels, no layout at all: each found label's value is the words right of it that
+ * have the value's shape, else the lines under it. Values of labels not found stay absent. Used to measure the
+ * machinery on real photos of documents the flow does not read (docs/decisions.md "Label-anchored ID reading").
+ */
+export function readByLabels(read: RawRead, specs: ValueSpec[], isLabel: (text: string) => boolean): Record<string, string> {
+  const found = findLabels(read, specs);
+  const words = unlabelledWords(read, found).filter((w) => !isLabel(w.text));
+  const labels = [...found.values()];
+  const out: Record<string, string> = {};
+  for (const spec of specs) {
+    const label = found.get(spec.key);
+    if (!label) continue;
+    const fits = (text: string) => text.trim() !== '' && (!spec.shape || spec.shape.test(text));
+    const right = wordsRightOf(label, words, labels).map((w) => w.text).join(' ');
+    if (fits(right)) {
+      out[spec.key] = right;
+      continue;
+    }
+    const h = label.box.y1 - label.box.y0;
+    const below = linesBelow(label, words, labels, { maxLines: spec.maxLines ?? 1, columnEnd: label.box.x1 + 20 * h })
+      .filter((line) => line[0]!.box.y0 < label.box.y1 + 3 * h * (spec.maxLines ?? 1))
+      .map((line) => line.map((w) => w.text).join(' '));
+    if (below.length > 0 && fits(below.join(' '))) out[spec.key] = below.join(' ');
+  }
+  return out;
 }
