@@ -201,7 +201,7 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     curp: curpValue ? (curpSound ? 0.95 : 0.5) : 0,
     claveElector: clave.value ? (clave.warnings.length === 0 ? 0.9 : 0.5) : 0,
   });
-  const emisionText = first('emision', (t) => findDigits(t, 2), false);
+  const emisionText = first('emision', (t) => findDigits(t, 2));
   const extra: Record<string, string> = {};
   if (years.length > 1) extra.vigenciaImpresa = `${years[0]} - ${years[years.length - 1]}`;
   if (anchored) {
