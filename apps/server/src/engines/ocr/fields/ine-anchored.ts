@@ -171,7 +171,7 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
     const nextOnRow = Math.min(Infinity, ...all
       .filter((o) => o !== label && o.box.x0 > label.box.x1 && o.box.y1 > label.box.y0 - h2 && o.box.y0 < label.box.y1 + h2)
       .map((o) => o.box.x0 - 0.3 * h2));
-    const reach = valueKey === 'curp' || valueKey === 'claveElector' ? 30 : 10;
+    const reach = valueKey === 'curp' || valueKey === 'claveElector' ? 30 : 14;
     // The crop goes where the value was found: beside the label, or under it (stacked labels).
     setRegion(regions, valueKey, under ? {
       x0: label.box.x0 - 0.5 * h2,
@@ -198,12 +198,12 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
       .map((line) => line.filter((w) => !isLabelWord(w.text)))
       .filter((line) => line.length > 0);
     const h = label.box.y1 - label.box.y0;
-    setRegion(regions, valueKey, {
-      x0: label.box.x0 - h,
-      y0: label.box.y1,
-      x1: columnEnd ?? width * 0.98,
-      y1: label.box.y1 + maxLines * 2.2 * h,
-    }, width, height);
+    const bottom = label.box.y1 + maxLines * 2.2 * h;
+    // The crop stops at the labels of the next column (the birth date and sex beside the names on some models).
+    const columnRight = Math.min(columnEnd ?? width * 0.98, ...all
+      .filter((o) => o !== label && o.box.x0 > label.box.x1 + h && o.box.y0 < bottom && o.box.y1 > label.box.y0)
+      .map((o) => o.box.x0 - 0.3 * h));
+    setRegion(regions, valueKey, { x0: label.box.x0 - h, y0: label.box.y1, x1: columnRight, y1: bottom }, width, height);
     if (lines.length === 0) return;
     values[valueKey] = {
       text: lines.map(joined).join(' '),

@@ -15,6 +15,7 @@ import {
 } from './text.js';
 import { isLabelWord, readFrontByLabels, type AnchoredFront, type AnchoredKey } from './ine-anchored.js';
 import type { RawRead } from '../pool.js';
+import { plainForm } from '../lexicon.js';
 import {
   code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader,
   type ParseInput, type ParsedSide,
@@ -90,10 +91,20 @@ function asRead(text: string | undefined, confidence = 90): RawRead[] {
   return [{ text, lines: [{ text, confidence, box: { x0: 0, y0: 0, x1: 0, y1: 0 }, words }] }];
 }
 
-/** Fields the page read settles by itself: their crops are not read on the first pass. */
-const PAGE_FIELDS: Partial<Record<AnchoredKey, string>> = {
-  names: 'names', address: 'address', fechaNacimiento: 'fechaNacimiento', vigencia: 'vigencia',
-};
+/**
+ * Fields the page read settles by itself: their crops are not read on the first pass. Names and address are cut
+ * and read again at full size: the page read, made smaller, loses accents the crop keeps (used only when the two
+ * agree letter for letter but for the accents).
+ */
+const PAGE_FIELDS: Partial<Record<AnchoredKey, string>> = { fechaNacimiento: 'fechaNacimiento', vigencia: 'vigencia' };
+
+/** The same letters, accents aside. */
+const sameLetters = (a: string, b: string) => plainForm(a).replace(/Ñ/g, 'N') === plainForm(b).replace(/Ñ/g, 'N');
+
+/** The crop's lines when they are the page's lines with more accents read; else the page's. */
+function withCropAccents(page: string[], crop: string[]): string[] {
+  return page.length > 0 && crop.length === page.length && crop.every((line, i) => sameLetters(line, page[i]!)) ? crop : page;
+}
 
 const PAGE_SCALE = 0.7;
 
@@ -150,8 +161,8 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     return '';
   };
   const pageNames = value('names')?.lines.map(cleanName).filter((l) => l.length >= 2 && !l.split(' ').some(isLabelWord)) ?? [];
-  const cropNames = pageNames.length >= 3 ? [] : nameLines(input);
-  const names = cropNames.length > pageNames.length ? cropNames : pageNames.slice(0, 3);
+  const cropNames = nameLines(input);
+  const names = cropNames.length > pageNames.length ? cropNames : withCropAccents(pageNames.slice(0, 3), cropNames);
   if (names.length < 3) warnings.push('names_unreadable');
   // Two lines: one surname and the given names.
   const [apellidoPaterno = '', apellidoMaterno = '', nombres = ''] =
@@ -181,8 +192,9 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   warnings.push(...curp.warnings, ...clave.warnings);
   const registro = first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)));
   const years = first('vigencia', (t) => asDigits(t).match(/(?:19|20)\d{2}/g)) || [];
-  const addressLines = value('address')?.lines
-    ?? (input.reads.address?.lines ?? []).map((l) => lineWords(l).join(' '));
+  const cropAddress = readings(input, 'address')[0]?.lines.map((l) => lineWords(l).join(' ')) ?? [];
+  const pageAddress = value('address')?.lines;
+  const addressLines = pageAddress ? withCropAccents(pageAddress, cropAddress) : cropAddress;
   const printedAddress = addressLines.map((l) => l.toUpperCase())
     .filter((l) => l.trim() && !l.trim().split(/\s+/).every(isLabelWord));
   // A credential issued abroad prints a foreign address: it has no colonia or postal code of the Mexican kind,
