@@ -303,14 +303,15 @@ export function scheduleSignals(
   return { answered: answers.length, digits, latenciesMs, latencySpreadMs, longestAnswerMs, strayMs, mouthOpened, mouthRested, gapsSeen, mouthStrayFrames, followed: detail === '', detail };
 }
 
-export function livenessSignals(
-  frames: readonly FrameMeasures[],
-  thumbs: FrameThumbnails,
-  audio: AudioEnvelope | null,
-  window: ChallengeWindow,
-  t: LivenessThresholds = livenessThresholds,
-): LivenessSignals {
-  // Replays: identical neighbours (a still picture) or repeats far apart (a loop), over every frame of the file.
+export interface ReplaySignals {
+  /** Pairs of neighbouring frames compared. */
+  neighbours: number;
+  identicalShare: number;
+  repeatShare: number;
+}
+
+/** Whether the frames are one picture or repeat far apart (they do not depend on the schedule: computed once). */
+export function replaySignals(thumbs: FrameThumbnails, t: LivenessThresholds = livenessThresholds): ReplaySignals {
   const neighbour: number[] = [];
   for (let i = 1; i < thumbs.frames.length; i += 1) neighbour.push(thumbDistance(thumbs.frames[i - 1]!, thumbs.frames[i]!));
   const identicalShare = neighbour.length > 0 ? neighbour.filter((d) => d < t.identicalFrame).length / neighbour.length : 0;
@@ -327,6 +328,20 @@ export function livenessSignals(
     if (nearest < t.repeatDistance && nearest < typical * t.repeatRatio) repeats += 1;
   }
   const repeatShare = thumbs.frames.length > 0 ? repeats / thumbs.frames.length : 0;
+
+  return { neighbours: neighbour.length, identicalShare, repeatShare };
+}
+
+export function livenessSignals(
+  frames: readonly FrameMeasures[],
+  thumbs: FrameThumbnails,
+  audio: AudioEnvelope | null,
+  window: ChallengeWindow,
+  t: LivenessThresholds = livenessThresholds,
+  replay?: ReplaySignals,
+): LivenessSignals {
+  // Replays: identical neighbours (a still picture) or repeats far apart (a loop), over every frame of the file.
+  const { neighbours, identicalShare, repeatShare } = replay ?? replaySignals(thumbs, t);
 
   // The mouth while the digits are shown.
   const withFace = frames.filter((f) => f.face);
@@ -378,7 +393,7 @@ export function livenessSignals(
   const naturalMotion = headMotion >= t.headMotion || headTurn >= t.headTurn || blinks > 0;
 
   const still = mouthRange < t.stillMouthRange && Math.max(headMotion, headTurn) < t.stillHeadMotion && blinks === 0;
-  const frozen = neighbour.length >= 3 && identicalShare >= t.frozenShare && still;
+  const frozen = neighbours >= 3 && identicalShare >= t.frozenShare && still;
   const looped = !frozen && repeatShare >= t.loopShare;
   const schedule = scheduleSignals(speech, withFace.map((f) => ({ timeMs: f.timeMs, opening: f.face!.mouthOpening })), rest, window, t);
 
