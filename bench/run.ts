@@ -16,6 +16,7 @@ import { faceVideo } from './suites/face.js';
 import { maskCheck } from './suites/mask.js';
 import { wholeJourney } from './suites/journey.js';
 import { speechRecognition } from './suites/speech.js';
+import { livenessAttacks } from './suites/liveness.js';
 
 export interface SuiteResult {
   title: string;
@@ -35,6 +36,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   mask: maskCheck,
   journey: wholeJourney,
   speech: speechRecognition,
+  liveness: livenessAttacks,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -33,7 +33,7 @@ beforeAll(async () => {
   [person, stranger] = await Promise.all([readingVideo(work, holder.faceId, 'person'), readingVideo(work, holder.strangerFaceId, 'stranger')]);
   media = new FakeMedia(work);
   server = await startServer();
-}, 240_000);
+}, 480_000);
 
 /**
  * A browser whose fake camera and microphone start on `face`. Chromium reads the fake files when it starts (a

@@ -62,6 +62,8 @@ export async function readingVideo(work: string, faceId: string, name: string, d
     outDir: work,
     name,
     y4m: true,
+    // The camera plays the y4m; the mp4 beside it is only a by-product (faster to encode than VP8).
+    format: 'mp4',
   });
   if (!files.y4m) throw new Error('no y4m written');
   return { y4m: files.y4m, wav: files.wav };

@@ -203,5 +203,5 @@ describe.each(engines)('face video token ($name)', (engine) => {
     expect(state.attempts).toEqual({ video_token: 3 });
     expect(Date.parse(state.lockedUntil ?? '')).toBeGreaterThan(Date.now() + 59 * 60_000);
     expect((await otp(headers, photo)).statusCode).toBe(429);
-  }, 120_000);
+  }, 300_000);
 });
