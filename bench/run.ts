@@ -18,6 +18,7 @@ import { maskCheck } from './suites/mask.js';
 import { wholeJourney } from './suites/journey.js';
 import { speechRecognition } from './suites/speech.js';
 import { realDocuments } from './suites/real.js';
+import { livenessAttacks } from './suites/liveness.js';
 
 export interface SuiteResult {
   title: string;
@@ -39,6 +40,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   journey: wholeJourney,
   speech: speechRecognition,
   real: realDocuments,
+  liveness: livenessAttacks,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

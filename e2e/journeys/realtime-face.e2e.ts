@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody } from '../../apps/server/test/uploads/samples.js';
 import { launchBrowser } from '../support/browser.js';
+import { testSchedule } from '../support/code-timing.js';
 import { finish, record, start, startMessage, startRealtimeServer, type RealtimeServer } from '../support/realtime.js';
 
 /**
@@ -26,7 +27,8 @@ beforeAll(async () => {
   await generateFixtureSet({ outDir: dir, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
   front = await readFile(path.join(dir, 'ine-000-front-clean.png'));
   const truth = JSON.parse(await readFile(path.join(dir, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
-  const video = await writeFaceVideo({ faceId: truth.face!.id, kind: 'live', outDir: dir, seed: 22, y4m: true });
+  // Reading at the test-only fixed schedule every code of this server carries (support/code-timing.ts).
+  const video = await writeFaceVideo({ faceId: truth.face!.id, kind: 'live', outDir: dir, seed: 22, y4m: true, digitTimesMs: testSchedule.digitsMs, reactionMs: [450, 500, 430, 480] });
   server = await startRealtimeServer();
   faceBrowser = await launchBrowser({ videoFile: video.y4m!, audioFile: video.wav });
   facePage = await faceBrowser.newPage();
@@ -55,7 +57,7 @@ describe('the face video over the real-time path, decided for real', () => {
     const issued = await server.app.inject({ method: 'POST', url: '/v1/videotoken/code', headers, payload: { uuid: message.cliente } });
     const { created, expire } = (issued.json() as { payload: { created: string; expire: string } }).payload;
 
-    // The camera opens as recording starts, so the digits fall where the flow shows them (spec §4 ticks).
+    // The camera opens as recording starts, so the digits fall where the code's schedule puts them.
     const { replies } = await record(facePage, { steps: [start({ ...message, created, expire }), 'camera', 9000, finish], audio: true });
     expect(JSON.parse(replies[0]!)).toEqual({ status: 200, res: { status: 200, payload: { match: true, liveness: true } } });
     const events = await server.app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { apikey: 'demo' } });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPhoneOrDesktop } from '../support/browser.js';
-import { generateHolder, loopingReadingVideo, type Holder } from '../support/face-video.js';
+import { generateHolder, readingVideo, type Holder } from '../support/face-video.js';
 import { faceVideoIntro, faceVideoOutcome, openFaceCamera, sessionWithIdFront, watchDigits } from '../support/journey-steps.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { grantorCli, transactionEvents } from '../support/transactions.js';
@@ -15,8 +15,9 @@ import { grantorCli, transactionEvents } from '../support/transactions.js';
  * Chromium's fake camera and microphone over WebRTC to the real server (apps/server/src/realtime/), which records
  * and decides. No /v2/videotoken upload is made.
  *
- * The fake files loop, and the recording starts at a moment set by the otp call's duration: the generated video
- * (support/face-video.ts loopingReadingVideo) has the holder read a digit every second from its very start.
+ * The server issues codes with the test-only fixed digit schedule and the test holds the code's reply until a set
+ * time after the camera opened (support/code-timing.ts), so the server's recording, which starts with the start
+ * message at the flow's time 0, finds the generated holder reading each digit at its time.
  */
 
 let server: RunningServer;
@@ -27,7 +28,7 @@ let holder: Holder;
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-video-realtime-'));
   holder = await generateHolder(work);
-  const video = await loopingReadingVideo(work, holder.faceId, 'holder');
+  const video = await readingVideo(work, holder.faceId, 'holder');
   server = await startServer();
   browser = await launchBrowser({ videoFile: video.y4m, audioFile: video.wav });
 }, 120_000);

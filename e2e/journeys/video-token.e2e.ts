@@ -12,10 +12,10 @@ import { startServer, type RunningServer } from '../support/server.js';
  * The face video token with the real server (otp, /v2/videotoken, face engine) and Chromium's fake camera and
  * microphone fed with a generated person's face video and espeak digits.
  *
- * Chromium starts the fake files from their beginning when the flow opens the camera (CONTINUAR), and the flow's
- * timeline from there is fixed by the spec (7 s positioning, 1 s photo delay, the otp call, 5 s stability wait,
- * digits from 2 s after the recording starts). The generated reading (support/face-video.ts readingVideo) starts a
- * little before the earliest moment the first digit can show and goes on for longer than the latest.
+ * Chromium starts the fake files from their beginning when the flow opens the camera (CONTINUAR). The server issues
+ * codes with the test-only fixed digit schedule and the test holds the code's reply until a set time after the
+ * camera opened (support/code-timing.ts), so the recording starts a known time into the generated reading
+ * (support/face-video.ts readingVideo), which follows that schedule.
  */
 
 let server: RunningServer;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   [person, stranger] = await Promise.all([readingVideo(work, holder.faceId, 'person'), readingVideo(work, holder.strangerFaceId, 'stranger')]);
   media = new FakeMedia(work);
   server = await startServer();
-}, 240_000);
+}, 480_000);
 
 /**
  * A browser whose fake camera and microphone start on `face`. Chromium reads the fake files when it starts (a

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { alignCodeWithCamera } from './code-timing.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const screenshotDir = path.resolve(here, '../artifacts/screenshots');
@@ -40,7 +41,7 @@ export async function launchBrowser(media: FakeMedia = {}): Promise<Browser> {
 
 export async function newPhoneOrDesktop(browser: Browser, name: ViewportName): Promise<BrowserContext> {
   const mobile = name === 'phone';
-  return browser.newContext({
+  const context = await browser.newContext({
     viewport: viewports[name],
     deviceScaleFactor: 1,
     isMobile: mobile,
@@ -48,6 +49,9 @@ export async function newPhoneOrDesktop(browser: Browser, name: ViewportName): P
     locale: 'es-MX',
     timezoneId: 'America/Mexico_City',
   });
+  // The face video's code reply is timed to the fake camera's file (the test-only fixed digit schedule).
+  await alignCodeWithCamera(context);
+  return context;
 }
 
 /** A page in a fresh phone or desktop context that collects uncaught page errors (a test expects none). */

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtures';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './browser.js';
+import { faceLoopMs, recordingStartMs, testSchedule } from './code-timing.js';
+
+export { alignCodeWithCamera, testSchedule, testScheduleEnv } from './code-timing.js';
 
 /**
  * The generated ID holder and the fake camera and microphone files of the face-video journeys.
@@ -38,39 +41,30 @@ export async function generateHolder(work: string): Promise<Holder> {
   return { front, faceId, strangerFaceId, frontPng: path.join(work, 'ine-000-front-clean.png'), backPng: path.join(work, 'ine-000-back-clean.png') };
 }
 
-/** From CONTINUAR on /video_token to the first digit at the earliest: 7 s positioning + 1 s photo delay + otp + 5 s stability + 2 ticks. */
-export const firstDigitEarliestMs = 15_000;
-export const readingDigits = '472951836024';
+/** The generated holder answers each digit this long after it appears (the server accepts 150-1400 ms). */
+const answerLatencyMs = 650;
 
 /**
- * The recorder path's face video: `faceId` reading a digit a second, starting a little before the earliest moment
- * the flow shows its first digit and going on for longer than the latest, so that the test does not depend on how
- * long the otp call takes on a busy machine.
+ * The face video the fake camera plays: `faceId` silent until the recording has started, then reading a digit at
+ * each of the test schedule's times (counted from where the recording starts in the file, recordingStartMs),
+ * `digitTimesMs` to follow another schedule instead (a reading that the server must refuse).
  */
-export async function readingVideo(work: string, faceId: string, name: string): Promise<FaceMedia> {
+export async function readingVideo(work: string, faceId: string, name: string, digitTimesMs: readonly number[] = testSchedule.digitsMs): Promise<FaceMedia> {
   const files = await writeFaceVideo({
     faceId,
     kind: 'live',
-    code: readingDigits,
+    code: '4729',
     seed: name,
-    durationMs: firstDigitEarliestMs + readingDigits.length * 1000 + 4000,
-    firstDigitMs: firstDigitEarliestMs - 1500,
-    digitStepMs: 1000,
+    durationMs: faceLoopMs,
+    digitTimesMs: digitTimesMs.map((t) => recordingStartMs + t),
+    reactionMs: [answerLatencyMs, answerLatencyMs + 40, answerLatencyMs - 30, answerLatencyMs + 20],
     fps: 10,
     outDir: work,
     name,
     y4m: true,
+    // The camera plays the y4m; the mp4 beside it is only a by-product (faster to encode than VP8).
+    format: 'mp4',
   });
-  if (!files.y4m) throw new Error('no y4m written');
-  return { y4m: files.y4m, wav: files.wav };
-}
-
-/**
- * The real-time path's face video: the fake files loop and the recording starts at a moment set by the otp call,
- * so this is one 9 s loop in which the holder reads a digit every second from its very start.
- */
-export async function loopingReadingVideo(work: string, faceId: string, name: string): Promise<FaceMedia> {
-  const files = await writeFaceVideo({ faceId, kind: 'live', code: '472947294', firstDigitMs: 0, outDir: work, seed: 'realtime', name, y4m: true });
   if (!files.y4m) throw new Error('no y4m written');
   return { y4m: files.y4m, wav: files.wav };
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
+import { testScheduleEnv } from './code-timing.js';
 import type { ZodApp } from '../../apps/server/src/http/deps.js';
 import type { RecordingHandlers } from '../../apps/server/src/realtime/index.js';
 
@@ -22,7 +23,8 @@ export interface RealtimeServer {
 export async function startRealtimeServer(recordingHandlers: Partial<RecordingHandlers> = {}): Promise<RealtimeServer> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-realtime-'));
   const dataDir = path.join(work, 'data');
-  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error', WEB_DIST: path.join(work, 'no-web') });
+  // NODE_ENV=test with the test-only fixed digit schedule (code-timing.ts): the generated readings follow it.
+  const config = loadConfig({ NODE_ENV: 'test', ...testScheduleEnv, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error', WEB_DIST: path.join(work, 'no-web') });
   const app = await buildApp(config, { recordingHandlers });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testScheduleEnv } from './code-timing.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -28,7 +29,9 @@ async function freePort(): Promise<number> {
 export async function startServer(extraEnv: Record<string, string> = {}, options: { onOutput?: (chunk: string) => void } = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kyc-e2e-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv };
+  // NODE_ENV=test with the test-only fixed digit schedule (support/code-timing.ts): the fake camera's generated
+  // reading follows it.
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', ...testScheduleEnv, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv };
   delete env.DATABASE_URL;
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseIdentityGateways, type IdentityGatewaysConfig } from './gateways/config.js';
 import { parseRealtimeEnv, type RealtimeConfig } from './realtime/config.js';
 import { parseSpeechEnv, type SpeechConfig } from './engines/speech/config.js';
+import { testScheduleFromEnv, type ChallengeSchedule } from './domain/video-token/schedule.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -74,6 +75,8 @@ export interface Config {
   realtime: RealtimeConfig;
   /** The spoken-code recogniser (ASR_* variables, engines/speech/config.ts); none by default. */
   speech: SpeechConfig;
+  /** TEST ONLY (VIDEO_TOKEN_TEST_SCHEDULE_MS, refused unless NODE_ENV=test): one digit schedule for every code. */
+  videoTokenTestSchedule?: ChallengeSchedule | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -239,6 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
   if (!realtime.ok) throw new ConfigError(`Invalid configuration: ${realtime.problems.join('; ')}`);
   const speech = parseSpeechEnv(env);
   if (!speech.ok) throw new ConfigError(`Invalid configuration: ${speech.problems.join('; ')}`);
+  const testSchedule = testScheduleFromEnv(env);
+  if (!testSchedule.ok) throw new ConfigError(`Invalid configuration: ${testSchedule.problem}`);
   return {
     port: e.PORT ?? 8080,
     host: e.HOST ?? '127.0.0.1',
@@ -270,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     identityGateways: gateways.config,
     realtime: realtime.config,
     speech: speech.config,
+    videoTokenTestSchedule: testSchedule.schedule,
   };
 }
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultLinkContext } from '../src/http/results.js';
 import { issueResultLink, signLinkCredential, signLinkToken, type LinkContext } from '../src/results/links.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
+import { followsTestSchedule, testScheduleEnv } from './support/schedule.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
 import { connectClient, createConnection } from './support/realtime-client.js';
 import { createBlobStore } from '../src/blob/index.js';
@@ -38,9 +39,9 @@ beforeAll(async () => {
   const faceId = truth.face!.id;
   photo = await faceFrameJpeg(faceId);
   const [holder, other, webm] = await Promise.all([
-    writeFaceVideo({ faceId, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
-    writeFaceVideo({ faceId: OTHER_FACE, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
-    writeFaceVideo({ faceId, kind: 'live', outDir: path.join(dir, 'webm'), seed: SEED }),
+    writeFaceVideo({ ...followsTestSchedule, faceId, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
+    writeFaceVideo({ ...followsTestSchedule, faceId: OTHER_FACE, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
+    writeFaceVideo({ ...followsTestSchedule, faceId, kind: 'live', outDir: path.join(dir, 'webm'), seed: SEED }),
   ]);
   holderWebm = webm.video;
   videos.holder = await readFile(holder.video);
@@ -97,7 +98,7 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
     issueResultLink(links, { ...subject(), document, expiresAt: new Date(Date.now() + expiresInMs) });
 
   beforeAll(async () => {
-    t = await startTestApp(engine);
+    t = await startTestApp(engine, testScheduleEnv);
     links = resultLinkContext({ config: t.config, db: t.db });
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers: h })).statusCode).toBe(200);
     const ocr = await multipart('/v2/ocr', h, [

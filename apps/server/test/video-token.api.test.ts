@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { trxHeaders } from './support/fixtures.js';
+import { followsTestSchedule, testSchedule, testScheduleEnv } from './support/schedule.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
@@ -20,7 +21,7 @@ let front: { truth: GroundTruth; image: Buffer };
 let photo: Buffer;
 let groupPhoto: Buffer;
 let maskedPhoto: Buffer;
-const videos: Record<'live' | 'other' | 'still' | 'masked', Buffer> = {} as never;
+const videos: Record<'live' | 'other' | 'still' | 'masked' | 'otherSchedule' | 'continuous', Buffer> = {} as never;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'video-token-'));
@@ -39,19 +40,24 @@ beforeAll(async () => {
     .jpeg()
     .toBuffer();
   maskedPhoto = await faceFrameJpeg(faceId, { cover: 'surgical' });
-  const [live, otherLive, still, masked] = await Promise.all([
-    writeFaceVideo({ faceId, kind: 'live', outDir: dir, seed: SEED }),
+  const [live, otherLive, still, masked, otherSchedule, continuous] = await Promise.all([
+    writeFaceVideo({ ...followsTestSchedule, faceId, kind: 'live', outDir: dir, seed: SEED }),
     // MP4 (as iPhones send) for these: faster to encode than VP8.
-    writeFaceVideo({ faceId: OTHER_FACE, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
-    writeFaceVideo({ faceId, kind: 'still', outDir: dir, seed: SEED, format: 'mp4' }),
+    writeFaceVideo({ ...followsTestSchedule, faceId: OTHER_FACE, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
+    writeFaceVideo({ ...followsTestSchedule, faceId, kind: 'still', outDir: dir, seed: SEED, format: 'mp4' }),
     // The holder reading the code with a surgical mask on.
-    writeFaceVideo({ faceId, kind: 'live', outDir: dir, seed: SEED, format: 'mp4', cover: 'surgical' }),
+    writeFaceVideo({ ...followsTestSchedule, faceId, kind: 'live', outDir: dir, seed: SEED, format: 'mp4', cover: 'surgical' }),
+    // The holder reading at another session's times, and reading digits one a second from 0.5 s (issue 18's replay).
+    writeFaceVideo({ faceId, kind: 'live', outDir: dir, seed: SEED, format: 'mp4', name: 'other-schedule', digitTimesMs: [2300, 3200, 4900, 5800], reactionMs: 420 }),
+    writeFaceVideo({ faceId, kind: 'live', outDir: dir, seed: SEED, format: 'mp4', name: 'continuous', code: '83619274', firstDigitMs: 500, digitStepMs: 1000, reactionMs: 0 }),
   ]);
+  videos.otherSchedule = await readFile(otherSchedule.video);
+  videos.continuous = await readFile(continuous.video);
   videos.live = await readFile(live.video);
   videos.other = await readFile(otherLive.video);
   videos.still = await readFile(still.video);
   videos.masked = await readFile(masked.video);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -61,7 +67,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp(engine, { UPLOAD_LIMIT: String(UPLOAD_LIMIT) });
+    t = await startTestApp(engine, { UPLOAD_LIMIT: String(UPLOAD_LIMIT), ...testScheduleEnv });
   }, 60_000);
   afterAll(async () => t?.close());
 
@@ -76,7 +82,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
   async function code(headers: Headers) {
     const res = await otp(headers, photo);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().payload.codes as { code: string; created: string; expire: string };
+    return res.json().payload.codes as { code: string; created: string; expire: string; schedule: unknown };
   }
 
   const videoToken = (headers: Headers, codes: { created: string; expire: string }, video: Buffer, filename = 'video.webm') =>
@@ -113,7 +119,29 @@ describe.each(engines)('face video token ($name)', (engine) => {
     const plain = await t.app.inject({ method: 'POST', url: '/v1/videotoken/code', headers, payload: { uuid: headers.cliente } });
     expect(plain.statusCode, plain.body).toBe(200);
     expect(plain.json().payload.code).toMatch(/^\d{4}$/);
+    // Each code comes with the schedule of its digits (here the test-only fixed one).
+    expect(issued.schedule).toEqual(testSchedule);
+    expect(plain.json().payload.schedule).toEqual(testSchedule);
   }, 60_000);
+
+  it("refuses the holder's talking video that does not follow the code's schedule as the phrase failure (issue 18)", async () => {
+    const headers = trxHeaders();
+    const ocr = await multipart('/v2/ocr', headers, [
+      { name: 'uuidUser', value: headers.cliente },
+      { name: 'side', value: 'front' },
+      { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front.image },
+    ]);
+    expect(ocr.statusCode, ocr.body).toBe(200);
+    for (const video of [videos.otherSchedule, videos.continuous]) {
+      const refused = await videoToken(headers, await code(headers), video, 'video.mp4');
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({ message: faceMessages.phrase, message_client: faceMessages.phrase });
+    }
+    expect((await attempts(headers.transaccion)).attempts).toEqual({ video_token: 2 });
+    // The evidence says why: the reading did not follow the schedule, the face matched.
+    const rows = await t.db.selectFrom('evidence').select(['id']).where('uuid_trx', '=', headers.transaccion).where('kind', '=', 'video_token').execute();
+    expect(rows).toHaveLength(2);
+  }, 120_000);
 
   it('decides the face video of the ID holder, another person and a still photo; refuses bad uploads and spent codes', async () => {
     const headers = trxHeaders();
@@ -175,5 +203,5 @@ describe.each(engines)('face video token ($name)', (engine) => {
     expect(state.attempts).toEqual({ video_token: 3 });
     expect(Date.parse(state.lockedUntil ?? '')).toBeGreaterThan(Date.now() + 59 * 60_000);
     expect((await otp(headers, photo)).statusCode).toBe(429);
-  }, 120_000);
+  }, 300_000);
 });

@@ -46,7 +46,13 @@ const auditEventBody = z.object({
 
 const ocrFront = z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), z.null()]));
 const ocrBack = ocrFront;
-const codes = z.object({ code: z.string().regex(/^\d{4,}$/), created: z.string(), expire: z.string() });
+// project: `schedule` is added to the spec's code fields: when each shown digit appears and when the recording
+// stops, in ms from the recording's start, drawn at random by the server for each code (docs/decisions.md).
+const challengeSchedule = z.object({
+  digitsMs: z.array(z.number().int().nonnegative()).min(1),
+  stopMs: z.number().int().positive(),
+});
+const codes = z.object({ code: z.string().regex(/^\d{4,}$/), created: z.string(), expire: z.string(), schedule: challengeSchedule });
 const faceResult = z.object({
   match: z.boolean(),
   liveness: z.union([z.boolean(), z.string()]),
@@ -419,6 +425,6 @@ export const calls = {
 export type CallName = keyof typeof calls;
 export type CallResponse<N extends CallName> = z.infer<(typeof calls)[N]['response']>;
 
-export const schemas = { lifecycleEventBody, auditEventBody, codes, faceResult, scoreFlag, phone };
+export const schemas = { lifecycleEventBody, auditEventBody, codes, challengeSchedule, faceResult, scoreFlag, phone };
 export type LifecycleEvent = z.infer<typeof lifecycleEventBody>;
 export type AuditEvent = z.input<typeof auditEventBody>;

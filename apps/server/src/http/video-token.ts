@@ -52,7 +52,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
   }
 
   async function storeCode(grantorId: string, uuidTrx: string, origin: 'otp' | 'code') {
-    const issued = issueCode(new Date());
+    const issued = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule });
     await insertCode(db, cipher, { uuidTrx, grantorId, ...issued, origin });
     return issued;
   }

@@ -115,6 +115,13 @@ const migrations: Record<string, Migration> = {
   '0005_results': resultsMigration,
   '0006_sms': smsMigration,
   '0007_secret_keys': secretKeysMigration,
+  // The randomised digit schedule of each code (domain/video-token/schedule.ts), encrypted like the code; null for
+  // codes issued before it, which are judged on the spec's fixed timing.
+  '0008_video_token_schedule': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('video_token_codes').addColumn('schedule_enc', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

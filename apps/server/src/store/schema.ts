@@ -78,6 +78,8 @@ export interface VideoTokenCodesTable {
   created_at: string;
   expire_at: string;
   used_at: string | null;
+  /** The digit schedule (JSON, encrypted); null for codes issued before migration 0007. */
+  schedule_enc: string | null;
 }
 
 export interface Database extends PostalTables, ResultsTables, SmsTables, SecretKeyTables {

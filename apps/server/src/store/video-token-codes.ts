@@ -1,4 +1,5 @@
 import type { DataCipher } from '../crypto/data-cipher.js';
+import { parseSchedule, type ChallengeSchedule } from '../domain/video-token/schedule.js';
 import type { Db } from './db.js';
 import { uuidv7 } from './ids.js';
 
@@ -9,15 +10,18 @@ export interface StoredCode {
   createdAt: string;
   expireAt: string;
   usedAt: string | null;
+  /** Null for a code issued before schedules were stored (migration 0007). */
+  schedule: ChallengeSchedule | null;
 }
 
 const context = (uuidTrx: string, id: string) => `video-token-code:${uuidTrx}:${id}`;
+const scheduleContext = (uuidTrx: string, id: string) => `video-token-schedule:${uuidTrx}:${id}`;
 
 /** Stores an issued code (encrypted: it is a secret until used). */
 export async function insertCode(
   db: Db,
   cipher: DataCipher,
-  code: { uuidTrx: string; grantorId: string; code: string; created: string; expire: string; origin: 'otp' | 'code' },
+  code: { uuidTrx: string; grantorId: string; code: string; created: string; expire: string; schedule: ChallengeSchedule; origin: 'otp' | 'code' },
 ): Promise<string> {
   const id = uuidv7(Date.parse(code.created));
   await db
@@ -31,6 +35,7 @@ export async function insertCode(
       created_at: code.created,
       expire_at: code.expire,
       used_at: null,
+      schedule_enc: cipher.encrypt(JSON.stringify(code.schedule), scheduleContext(code.uuidTrx, id)),
     })
     .execute();
   return id;
@@ -55,6 +60,7 @@ export async function findCode(db: Db, cipher: DataCipher, uuidTrx: string, crea
     createdAt: row.created_at,
     expireAt: row.expire_at,
     usedAt: row.used_at,
+    schedule: row.schedule_enc ? (parseSchedule(JSON.parse(cipher.decrypt(row.schedule_enc, scheduleContext(row.uuid_trx, row.id)))) ?? null) : null,
   };
 }
 

@@ -103,6 +103,13 @@ function signalRecord(s: LivenessSignals, verdict: LivenessVerdict, passive: { r
     headMotion: round(s.headMotion, 4),
     blinks: s.blinks,
     naturalMotion: s.naturalMotion,
+    scheduleFollowed: s.schedule.followed,
+    scheduleAnswered: `${s.schedule.answered}/${s.schedule.digits}`,
+    scheduleLatenciesMs: s.schedule.latenciesMs.join(','),
+    scheduleLatencySpreadMs: s.schedule.latencySpreadMs,
+    scheduleStrayMs: s.schedule.strayMs,
+    scheduleLongestAnswerMs: s.schedule.longestAnswerMs,
+    scheduleMouth: `${s.schedule.mouthOpened} opened, ${s.schedule.mouthRested}/${s.schedule.gapsSeen} rested, ${s.schedule.mouthStrayFrames} stray`,
   };
   if (passive.real !== null) record.passiveReal = round(passive.real);
   if (passive.live !== null) record.passiveLive = round(passive.live);
@@ -143,7 +150,7 @@ export async function analyseVideo(
 ): Promise<VideoAnalysis> {
   const timings: Record<string, number> = {};
   let started = Date.now();
-  const window = options.window ?? challengeWindow(options.code.length);
+  const window = options.window ?? challengeWindow();
   // All frames at once: the engine spreads them over its workers.
   const tracked = await Promise.all(media.frames.map((frame) => engine.analyse(frame.image, 'track')));
   const measures: FrameMeasures[] = media.frames.map((frame, i) => measureFrame(frame.timeMs, frame.image, tracked[i]!.faces));

@@ -5,9 +5,12 @@
  * that a code seen once is of no use later.
  */
 import { randomInt } from 'node:crypto';
+import { drawSchedule, type ChallengeSchedule } from './schedule.js';
 
 export const CODE_DIGITS = 4;
 export const CODE_LIFETIME_MS = 3 * 60 * 1000;
+/** The browser shows the first four digits of a code (spec §4); the schedule times those. */
+export const SHOWN_DIGITS = 4;
 
 export function newCode(digits = CODE_DIGITS): string {
   return Array.from({ length: digits }, () => String(randomInt(0, 10))).join('');
@@ -18,10 +21,19 @@ export interface IssuedCode {
   /** ISO-8601 UTC, the wire values that identify the code when the video comes back. */
   created: string;
   expire: string;
+  /** When each shown digit appears and when the recording stops (schedule.ts); the browser follows it. */
+  schedule: ChallengeSchedule;
 }
 
-export function issueCode(now: Date, lifetimeMs = CODE_LIFETIME_MS): IssuedCode {
-  return { code: newCode(), created: now.toISOString(), expire: new Date(now.getTime() + lifetimeMs).toISOString() };
+/** A new code with its own random schedule (or `fixedSchedule`: the test-only setting, schedule.ts). */
+export function issueCode(now: Date, options: { lifetimeMs?: number; fixedSchedule?: ChallengeSchedule | undefined } = {}): IssuedCode {
+  const code = newCode();
+  return {
+    code,
+    created: now.toISOString(),
+    expire: new Date(now.getTime() + (options.lifetimeMs ?? CODE_LIFETIME_MS)).toISOString(),
+    schedule: options.fixedSchedule ?? drawSchedule(Math.min(code.length, SHOWN_DIGITS)),
+  };
 }
 
 export type CodeState = 'usable' | 'unknown' | 'used' | 'expired';

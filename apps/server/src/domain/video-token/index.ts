@@ -19,14 +19,16 @@ import { compactTimestamp } from '../evidence.js';
 import { evidenceKind, type VideoTokenDecision } from '../evidence-kinds.js';
 import { attemptSteps, isLocked, lockUntilAfter } from '../transactions.js';
 import { analyseVideo, holderEmbedding } from './analyse.js';
-import { codeRefusal, codeState } from './codes.js';
+import { codeRefusal, codeState, SHOWN_DIGITS } from './codes.js';
 import { challengeWindow } from './liveness.js';
 import { attemptEffect, exhaustedAfter, exhaustedReply, failureReply, type VideoTokenOutcome } from './outcome.js';
+import { specSchedule } from './schedule.js';
 import { noSpeechRecognizer, type SpeechRecognizer } from './speech.js';
 
 export { analyseVideo, holderEmbedding } from './analyse.js';
 export { challengeWindow };
 export { issueCode, CODE_LIFETIME_MS } from './codes.js';
+export { drawSchedule, specSchedule, type ChallengeSchedule } from './schedule.js';
 export { noSpeechRecognizer, type SpeechRecognizer, type SpokenCodeCheck } from './speech.js';
 
 export interface VideoTokenDeps {
@@ -55,11 +57,6 @@ export interface VideoTokenRequest {
   /** 'videotoken-embedding', 'videotoken-pdf' or the real-time service name; kept with the evidence. */
   serviceCall: string;
   originOS?: string;
-  /**
-   * When the first digit was shown, from the start of the recording, and the step between digits (default 2000 and
-   * 1000 ms: the recorder path of spec §4). A real-time recording that starts earlier or later says so here.
-   */
-  challenge?: { firstDigitMs: number; digitStepMs?: number };
   /**
    * The attempts counter and its limit when not the main flow's (`video_token`, INTENTOS_VIDEO_TOKEN): the
    * result-link flow counts its own (spec §9: 5 in the link variant).
@@ -139,7 +136,10 @@ export async function decideVideoToken(deps: VideoTokenDeps, request: VideoToken
       code: issued.code,
       threshold: faceThreshold(request.params),
       speech: deps.speech ?? noSpeechRecognizer,
-      ...(request.challenge ? { window: challengeWindow(issued.code.length, request.challenge.firstDigitMs, request.challenge.digitStepMs) } : {}),
+      // The schedule shown with this code; the spec's fixed timing for a code issued before schedules were stored.
+      // Both paths use it as is: the real-time recording starts when the start message arrives, sent at the
+      // browser's time 0 (docs/decisions.md "Randomised digit schedule": its delay is within the answer latency).
+      window: challengeWindow(issued.schedule ?? specSchedule(Math.min(issued.code.length, SHOWN_DIGITS))),
     });
     return { analysis };
   });

@@ -2,10 +2,13 @@
  * Liveness from this very challenge (pure; unit-tested on synthetic series). Passive scores (human's antispoof
  * and liveness models) do not flag a video made from a still photo, so the decision rests on active evidence:
  * the mouth opening and closing while the digits are shown, speech in the sound at those times, the two moving
- * together, and natural motion (head, blinks). Replays are recognised by their frames: a frozen picture, or a
- * clip played in a loop (frames repeating far apart in time).
+ * together, and natural motion (head, blinks); and the reading must follow this code's random digit schedule
+ * (schedule.ts): each digit answered after it appears, the answers' delays alike, nothing said in between, so a
+ * replayed talking video or another session's reading fails without any speech recognition. Replays are also
+ * recognised by their frames: a frozen picture, or a clip played in a loop (frames repeating far apart in time).
  */
 import type { FrameMeasures } from './frame-measures.js';
+import { specSchedule, type ChallengeSchedule } from './schedule.js';
 
 export interface ChallengeWindow {
   /** When the first digit is shown, from the start of the recording, and when speech may end. */
@@ -13,12 +16,17 @@ export interface ChallengeWindow {
   endMs: number;
   /** One slot per digit: [start, end] ms. */
   slots: Array<[number, number]>;
+  /** When each digit appears and when the recording stops: the schedule the answers must follow. */
+  digitsMs: number[];
+  stopMs: number;
 }
 
-/** Spec §4 tick timing: digits one per second from about 2 s after the recording starts. */
-export function challengeWindow(digits = 4, firstDigitMs = 2000, stepMs = 1000, answerMs = 1500): ChallengeWindow {
-  const slots: Array<[number, number]> = Array.from({ length: digits }, (_, i) => [firstDigitMs + i * stepMs, firstDigitMs + (i + 1) * stepMs + 300]);
-  return { startMs: firstDigitMs, endMs: firstDigitMs + (digits - 1) * stepMs + answerMs, slots };
+/** The window of a digit schedule (schedule.ts); the spec's fixed timing when none is given. */
+export function challengeWindow(schedule: ChallengeSchedule = specSchedule(), answerMs = 1500): ChallengeWindow {
+  const { digitsMs, stopMs } = schedule;
+  const last = digitsMs[digitsMs.length - 1]!;
+  const slots = digitsMs.map((at, i): [number, number] => [at, (digitsMs[i + 1] ?? last + 1000) + 300]);
+  return { startMs: digitsMs[0]!, endMs: last + answerMs, slots, digitsMs: [...digitsMs], stopMs };
 }
 
 /** Every frame of the recording as a tiny grey picture (decode.ts ThumbnailTrack). */
@@ -77,6 +85,28 @@ export const livenessThresholds = {
   headTurn: 0.01,
   /** A blink: eye opening below this fraction of its median. */
   blinkRatio: 0.82,
+  /**
+   * The schedule (docs/decisions.md "Randomised digit schedule"). Utterances are runs of loud 20 ms windows, runs
+   * closer than `utteranceGapMs` joined (the stop inside "cuatro"), shorter than `utteranceMinMs` dropped (clicks).
+   */
+  utteranceGapMs: 120,
+  utteranceMinMs: 60,
+  /** Each digit's answer starts this long after it appears: no one reads a digit before seeing it... */
+  answerLatencyMinMs: 150,
+  /** ...nor, counting a slow reader and the real-time path's delay, later than this. */
+  answerLatencyMaxMs: 1400,
+  /** The answers' latencies agree within this (max - min): the reading follows this schedule, not another. */
+  latencySpreadMs: 350,
+  /** One digit said: at most this long (a word, slowly). */
+  answerMaxMs: 1000,
+  /** Speech that answers no digit (before the first one, in the gaps): at most this much (a cough, a breath). */
+  strayMaxMs: 300,
+  /** Quiet expected this long before the first digit appears. */
+  restBeforeFirstMs: 1000,
+  /** Answers whose mouth opening is not seen (a frame lost to blur or light) tolerated. */
+  mouthMissedAnswers: 1,
+  /** Frames (4 a second) with the mouth open outside every answer, from the rest before the first digit to the stop. */
+  mouthStrayFrames: 2,
 } as const;
 
 export type LivenessThresholds = { -readonly [K in keyof typeof livenessThresholds]: number };
@@ -99,6 +129,34 @@ export interface LivenessSignals {
   headMotion: number;
   blinks: number;
   naturalMotion: boolean;
+  /** The schedule check (scheduleSignals). */
+  schedule: ScheduleSignals;
+}
+
+export interface Utterance {
+  onMs: number;
+  offMs: number;
+}
+
+export interface ScheduleSignals {
+  /** Digits answered by an utterance starting in time after they appeared. */
+  answered: number;
+  digits: number;
+  /** Onset of each answer after its digit appeared (ms), for the answered ones. */
+  latenciesMs: number[];
+  latencySpreadMs: number;
+  longestAnswerMs: number;
+  /** Speech answering no digit between the rest before the first digit and the stop. */
+  strayMs: number;
+  /** Answers with the mouth seen opening, and gaps between answers with it seen resting (of those with a frame). */
+  mouthOpened: number;
+  mouthRested: number;
+  gapsSeen: number;
+  /** Frames with the mouth open while no answer is heard (talking to another sound track). */
+  mouthStrayFrames: number;
+  followed: boolean;
+  /** Why not followed ('' when followed). */
+  detail: string;
 }
 
 export type LivenessVerdict =
@@ -165,14 +223,95 @@ function peaks(values: readonly number[], rest: number, above: number): number {
   return count;
 }
 
-export function livenessSignals(
-  frames: readonly FrameMeasures[],
-  thumbs: FrameThumbnails,
-  audio: AudioEnvelope | null,
+/** The utterances of a recording: runs of windows at least `loud`, close runs joined, clicks dropped. */
+export function utterances(audio: AudioEnvelope, loud: number, t: LivenessThresholds = livenessThresholds): Utterance[] {
+  const runs: Utterance[] = [];
+  let start = -1;
+  for (let i = 0; i <= audio.rms.length; i += 1) {
+    const on = i < audio.rms.length && audio.rms[i]! >= loud;
+    if (on && start < 0) start = i;
+    if (!on && start >= 0) {
+      runs.push({ onMs: start * audio.stepMs, offMs: i * audio.stepMs });
+      start = -1;
+    }
+  }
+  const joined: Utterance[] = [];
+  for (const run of runs) {
+    const last = joined[joined.length - 1];
+    if (last && run.onMs - last.offMs < t.utteranceGapMs) last.offMs = run.offMs;
+    else joined.push({ ...run });
+  }
+  return joined.filter((u) => u.offMs - u.onMs >= t.utteranceMinMs);
+}
+
+const overlap = (u: Utterance, from: number, to: number) => Math.max(0, Math.min(u.offMs, to) - Math.max(u.onMs, from));
+
+/**
+ * Does the reading follow the schedule? Each digit needs its own utterance starting `answerLatencyMinMs` to
+ * `answerLatencyMaxMs` after it appeared, the answers' latencies must agree (a reading made for other times drifts
+ * from them), each answer is a word, not talk, and nothing else is said from shortly before the first digit to the
+ * stop. The mouth must open with the answers and rest between them. Pure.
+ */
+export function scheduleSignals(
+  speech: readonly Utterance[],
+  mouthFrames: ReadonlyArray<{ timeMs: number; opening: number }>,
+  mouthRest: number,
   window: ChallengeWindow,
   t: LivenessThresholds = livenessThresholds,
-): LivenessSignals {
-  // Replays: identical neighbours (a still picture) or repeats far apart (a loop), over every frame of the file.
+): ScheduleSignals {
+  const digits = window.digitsMs.length;
+  const answers: Utterance[] = [];
+  const used = new Set<Utterance>();
+  let after = -Infinity;
+  for (const at of window.digitsMs) {
+    const answer = speech.find((u) => u.onMs >= after && u.onMs >= at + t.answerLatencyMinMs && u.onMs <= at + t.answerLatencyMaxMs);
+    if (!answer) break;
+    answers.push(answer);
+    used.add(answer);
+    after = answer.offMs;
+  }
+  const latenciesMs = answers.map((u, i) => u.onMs - window.digitsMs[i]!);
+  const latencySpreadMs = latenciesMs.length > 0 ? Math.max(...latenciesMs) - Math.min(...latenciesMs) : 0;
+  const longestAnswerMs = Math.max(0, ...answers.map((u) => u.offMs - u.onMs));
+  const from = Math.max(0, window.digitsMs[0]! - t.restBeforeFirstMs);
+  const strayMs = speech.filter((u) => !used.has(u)).reduce((sum, u) => sum + overlap(u, from, window.stopMs), 0);
+
+  const openAbove = mouthRest + t.mouthPeakAbove;
+  const restBelow = mouthRest + t.mouthPeakAbove / 2;
+  const framesIn = (a: number, b: number) => mouthFrames.filter((f) => f.timeMs >= a && f.timeMs <= b);
+  const mouthOpened = answers.filter((u) => framesIn(u.onMs - 150, u.offMs + 250).some((f) => f.opening >= openAbove)).length;
+  let mouthRested = 0;
+  let gapsSeen = 0;
+  for (let i = 1; i < answers.length; i += 1) {
+    const gap = framesIn(answers[i - 1]!.offMs + 60, answers[i]!.onMs);
+    if (gap.length === 0) continue;
+    gapsSeen += 1;
+    if (gap.some((f) => f.opening <= restBelow)) mouthRested += 1;
+  }
+
+  const answering = (timeMs: number) => answers.some((u) => timeMs >= u.onMs - 150 && timeMs <= u.offMs + 250);
+  const mouthStrayFrames = mouthFrames.filter((f) => f.timeMs >= from && f.timeMs <= window.stopMs && f.opening >= openAbove && !answering(f.timeMs)).length;
+
+  let detail = '';
+  if (answers.length < digits) detail = `digit ${answers.length + 1} of ${digits} was not answered after it appeared`;
+  else if (latencySpreadMs > t.latencySpreadMs) detail = `the answers did not follow the digits' times (latencies ${latenciesMs.join(', ')} ms)`;
+  else if (longestAnswerMs > t.answerMaxMs) detail = `speech ran on through the digits (an answer of ${longestAnswerMs} ms)`;
+  else if (strayMs > t.strayMaxMs) detail = `speech outside the digits' answers (${strayMs} ms)`;
+  else if (mouthOpened < digits - t.mouthMissedAnswers) detail = `the mouth opened with ${mouthOpened} of ${digits} answers`;
+  else if (gapsSeen > 0 && mouthRested * 2 < gapsSeen) detail = `the mouth did not rest between the answers (${mouthRested} of ${gapsSeen} gaps)`;
+  else if (mouthStrayFrames > t.mouthStrayFrames) detail = `the mouth moved while no answer was heard (${mouthStrayFrames} frames)`;
+  return { answered: answers.length, digits, latenciesMs, latencySpreadMs, longestAnswerMs, strayMs, mouthOpened, mouthRested, gapsSeen, mouthStrayFrames, followed: detail === '', detail };
+}
+
+export interface ReplaySignals {
+  /** Pairs of neighbouring frames compared. */
+  neighbours: number;
+  identicalShare: number;
+  repeatShare: number;
+}
+
+/** Whether the frames are one picture or repeat far apart (they do not depend on the schedule: computed once). */
+export function replaySignals(thumbs: FrameThumbnails, t: LivenessThresholds = livenessThresholds): ReplaySignals {
   const neighbour: number[] = [];
   for (let i = 1; i < thumbs.frames.length; i += 1) neighbour.push(thumbDistance(thumbs.frames[i - 1]!, thumbs.frames[i]!));
   const identicalShare = neighbour.length > 0 ? neighbour.filter((d) => d < t.identicalFrame).length / neighbour.length : 0;
@@ -190,6 +329,20 @@ export function livenessSignals(
   }
   const repeatShare = thumbs.frames.length > 0 ? repeats / thumbs.frames.length : 0;
 
+  return { neighbours: neighbour.length, identicalShare, repeatShare };
+}
+
+export function livenessSignals(
+  frames: readonly FrameMeasures[],
+  thumbs: FrameThumbnails,
+  audio: AudioEnvelope | null,
+  window: ChallengeWindow,
+  t: LivenessThresholds = livenessThresholds,
+  replay?: ReplaySignals,
+): LivenessSignals {
+  // Replays: identical neighbours (a still picture) or repeats far apart (a loop), over every frame of the file.
+  const { neighbours, identicalShare, repeatShare } = replay ?? replaySignals(thumbs, t);
+
   // The mouth while the digits are shown.
   const withFace = frames.filter((f) => f.face);
   const mouth = withFace.map((f) => f.face!.mouthOpening);
@@ -203,9 +356,11 @@ export function livenessSignals(
   // Speech in the digit slots, above the recording's own noise floor.
   let speechSlots = 0;
   let sync: number | null = null;
+  let speech: Utterance[] = [];
   if (audio && audio.rms.length > 0) {
     const floor = quantile(audio.rms, 0.2);
     const loud = Math.max(t.speechMinRms, floor * t.speechFloorRatio);
+    speech = utterances(audio, loud, t);
     for (const [from, to] of window.slots) {
       const a = Math.max(0, Math.floor(from / audio.stepMs));
       const b = Math.min(audio.rms.length, Math.ceil(to / audio.stepMs));
@@ -238,8 +393,9 @@ export function livenessSignals(
   const naturalMotion = headMotion >= t.headMotion || headTurn >= t.headTurn || blinks > 0;
 
   const still = mouthRange < t.stillMouthRange && Math.max(headMotion, headTurn) < t.stillHeadMotion && blinks === 0;
-  const frozen = neighbour.length >= 3 && identicalShare >= t.frozenShare && still;
+  const frozen = neighbours >= 3 && identicalShare >= t.frozenShare && still;
   const looped = !frozen && repeatShare >= t.loopShare;
+  const schedule = scheduleSignals(speech, withFace.map((f) => ({ timeMs: f.timeMs, opening: f.face!.mouthOpening })), rest, window, t);
 
   return {
     frames: frames.length,
@@ -258,6 +414,7 @@ export function livenessSignals(
     headMotion: Math.max(headMotion, headTurn),
     blinks,
     naturalMotion,
+    schedule,
   };
 }
 
@@ -268,6 +425,7 @@ export function judgeLiveness(s: LivenessSignals): LivenessVerdict {
   if (s.speechActive && !s.mouthActive && !s.naturalMotion) return { kind: 'spoof', reason: 'voice_over_still_face' };
   if (!s.mouthActive) return { kind: 'not_shown', reason: 'the mouth did not move while the digits were shown' };
   if (!s.speechActive) return { kind: 'not_shown', reason: 'no speech was heard while the digits were shown' };
+  if (!s.schedule.followed) return { kind: 'not_shown', reason: `the reading did not follow the digits' schedule: ${s.schedule.detail}` };
   if (!s.synced) return { kind: 'not_shown', reason: 'the mouth and the voice did not move together' };
   if (!s.naturalMotion) return { kind: 'not_shown', reason: 'no head motion or blink was seen' };
   return { kind: 'live' };

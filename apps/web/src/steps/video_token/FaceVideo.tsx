@@ -24,7 +24,7 @@ import { faceCopy as copy } from './copy';
 import { FaceGuide, TipIcon } from './FaceGuide';
 import { linkCall, linkVideoForm, otpForm, serviceCall, videoTokenForm, type FaceFlow } from './forms';
 import { applyFailure, attemptRules, attemptsExhausted, describeFailure, dialogAction, type FaceFailure, type FailureView, type VideoAttempts } from './outcomes';
-import { captureDelayMs, displayDelayMs, faceTimings, finishTick, shownDigits, tickView, videoPathOf } from './schedule';
+import { captureDelayMs, displayDelayMs, faceTimings, readingView, shownDigits, videoPathOf, viewChangesMs, type DigitSchedule } from './schedule';
 import { withWatchdog } from './watchdog';
 import { isCodes, isPassportCapture, readVideoAttempts, storeCodes, storeFaceMatch, storeNoMatch, writeVideoAttempts, type Codes } from './state';
 import '../../ui/capture.css';
@@ -71,7 +71,7 @@ function resultOfReply(reply: RealtimeReply): FaceResult {
 /**
  * The face video token (spec §2 "Face video token", §4 "Face video", §8, §9) of the main flow (/video_token)
  * and of the result-link flow (/pdf_video_token): intro, camera with a face guide, a photo that obtains the
- * code, the stability wait, the digits one per tick, then the recording sent (recorder path) or the real-time
+ * code, the stability wait, the digits at the code's schedule, then the recording sent (recorder path) or the real-time
  * capture finished, and the verdict: a match moves on, an error opens 'Lo sentimos', exhausted attempts end it.
  */
 export function FaceVideo({ flow }: { flow: FaceFlow }) {
@@ -87,8 +87,10 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
   const [attempts, setAttempts] = useState<VideoAttempts>(() => readVideoAttempts(sessionState(), rules.max, Date.now()));
   const [phase, setPhase] = useState<Phase>(() => (attemptsExhausted(attempts) ? 'failed' : 'intro'));
   const [stage, setStage] = useState<Stage>('position');
-  const [tick, setTick] = useState(-1);
+  // Ms since the recording started (the reading sequence's time 0), -1 before; the screen follows the code's schedule.
+  const [elapsed, setElapsed] = useState(-1);
   const [code, setCode] = useState('');
+  const [schedule, setSchedule] = useState<DigitSchedule | null>(null);
   const [failure, setFailure] = useState<FailureView | null>(null);
   const [retry, setRetry] = useState(false);
   const [run, setRun] = useState(0);
@@ -191,16 +193,18 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
 
     async function attempt(): Promise<FaceResult> {
       setStage('position');
-      setTick(-1);
+      setElapsed(-1);
       setCode('');
+      setSchedule(null);
       await wait(displayDelayMs(retry), signal);
       const codes = await requestCode();
       storeCodes(storage, codes);
       setCode(codes.code.slice(0, shownDigits));
+      setSchedule(codes.schedule);
       setStage('stability');
       if (path === 'tiempo_real' && stream) {
-        // The connection is set up during the stability wait; the start message goes at tick 0 (the server
-        // records from it and expects the first digit 2 s later, as the recorder path's video has it).
+        // The connection is set up during the stability wait; the start message goes at time 0: the server records
+        // from it and expects the digits at the code's schedule, as in the recorder path's video.
         realtimeSetup = connectRealtime({
           stream,
           signalling: {
@@ -239,13 +243,17 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
         recording = startRecording(stream, ios);
       }
       (realtime as RealtimeSession | null)?.start();
+      const started = performance.now();
       setStage('reading');
-      for (let t = 0; t < finishTick; t += 1) {
-        setTick(t);
-        await wait(faceTimings.tickMs, signal);
+      // Each change of the screen at its own time from the start (timers drift; the clock does not).
+      const until = (at: number) => wait(Math.max(0, started + at - performance.now()), signal);
+      for (const at of viewChangesMs(codes.schedule)) {
+        await until(at);
+        setElapsed(at);
       }
-      // Tick 8: finish_record (real time) or stop and send (recorder).
-      setTick(finishTick);
+      await until(codes.schedule.stopMs);
+      // The stop: finish_record (real time) or stop and send (recorder).
+      setElapsed(codes.schedule.stopMs);
       const live = realtime as RealtimeSession | null;
       if (live) {
         live.finish();
@@ -256,8 +264,8 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       const active = recording as Recording | null;
       recording = null;
       if (!active) throw new Error('no recording');
-      // Recorder path: tick 8 stops and sends, tick 9 shows processing.
-      void wait(faceTimings.tickMs, signal).then(() => setTick(finishTick + 1), () => undefined);
+      // Recorder path: the stop sends, a second later the screen shows processing.
+      void wait(faceTimings.tickMs, signal).then(() => setElapsed(codes.schedule.stopMs + faceTimings.tickMs), () => undefined);
       const video = await active.stop();
       return watched((watchdogSignal) => uploadVideo(video, codes, watchdogSignal));
     }
@@ -336,7 +344,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
     );
   }
 
-  const view = stage === 'reading' ? tickView(tick, code, path) : null;
+  const view = stage === 'reading' && schedule && elapsed >= 0 ? readingView(elapsed, code, schedule, path) : null;
   const titleVisible = stage === 'stability' || (view?.titleVisible ?? false);
   // Behind 'Lo sentimos' the camera shows no stale progress.
   const processing = (view?.processing ?? false) && failure === null;

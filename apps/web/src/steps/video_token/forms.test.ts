@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkCall, linkVideoForm, videoTokenForm } from './forms';
 
-const codes = { code: '4729', created: '2026-11-26T04:00:00.000Z', expire: '2026-11-26T04:03:00.000Z' };
+const codes = { code: '4729', created: '2026-11-26T04:00:00.000Z', expire: '2026-11-26T04:03:00.000Z', schedule: { digitsMs: [2000, 3100, 4000, 5300], stopMs: 7500 } };
 const video = new Blob([new Uint8Array([1, 2, 3])], { type: 'video/webm' });
 
 describe('face video forms', () => {

@@ -1,35 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { captureDelayMs, displayDelayMs, faceTimings, isFinishTick, tickView, videoPathOf } from './schedule';
+import { captureDelayMs, displayDelayMs, faceTimings, isDigitSchedule, readingView, videoPathOf, viewChangesMs } from './schedule';
 
-describe('face video tick timing (spec §4)', () => {
+describe("face video reading sequence (spec §4 screens, the code's schedule)", () => {
   const code = '4729';
+  const schedule = { digitsMs: [1830, 3010, 3880, 5650], stopMs: 7850 };
 
-  it('tick 0 shows the instruction title and no digit; "tick 1 hides the title"', () => {
-    expect(tickView(0, code, 'grabacion')).toEqual({ titleVisible: true, slot: null, digit: '', processing: false });
-    expect(tickView(1, code, 'grabacion')).toEqual({ titleVisible: false, slot: null, digit: '', processing: false });
+  it('time 0 shows the instruction title and no digit; "tick 1 hides the title"', () => {
+    expect(readingView(0, code, schedule, 'grabacion')).toEqual({ titleVisible: true, slot: null, digit: '', processing: false });
+    expect(readingView(1000, code, schedule, 'grabacion')).toEqual({ titleVisible: false, slot: null, digit: '', processing: false });
   });
 
-  it('"tick 2 shows digit 1, ticks 3-5 digits 2-4, tick 6 a blank fifth slot"', () => {
-    expect([2, 3, 4, 5].map((tick) => tickView(tick, code, 'grabacion').digit)).toEqual(['4', '7', '2', '9']);
-    expect([2, 3, 4, 5, 6].map((tick) => tickView(tick, code, 'grabacion').slot)).toEqual([0, 1, 2, 3, 4]);
-    expect(tickView(6, code, 'grabacion')).toMatchObject({ slot: 4, digit: '' });
-    expect(tickView(7, code, 'grabacion')).toMatchObject({ slot: 4, digit: '', processing: false });
+  it('each digit appears exactly at its time and stays until the next; the blank fifth slot a second after the last', () => {
+    expect(readingView(1829, code, schedule, 'grabacion').slot).toBeNull();
+    expect([1830, 3009, 3010, 3880, 5650, 6649].map((t) => readingView(t, code, schedule, 'grabacion').digit)).toEqual(['4', '4', '7', '2', '9', '9']);
+    expect(readingView(6650, code, schedule, 'grabacion')).toMatchObject({ slot: 4, digit: '', processing: false });
+    expect(viewChangesMs(schedule)).toEqual([0, 1000, 1830, 3010, 3880, 5650, 6650]);
   });
 
   it('only the first four digits are read ("at least 4 characters used")', () => {
-    expect([2, 3, 4, 5, 6].map((tick) => tickView(tick, '123456', 'grabacion').digit).join('')).toBe('1234');
+    expect([1830, 3010, 3880, 5650].map((t) => readingView(t, '123456', schedule, 'grabacion').digit).join('')).toBe('1234');
   });
 
-  it('"Recorder path: tick 8 stops recording and sends, tick 9 shows processing"', () => {
-    expect(isFinishTick(8)).toBe(true);
-    expect(isFinishTick(7) || isFinishTick(9)).toBe(false);
-    expect(tickView(8, code, 'grabacion').processing).toBe(false);
-    expect(tickView(9, code, 'grabacion').processing).toBe(true);
+  it('recorder path: stops and sends at the stop, processing a second later; real time: processing at the stop', () => {
+    expect(readingView(7850, code, schedule, 'grabacion').processing).toBe(false);
+    expect(readingView(8850, code, schedule, 'grabacion').processing).toBe(true);
+    expect(readingView(7849, code, schedule, 'tiempo_real').processing).toBe(false);
+    expect(readingView(7850, code, schedule, 'tiempo_real').processing).toBe(true);
   });
 
-  it('"Real-time path: tick 8 sends finish signal and shows processing"', () => {
-    expect(tickView(7, code, 'tiempo_real').processing).toBe(false);
-    expect(tickView(8, code, 'tiempo_real').processing).toBe(true);
+  it('accepts only a well-formed schedule', () => {
+    expect(isDigitSchedule(schedule)).toBe(true);
+    expect(isDigitSchedule({ digitsMs: [2000, 1000], stopMs: 5000 })).toBe(false);
+    expect(isDigitSchedule({ digitsMs: [2000], stopMs: 1000 })).toBe(false);
+    expect(isDigitSchedule(null)).toBe(false);
   });
 
   it('spec §9 delays: first display 7 s (2 s on retry), face photo 1 s or 3 s, stability 5 s, watchdog 50 s', () => {

@@ -15,7 +15,7 @@ export const faceTimings = {
   captureDelayIosMs: 3000,
   /** "stability wait (about 5 s after the token arrives)". */
   stabilityWaitMs: 5000,
-  /** "digits one per second". */
+  /** The spec's tick (the title's second); the digits follow the code's schedule (DigitSchedule). */
   tickMs: 1000,
   /** "slide 220 ms": the digit carousel's transition. */
   slideMs: 220,
@@ -26,10 +26,29 @@ export const faceTimings = {
 /** Digits of the code shown to the user: the first four ("at least 4 characters used"). */
 export const shownDigits = 4;
 
-/** Tick at which the recording stops (recorder) or finish_record is sent (real time). */
-export const finishTick = 8;
+/**
+ * When each digit appears and when the recording stops, in ms from the recording's start (tick 0): drawn at random
+ * by the server for each code and returned with it (docs/decisions.md "Randomised digit schedule"). The server
+ * checks that the reading follows these times, so the screen must show each digit exactly then.
+ */
+export interface DigitSchedule {
+  digitsMs: number[];
+  stopMs: number;
+}
 
-/** What the screen shows at a tick of the reading sequence (spec §4 "Tick timing"). Tick 0 is its start. */
+export function isDigitSchedule(value: unknown): value is DigitSchedule {
+  if (typeof value !== 'object' || value === null) return false;
+  const { digitsMs, stopMs } = value as Record<string, unknown>;
+  return (
+    Array.isArray(digitsMs) &&
+    digitsMs.length > 0 &&
+    digitsMs.every((v, i) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && (i === 0 || v > (digitsMs[i - 1] as number))) &&
+    typeof stopMs === 'number' &&
+    stopMs > (digitsMs[digitsMs.length - 1] as number)
+  );
+}
+
+/** What the screen shows at a moment of the reading sequence (spec §4's screens). */
 export interface TickView {
   /** The instruction title ('read each number...') is visible. */
   titleVisible: boolean;
@@ -41,18 +60,31 @@ export interface TickView {
   processing: boolean;
 }
 
-export function tickView(tick: number, code: string, path: VideoPath): TickView {
-  const titleVisible = tick < 1;
-  // tick 2 shows digit 1, ticks 3-5 digits 2-4, tick 6 (and after, until processing) the blank fifth slot.
-  const slot = tick < 2 ? null : Math.min(tick - 2, shownDigits);
+/** How long the last digit stays before the blank fifth slot (the spec's one tick). */
+const lastDigitShownMs = 1000;
+
+/**
+ * The screen `elapsedMs` after the recording started: the title for the first second ("tick 1 hides the title"),
+ * each digit from its time until the next one's, the blank fifth slot a second after the last, and processing at
+ * the stop (real time) or a second after it (recorder, which stops and sends first).
+ */
+export function readingView(elapsedMs: number, code: string, schedule: DigitSchedule, path: VideoPath): TickView {
+  const titleVisible = elapsedMs < faceTimings.tickMs;
+  const times = schedule.digitsMs.slice(0, shownDigits);
+  const last = times[times.length - 1]!;
+  let slot: number | null = null;
+  for (let i = 0; i < times.length; i += 1) if (elapsedMs >= times[i]!) slot = i;
+  if (slot !== null && elapsedMs >= last + lastDigitShownMs) slot = shownDigits;
   const digit = slot !== null && slot < shownDigits ? (code[slot] ?? '') : '';
-  const processing = tick >= (path === 'tiempo_real' ? finishTick : finishTick + 1);
+  const processing = elapsedMs >= schedule.stopMs + (path === 'tiempo_real' ? 0 : faceTimings.tickMs);
   return { titleVisible, slot, digit, processing };
 }
 
-/** The recording stops and is sent (recorder) or finish_record goes out (real time) exactly at this tick. */
-export function isFinishTick(tick: number): boolean {
-  return tick === finishTick;
+/** The moments (ms from the recording start, before the stop) at which the screen changes. */
+export function viewChangesMs(schedule: DigitSchedule): number[] {
+  const times = schedule.digitsMs.slice(0, shownDigits);
+  const changes = [0, faceTimings.tickMs, ...times, times[times.length - 1]! + lastDigitShownMs].filter((t) => t < schedule.stopMs);
+  return [...new Set(changes)].sort((a, b) => a - b);
 }
 
 /** How long the positioning prompt shows before the photo: 7 s the first time, 2 s on a retry. */

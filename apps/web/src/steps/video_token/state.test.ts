@@ -3,7 +3,7 @@ import { createStateStorage, readJson } from '../../session/storage';
 import { otpForm, serviceCall, videoTokenForm } from './forms';
 import { isCodes, isPassportCapture, lockActive, noMatchFace, readVideoAttempts, storeCodes, storeFaceMatch, storeNoMatch, writeVideoAttempts } from './state';
 
-const codes = { code: '4729', created: '2026-11-26T03:00:00.000Z', expire: '2026-11-26T03:05:00.000Z' };
+const codes = { code: '4729', created: '2026-11-26T03:00:00.000Z', expire: '2026-11-26T03:05:00.000Z', schedule: { digitsMs: [1830, 3010, 3880, 5650], stopMs: 7850 } };
 
 describe('face video browser state', () => {
   it('keeps its attempts in intentsData.video_token next to the ID counters', () => {
@@ -45,6 +45,9 @@ describe('face video browser state', () => {
     expect(isCodes(codes)).toBe(true);
     expect(isCodes({ ...codes, code: '12a4' })).toBe(false);
     expect(isCodes({ code: '1234' })).toBe(false);
+    // The schedule of the digits is required: the screen shows them at its times.
+    expect(isCodes({ ...codes, schedule: undefined })).toBe(false);
+    expect(isCodes({ ...codes, schedule: { digitsMs: [3000, 2000], stopMs: 6000 } })).toBe(false);
   });
 
   it('identificacion_pasaporte comes from the front read', () => {

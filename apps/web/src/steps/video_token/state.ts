@@ -1,18 +1,23 @@
 import { readOcr } from '../../session/idCapture';
 import { readJson, writeJson, type StateStorage } from '../../session/storage';
 import type { VideoAttempts } from './outcomes';
+import { isDigitSchedule, type DigitSchedule } from './schedule';
 
-/** Spec §3 "Video token": the code (4 digits at least) with its creation and expiry, as the otp call returns it. */
+/**
+ * Spec §3 "Video token": the code (4 digits at least) with its creation and expiry, as the otp call returns it,
+ * and (project) the schedule of its digits.
+ */
 export interface Codes {
   code: string;
   created: string;
   expire: string;
+  schedule: DigitSchedule;
 }
 
 export function isCodes(value: unknown): value is Codes {
   if (typeof value !== 'object' || value === null) return false;
-  const { code, created, expire } = value as Record<string, unknown>;
-  return typeof code === 'string' && /^\d{4,}$/.test(code) && typeof created === 'string' && typeof expire === 'string';
+  const { code, created, expire, schedule } = value as Record<string, unknown>;
+  return typeof code === 'string' && /^\d{4,}$/.test(code) && typeof created === 'string' && typeof expire === 'string' && isDigitSchedule(schedule);
 }
 
 /** intentsData key of the face video's attempts (the server's step name). */

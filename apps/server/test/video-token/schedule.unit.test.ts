@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { issueCode } from '../../src/domain/video-token/codes.js';
+import { challengeWindow, judgeLiveness, livenessSignals, scheduleSignals, utterances, type AudioEnvelope, type FrameThumbnails, type Utterance } from '../../src/domain/video-token/liveness.js';
+import { drawSchedule, parseSchedule, scheduleRanges, testScheduleFromEnv, type ChallengeSchedule } from '../../src/domain/video-token/schedule.js';
+import type { FrameMeasures } from '../../src/domain/video-token/frame-measures.js';
+
+const schedule: ChallengeSchedule = { digitsMs: [1830, 3010, 3880, 5650], stopMs: 7850 };
+const window = challengeWindow(schedule);
+const durationMs = 8000;
+
+/** Speech at these [on, off] times as a 20 ms loudness envelope over a quiet floor. */
+function envelope(spans: ReadonlyArray<readonly [number, number]>): AudioEnvelope {
+  return { stepMs: 20, rms: Array.from({ length: durationMs / 20 }, (_, i) => (spans.some(([a, b]) => i * 20 >= a && i * 20 < b) ? 0.2 : 0.002)) };
+}
+
+/** A reader answering each digit `latency(i)` ms after it appears, each word `wordMs` long. */
+const reading = (digitsMs: readonly number[], latency: (i: number) => number, wordMs = 450) =>
+  digitsMs.map((at, i) => [at + latency(i), at + latency(i) + wordMs] as const);
+
+/** Frames at 4 fps whose mouth opens while `spans` speak, the head swaying. */
+function frames(spans: ReadonlyArray<readonly [number, number]>): FrameMeasures[] {
+  return Array.from({ length: (durationMs / 1000) * 4 }, (_, i) => {
+    const t = i * 250;
+    const open = spans.some(([a, b]) => t >= a - 50 && t <= b + 100);
+    return {
+      timeMs: t,
+      faces: 1,
+      frameLuma: 120,
+      face: { luma: 130, surroundLuma: 140, clipped: 0, sharpness: 900, mouthOpening: open ? 0.33 : 0.15, eyeOpening: Math.abs(t - 6500) < 100 ? 0.2 : 0.35, noseX: 0.03 * Math.sin(t / 700), noseY: 0, size: 0.4, yaw: 0.05 * Math.sin(t / 900), pitch: 0, roll: 0 },
+    };
+  });
+}
+
+const moving: FrameThumbnails = {
+  timesMs: Array.from({ length: 240 }, (_, i) => Math.round((i * 1000) / 30)),
+  frames: Array.from({ length: 240 }, (_, i) => Uint8Array.from({ length: 192 }, (_, k) => (i * 37 + k * 11 + ((i * k) % 13)) % 256)),
+};
+
+function verdict(spans: ReadonlyArray<readonly [number, number]>, mouth = spans) {
+  const signals = livenessSignals(frames(mouth), moving, envelope(spans), window);
+  return { signals, verdict: judgeLiveness(signals) };
+}
+
+describe('the digit schedule', () => {
+  it('is drawn at random within its ranges, the stop after the last digit', () => {
+    const seen = new Set<string>();
+    for (let n = 0; n < 200; n += 1) {
+      const s = drawSchedule(4);
+      seen.add(s.digitsMs.join(','));
+      expect(s.digitsMs[0]).toBeGreaterThanOrEqual(scheduleRanges.firstDigitMs[0]);
+      expect(s.digitsMs[0]).toBeLessThanOrEqual(scheduleRanges.firstDigitMs[1]);
+      for (let i = 1; i < 4; i += 1) {
+        const step = s.digitsMs[i]! - s.digitsMs[i - 1]!;
+        expect(step).toBeGreaterThanOrEqual(scheduleRanges.intervalMs[0]);
+        expect(step).toBeLessThanOrEqual(scheduleRanges.intervalMs[1]);
+      }
+      expect(s.stopMs).toBe(s.digitsMs[3]! + scheduleRanges.answerMs);
+    }
+    expect(seen.size).toBe(200);
+  });
+
+  it('comes with every issued code, and reads back only when well formed', () => {
+    const issued = issueCode(new Date());
+    expect(issued.schedule.digitsMs).toHaveLength(4);
+    expect(parseSchedule(JSON.parse(JSON.stringify(issued.schedule)))).toEqual(issued.schedule);
+    expect(parseSchedule({ digitsMs: [2000, 1500], stopMs: 5000 })).toBeUndefined();
+    expect(parseSchedule({ digitsMs: [2000, 3000], stopMs: 2500 })).toBeUndefined();
+    expect(parseSchedule('2000,3000')).toBeUndefined();
+  });
+
+  it('has a fixed test setting that only NODE_ENV=test accepts, else the server refuses to start', () => {
+    const env = { VIDEO_TOKEN_TEST_SCHEDULE_MS: '1800,1200,900,1500' };
+    expect(testScheduleFromEnv({ ...env, NODE_ENV: 'test' })).toEqual({ ok: true, schedule: { digitsMs: [1800, 3000, 3900, 5400], stopMs: 7600 } });
+    expect(testScheduleFromEnv({ ...env, NODE_ENV: 'production' }).ok).toBe(false);
+    expect(testScheduleFromEnv({ ...env }).ok).toBe(false);
+    expect(testScheduleFromEnv({ VIDEO_TOKEN_TEST_SCHEDULE_MS: '1800,x', NODE_ENV: 'test' }).ok).toBe(false);
+    expect(() => loadConfig({ ...env, NODE_ENV: 'production' })).toThrow(/test-only setting/);
+    expect(loadConfig({ ...env, NODE_ENV: 'test' }).videoTokenTestSchedule?.digitsMs).toEqual([1800, 3000, 3900, 5400]);
+    expect(issueCode(new Date(), { fixedSchedule: { digitsMs: [1800, 3000, 3900, 5400], stopMs: 7600 } }).schedule.stopMs).toBe(7600);
+  });
+});
+
+describe('a reading that follows the schedule', () => {
+  it('passes with natural variation: reaction 350-500 ms, a late starter, a slow reader', () => {
+    const jitter = [0, 90, -60, 140];
+    expect(verdict(reading(schedule.digitsMs, (i) => 400 + jitter[i]!)).verdict).toEqual({ kind: 'live' });
+    expect(verdict(reading(schedule.digitsMs, (i) => 850 + jitter[i]!)).verdict).toEqual({ kind: 'live' });
+    expect(verdict(reading(schedule.digitsMs, (i) => 600 + jitter[i]! / 2, 620)).verdict).toEqual({ kind: 'live' });
+  });
+
+  it('joins the stop inside a word and drops clicks', () => {
+    const speech = utterances(envelope([[1000, 1200], [1260, 1450], [3000, 3040]]), 0.05);
+    expect(speech).toEqual([{ onMs: 1000, offMs: 1460 }]);
+  });
+});
+
+describe('a reading that does not follow the schedule is refused as the phrase failure, not live', () => {
+  it('continuous reading, a digit a second from the start (the replayed talking video)', () => {
+    const { verdict: v } = verdict(Array.from({ length: 8 }, (_, k) => [400 + k * 1000, 750 + k * 1000] as const));
+    expect(v.kind).toBe('not_shown');
+    expect(v.kind === 'not_shown' && v.reason).toMatch(/schedule/);
+  });
+
+  it("another session's schedule, even shifted to match its first digit", () => {
+    const other = [2210, 3090, 4780, 5650];
+    const shift = schedule.digitsMs[0]! - other[0]!;
+    const { signals, verdict: v } = verdict(reading(other.map((t) => t + shift), () => 420));
+    expect(v.kind).toBe('not_shown');
+    expect(signals.schedule.followed).toBe(false);
+  });
+
+  it('talk running through the gaps (words joined into phrases)', () => {
+    const { signals, verdict: v } = verdict([[2100, 3400], [3600, 4700], [5000, 6800]]);
+    expect(v.kind).toBe('not_shown');
+    expect(signals.schedule.followed).toBe(false);
+  });
+
+  it('speech before the first digit and between the answers', () => {
+    const spans = [...reading(schedule.digitsMs, () => 420), [1000, 1400] as const, [4500, 4900] as const];
+    expect(verdict(spans).signals.schedule.detail).toMatch(/outside the digits' answers/);
+  });
+
+  it('answers before the digit could be seen', () => {
+    expect(verdict(reading(schedule.digitsMs, (i) => (i === 2 ? 60 : 400))).signals.schedule.followed).toBe(false);
+  });
+
+  it('a voice that follows while the mouth does not (dubbed sound over a talking face)', () => {
+    const voice = reading(schedule.digitsMs, () => 420);
+    const mouth = Array.from({ length: 8 }, (_, k) => [300 + k * 1000, 750 + k * 1000] as const);
+    const s = scheduleSignals(
+      utterances(envelope(voice), 0.05),
+      frames(mouth).map((f) => ({ timeMs: f.timeMs, opening: f.face!.mouthOpening })),
+      0.15,
+      window,
+    );
+    expect(s.followed).toBe(false);
+  });
+
+  it('no utterances at all', () => {
+    const none: Utterance[] = [];
+    expect(scheduleSignals(none, [], 0.15, window)).toMatchObject({ answered: 0, followed: false });
+  });
+});
