@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { PDFDocument } from '@cantoo/pdf-lib';
+import { stripAccentsKeepEnye } from '@kyc/fixtures';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPhoneOrDesktop, screenshot, type ViewportName } from '../support/browser.js';
@@ -151,7 +152,7 @@ async function greenJourney(viewport: ViewportName): Promise<void> {
   const pdfText = await pdfPlainText(pdfs[0]!.content);
   const name = String(holder.front.ocrFront?.nombreCompleto ?? '');
   expect(name).not.toBe('');
-  expect(pdfText.toUpperCase()).toContain(name.toUpperCase());
+  expect(stripAccentsKeepEnye(pdfText)).toContain(stripAccentsKeepEnye(name));
 
   const events = await transactionEvents(server, s.apikey, s.uuidTrx);
   const finished = events.lifecycle.find((e) => e.step === 'finished');
