@@ -8,9 +8,9 @@ import path from 'node:path';
 import { faceMessages } from '@kyc/contracts';
 import { buildDocument, FACE_COVERS, FACES, faceFrameJpeg, writeFaceVideo, type FaceCover } from '@kyc/fixtures';
 import sharp from 'sharp';
-import { analyseVideo } from '../../apps/server/src/domain/video-token/analyse.js';
-import { frameCovered, measureCover, type CoverMeasures } from '../../apps/server/src/domain/video-token/face-cover.js';
-import { noSpeechRecognizer } from '../../apps/server/src/domain/video-token/speech.js';
+import { analyseVideo } from '../../apps/server/src/features/face-video/analyse.js';
+import { frameCovered, measureCover, type CoverMeasures } from '../../apps/server/src/features/face-video/face-cover.js';
+import { noSpeechRecognizer } from '../../apps/server/src/engines/speech/spoken-code.js';
 import { createFaceEngine } from '../../apps/server/src/engines/face/engine.js';
 import type { FaceEngine } from '../../apps/server/src/engines/face/types.js';
 import { decodeMedia } from '../../apps/server/src/engines/media/decode.js';
@@ -29,7 +29,7 @@ type Verdict = 'mask' | 'no face' | 'several faces' | 'other' | 'clear';
 /** Every cover measure taken, written next to the temporary files for calibration. */
 const raw: Array<{ input: string; covers: Array<CoverMeasures | null> }> = [];
 
-/** The /v1/otp photo check (http/video-token.ts checkCodePhoto) on a JPEG. */
+/** The /v1/otp photo check (features/face-video/routes.ts checkCodePhoto) on a JPEG. */
 async function photoVerdict(engine: FaceEngine, jpeg: Buffer, input: string): Promise<Verdict> {
   const { data, info } = await sharp(jpeg).rotate().removeAlpha().resize({ width: 640, height: 640, fit: 'inside', withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
   const image = { data, width: info.width, height: info.height };

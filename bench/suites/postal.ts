@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '../../apps/server/src/config.js';
-import { importPostalCatalogue, samplePostalCodes, timePostalLookups, writeSampleCatalogue } from '../../apps/server/src/postal/index.js';
+import { importPostalCatalogue, samplePostalCodes, timePostalLookups, writeSampleCatalogue } from '../../apps/server/src/features/postal/index.js';
 import { createDatabase } from '../../apps/server/src/store/db.js';
-import { migrateToLatest } from '../../apps/server/src/store/migrations.js';
+import { migrateToLatest } from '../../apps/server/src/migrations.js';
 import type { SuiteResult } from '../run.js';
 import { repoRoot, startNodeProcess } from './server-process.js';
 

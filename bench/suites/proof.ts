@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { generateProofSet, type ProofTruth } from '@kyc/fixtures';
-import { namesMatch } from '../../apps/server/src/domain/proof-reading.js';
+import { namesMatch } from '../../apps/server/src/features/proof/proof-reading.js';
 import { createOcrEngine } from '../../apps/server/src/engines/ocr/engine.js';
 import { foldText, type ProofFields } from '../../apps/server/src/engines/ocr/fields/proof.js';
 import type { SuiteResult } from '../run.js';

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { saysCode } from '../../apps/server/src/domain/video-token/spoken-digits.js';
+import { saysCode } from '../../apps/server/src/engines/speech/spoken-digits.js';
 import { parseSpeechEnv } from '../../apps/server/src/engines/speech/config.js';
 import { startWhisperEngine } from '../../apps/server/src/engines/speech/engine.js';
 import { sha256File, verifyWhisperModel } from '../../apps/server/src/engines/speech/model.js';

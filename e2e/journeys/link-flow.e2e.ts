@@ -75,7 +75,7 @@ async function withServerDb<T>(use: (db: ServerDb, config: ServerConfig) => Prom
 /** The link the result e-mail would carry, issued in the server's own database with its link key. */
 async function issueLink(subject: { uuidTrx: string; uuidUser: string }): Promise<string> {
   const { loadLinkKey } = (await import(dist('crypto/link-key.js'))) as typeof import('../../apps/server/src/crypto/link-key.js');
-  const { issueResultLink } = (await import(dist('results/links.js'))) as typeof import('../../apps/server/src/results/links.js');
+  const { issueResultLink } = (await import(dist('results/links.js'))) as typeof import('../../apps/server/src/features/results/links.js');
   return withServerDb(async (db, config) => {
     const grantor = await db.selectFrom('grantors').select('id').executeTakeFirstOrThrow();
     const ctx = { db, linkKey: loadLinkKey(config).key, baseUrl: server.url };

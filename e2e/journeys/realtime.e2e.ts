@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RealtimeAuth, RealtimeRecording, RecordingHandler } from '../../apps/server/src/realtime/index.js';
+import type { RealtimeAuth, RealtimeRecording, RecordingHandler } from '../../apps/server/src/features/realtime/index.js';
 import { launchBrowser } from '../support/browser.js';
 import { finish, record as recordOn, send, start, startMessage, startRealtimeServer, type RealtimeServer, type Session } from '../support/realtime.js';
 

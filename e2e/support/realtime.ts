@@ -7,7 +7,7 @@ import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { testScheduleEnv } from './code-timing.js';
 import type { ZodApp } from '../../apps/server/src/http/deps.js';
-import type { RecordingHandlers } from '../../apps/server/src/realtime/index.js';
+import type { RecordingHandlers } from '../../apps/server/src/features/realtime/index.js';
 
 /**
  * The real-time media server's client side for browser tests (spec §7): the server runs in the test's process so a

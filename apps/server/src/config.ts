@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { parseIdentityGateways, type IdentityGatewaysConfig } from './gateways/config.js';
-import { parseRealtimeEnv, type RealtimeConfig } from './realtime/config.js';
+import { parseIdentityGateways, type IdentityGatewaysConfig } from './features/identity-checks/gateways/config.js';
+import { parseRealtimeEnv, type RealtimeConfig } from './features/realtime/config.js';
 import { parseSpeechEnv, type SpeechConfig } from './engines/speech/config.js';
-import { testScheduleFromEnv, type ChallengeSchedule } from './domain/video-token/schedule.js';
+import { testScheduleFromEnv, type ChallengeSchedule } from './features/face-video/schedule.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -71,7 +71,7 @@ export interface Config {
   tsaUrl: string | undefined;
   /** External RENAPO and INE list gateways (RENAPO_*, INE_*); undefined ones are not consulted. */
   identityGateways: IdentityGatewaysConfig;
-  /** The real-time media server (REALTIME_* variables, realtime/config.ts). */
+  /** The real-time media server (REALTIME_* variables, features/realtime/config.ts). */
   realtime: RealtimeConfig;
   /** The spoken-code recogniser (ASR_* variables, engines/speech/config.ts); none by default. */
   speech: SpeechConfig;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { consentAcceptanceOf } from '../src/domain/consent-acceptance.js';
+import { consentAcceptanceOf } from '../src/features/events/consent-acceptance.js';
 
 const sha = 'a'.repeat(64);
 const now = new Date('2026-11-26T04:50:00.000Z');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { createDataCipher } from '../src/crypto/data-cipher.js';
-import { launcherTokens, originAllowed, originOf } from '../src/launcher/tokens.js';
+import { launcherTokens, originAllowed, originOf } from '../src/features/launcher/tokens.js';
 
 describe('embedding configuration', () => {
   it('reads the SMS gateway and the launcher token settings', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FaceObservation } from '../src/engines/face/types.js';
-import { compareFaces, cropAroundFace, dominantFace, type DescribedFace } from '../src/faces/compare.js';
+import { compareFaces, cropAroundFace, dominantFace, type DescribedFace } from '../src/features/faces-compare/compare.js';
 
 const face = (w: number, h = w): FaceObservation => ({ box: [0, 0, w, h], score: 0.9, mesh: [], angle: { yaw: 0, pitch: 0, roll: 0 } });
 const described = (embedding: number[], t: number): DescribedFace => ({ face: face(10), embedding, width: 100, height: 100, frameTimeMs: t });

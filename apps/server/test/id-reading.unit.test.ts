@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeRead } from '../src/domain/id-reading.js';
+import { judgeRead } from '../src/features/id-capture/id-reading.js';
 import type { OcrResult } from '../src/engines/ocr/types.js';
 
 const geometry = { cardFound: true, rotationDeg: 0, cropped: true };

@@ -4,7 +4,7 @@ import { buildDocument, type DocumentFixture } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataCipher, loadDataKey, type DataCipher } from '../src/crypto/data-cipher.js';
 import { evidenceKind } from '../src/domain/evidence-kinds.js';
-import { icaoCheckDigit } from '../src/domain/ine-check.js';
+import { icaoCheckDigit } from '../src/features/identity-checks/ine-check.js';
 import { addEvidence, latestEvidence } from '../src/store/evidence.js';
 import { writeParams } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';

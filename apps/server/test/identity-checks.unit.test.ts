@@ -1,7 +1,7 @@
 import { computeClaveElector, computeCurp, createMexicanIdentity, rng, type CurpInput } from '@kyc/fixtures';
 import { describe, expect, it } from 'vitest';
-import { curpRules, idHolderFrom, normaliseCurp, overallOutcome, plainName, registryRules, type IdHolder } from '../src/domain/curp-check.js';
-import { claveElectorProblem, icaoCheckDigit, ineRules, listRules } from '../src/domain/ine-check.js';
+import { curpRules, idHolderFrom, normaliseCurp, overallOutcome, plainName, registryRules, type IdHolder } from '../src/features/identity-checks/curp-check.js';
+import { claveElectorProblem, icaoCheckDigit, ineRules, listRules } from '../src/features/identity-checks/ine-check.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

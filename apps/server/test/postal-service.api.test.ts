@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../src/crypto/apikeys.js';
-import { sampleCatalogueFacts } from '../src/postal/index.js';
+import { sampleCatalogueFacts } from '../src/features/postal/index.js';
 import { insertGrantor } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { trxHeaders } from './support/fixtures.js';

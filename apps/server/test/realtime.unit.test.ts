@@ -3,9 +3,9 @@ import { errorTexts } from '@kyc/contracts';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { configErrorMessage } from './support/config-error.js';
-import { recordingHandlers, type RealtimeRecording, type RecordingHandler } from '../src/realtime/index.js';
-import { errorReply, maxChannelMessageBytes, parseChannelMessage } from '../src/realtime/protocol.js';
-import { recordingKey } from '../src/realtime/recording-store.js';
+import { recordingHandlers, type RealtimeRecording, type RecordingHandler } from '../src/features/realtime/index.js';
+import { errorReply, maxChannelMessageBytes, parseChannelMessage } from '../src/features/realtime/protocol.js';
+import { recordingKey } from '../src/features/realtime/recording-store.js';
 
 function startMessage(overrides: Record<string, unknown> = {}) {
   const cliente = randomUUID();

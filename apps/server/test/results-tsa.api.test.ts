@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueTimestamp, localTsa } from '../src/results/local-tsa.js';
-import { rfc3161Timestamp, timestampRequest } from '../src/results/timestamp.js';
+import { issueTimestamp, localTsa } from '../src/features/results/local-tsa.js';
+import { rfc3161Timestamp, timestampRequest } from '../src/features/results/timestamp.js';
 
 /** A time-stamping authority over HTTP (RFC 3161 transport), answering with the project's own TSA code. */
 describe('RFC 3161 time-stamp from a TSA_URL', () => {

@@ -1,13 +1,13 @@
 import { errorTexts } from '@kyc/contracts';
 import { describe, expect, it } from 'vitest';
 import type { VideoTokenDecision } from '../src/domain/evidence-kinds.js';
-import { decideLifecycleEvent } from '../src/domain/lifecycle.js';
-import { consistentSending, customId, ddmmyyyy, semaforo, tipoEnvio } from '../src/domain/result-mail.js';
-import { minFaceScoreParam, ruleList, scoreTransaction, type ScoreFacts, type ScoreSettings } from '../src/domain/score.js';
+import { decideLifecycleEvent } from '../src/features/events/lifecycle.js';
+import { consistentSending, customId, ddmmyyyy, semaforo, tipoEnvio } from '../src/features/results/result-mail.js';
+import { minFaceScoreParam, ruleList, scoreTransaction, type ScoreFacts, type ScoreSettings } from '../src/features/results/score.js';
 import { backoffMs } from '../src/jobs/queue.js';
-import { pdfSafe } from '../src/documents/pdf.js';
+import { pdfSafe } from '../src/features/results/documents/pdf.js';
 import { loadConfig } from '../src/config.js';
-import { scoreSettings } from '../src/results/facts.js';
+import { scoreSettings } from '../src/features/results/facts.js';
 
 const now = new Date('2026-11-26T12:00:00Z');
 const settings: ScoreSettings = { renapoEnabled: true, ineEnabled: true, minFaceScore: null, optional: new Set(['codigo_hablado']), strict: new Set() };

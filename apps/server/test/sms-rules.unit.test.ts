@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { codeMatches, decideSend, decideVerify, generateCode, hashCode, newSalt, phoneHash, smsRules, smsText } from '../src/sms/rules.js';
+import { codeMatches, decideSend, decideVerify, generateCode, hashCode, newSalt, phoneHash, smsRules, smsText } from '../src/features/sms/rules.js';
 
 describe('SMS code rules', () => {
   it('codes are 6 digits, with leading zeros, and spread over the range', () => {

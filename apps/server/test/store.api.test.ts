@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoGrantor } from '../src/seed.js';
 import { createDatabase } from '../src/store/db.js';
 import { findGrantorByApiKey, readStoredParams, writeParams } from '../src/store/grantors.js';
-import { migrateToLatest, migrationsComplete } from '../src/store/migrations.js';
+import { migrateToLatest, migrationsComplete } from '../src/migrations.js';
 import { incrementAttempt, insertTransactionIfAbsent, readAttempts, resetAttempts, setLockUntil, findTransaction } from '../src/store/transactions.js';
 import { createTestDatabase, engines, type TestDatabase } from './support/app.js';
 import { demoId } from './support/fixtures.js';

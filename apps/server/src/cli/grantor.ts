@@ -2,7 +2,7 @@
 import { cliBaseUrl } from '../public-url-file.js';
 import { loadCliConfig } from './cli-config.js';
 import { createDatabase } from '../store/db.js';
-import { migrateToLatest } from '../store/migrations.js';
+import { migrateToLatest } from '../migrations.js';
 import { runGrantorCommand } from './grantor-commands.js';
 
 // Output piped into `head` and the like: stop quietly when the reader goes away.

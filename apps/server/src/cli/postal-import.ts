@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Loads Correos de México's postal-code catalogue (CPdescarga.txt, or the same columns as CSV/PSV, gzipped or not).
-import { runPostalImportCli } from '../postal/index.js';
+import { runPostalImportCli } from '../features/postal/index.js';
 import { createDatabase } from '../store/db.js';
-import { migrateToLatest } from '../store/migrations.js';
+import { migrateToLatest } from '../migrations.js';
 import { loadCliConfig } from './cli-config.js';
 
 async function main(): Promise<number> {

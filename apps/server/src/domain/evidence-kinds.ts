@@ -4,9 +4,9 @@
  * Payloads are JSON; fields may be added, never renamed.
  */
 export const evidenceKind = {
-  /** ID front read (http/ocr.ts): { verdict, documentType, ocrData, ocrBack?, extra, mrz?, warnings, ... }. */
+  /** ID front read (features/id-capture/ocr-routes.ts): { verdict, documentType, ocrData, ocrBack?, extra, mrz?, warnings, ... }. */
   idFront: 'ocr_frente',
-  /** ID back read (http/ocr.ts): same shape, mrz carries the check-digit result. */
+  /** ID back read (features/id-capture/ocr-routes.ts): same shape, mrz carries the check-digit result. */
   idBack: 'ocr_reverso',
   /** Holder's face cropped from the ID front (blob only). */
   holderPhoto: 'rostro_identificacion',

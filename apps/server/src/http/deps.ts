@@ -6,7 +6,7 @@ import type { DataCipher } from '../crypto/data-cipher.js';
 import type { Db } from '../store/db.js';
 import type { OcrEngineProvider } from '../engines/ocr/provider.js';
 import type { FaceEngineProvider } from '../engines/face/provider.js';
-import type { SpeechRecognizer } from '../domain/video-token/speech.js';
+import type { SpeechRecognizer } from '../engines/speech/spoken-code.js';
 
 /** What route modules need, passed explicitly rather than hung on the Fastify instance. */
 export interface Deps {

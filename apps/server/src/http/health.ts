@@ -1,9 +1,9 @@
 import { calls } from '@kyc/contracts';
 import { databaseAnswers } from '../store/db.js';
-import { migrationsComplete } from '../store/migrations.js';
 import type { Deps, ZodApp } from './deps.js';
 
-export function registerHealthRoutes(app: ZodApp, { db }: Deps): void {
+/** `migrationsComplete` comes from the composition root, which alone knows every feature's migrations. */
+export function registerHealthRoutes(app: ZodApp, { db }: Deps, migrationsComplete: (db: Deps['db']) => Promise<boolean>): void {
   app.route({
     method: calls.health.method,
     url: calls.health.path,

@@ -1,6 +1,3 @@
-import type { PostalTables } from '../postal/tables.js';
-import type { SmsTables } from '../sms/tables.js';
-import type { ResultsTables } from '../results/tables.js';
 import type { SecretKeyTables } from '../secret-keys/tables.js';
 /** Row types of every table (see migrations.ts). Timestamps are ISO-8601 UTC text; flags are 0/1 integers. */
 export interface GrantorsTable {
@@ -68,21 +65,12 @@ export interface EvidenceTable {
   created_at: string;
 }
 
-export interface VideoTokenCodesTable {
-  id: string;
-  uuid_trx: string;
-  grantor_id: string;
-  code_enc: string;
-  /** 'otp' (issued with a face photo) or 'code' (without). */
-  origin: string;
-  created_at: string;
-  expire_at: string;
-  used_at: string | null;
-  /** The digit schedule (JSON, encrypted); null for codes issued before migration 0007. */
-  schedule_enc: string | null;
-}
 
-export interface Database extends PostalTables, ResultsTables, SmsTables, SecretKeyTables {
+/**
+ * The tables of the core; each feature adds its own to this interface from its `tables.ts`
+ * (`declare module '…/store/schema.js'`), so this layer never imports a feature.
+ */
+export interface Database extends SecretKeyTables {
   grantors: GrantorsTable;
   grantor_params: GrantorParamsTable;
   transactions: TransactionsTable;
@@ -90,5 +78,4 @@ export interface Database extends PostalTables, ResultsTables, SmsTables, Secret
   lifecycle_events: LifecycleEventsTable;
   audit_events: AuditEventsTable;
   evidence: EvidenceTable;
-  video_token_codes: VideoTokenCodesTable;
 }

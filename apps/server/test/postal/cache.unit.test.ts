@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LookupCache } from '../../src/postal/cache.js';
+import { LookupCache } from '../../src/features/postal/cache.js';
 
 const roma = [{ municipio: 'Cuauhtémoc', estado: 'Ciudad de México', asentamiento: 'Roma Norte' }];
 

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runPostalImportCli } from '../../src/postal/cli.js';
-import { countPostalSettlements } from '../../src/postal/import.js';
-import { lookupPostalCode } from '../../src/postal/lookup.js';
-import { sampleCatalogueFacts } from '../../src/postal/sample.js';
+import { runPostalImportCli } from '../../src/features/postal/cli.js';
+import { countPostalSettlements } from '../../src/features/postal/import.js';
+import { lookupPostalCode } from '../../src/features/postal/lookup.js';
+import { sampleCatalogueFacts } from '../../src/features/postal/sample.js';
 import { catalogueSnapshot, engines, officialColumns, officialRow, useSampleCatalogue, type TestDatabase } from './support.js';
 
 const catalogue = useSampleCatalogue();

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PostalImportError } from '../../src/postal/errors.js';
-import { countPostalSettlements, importPostalCatalogue } from '../../src/postal/import.js';
-import { lookupPostalCode } from '../../src/postal/lookup.js';
-import { sampleCatalogueFacts, writeSampleCatalogue } from '../../src/postal/sample.js';
+import { PostalImportError } from '../../src/features/postal/errors.js';
+import { countPostalSettlements, importPostalCatalogue } from '../../src/features/postal/import.js';
+import { lookupPostalCode } from '../../src/features/postal/lookup.js';
+import { sampleCatalogueFacts, writeSampleCatalogue } from '../../src/features/postal/sample.js';
 import { catalogueSnapshot, engines, officialColumns, officialRow, useSampleCatalogue, type TestDatabase } from './support.js';
 
 const catalogue = useSampleCatalogue();

@@ -3,10 +3,10 @@ import { errorBody, type TrxHeaders } from '@kyc/contracts';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importPostalCatalogue } from '../../src/postal/import.js';
-import { lookupPostalCode, queryPostalCode } from '../../src/postal/lookup.js';
-import { postalRoutes } from '../../src/postal/routes.js';
-import { sampleCatalogueFacts } from '../../src/postal/sample.js';
+import { importPostalCatalogue } from '../../src/features/postal/import.js';
+import { lookupPostalCode, queryPostalCode } from '../../src/features/postal/lookup.js';
+import { postalRoutes } from '../../src/features/postal/routes.js';
+import { sampleCatalogueFacts } from '../../src/features/postal/sample.js';
 import { engines, useSampleCatalogue, type TestDatabase } from './support.js';
 
 const { singleSettlement, severalSettlements, withEnye, unknownCode } = sampleCatalogueFacts;

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostalImportError } from '../../src/postal/errors.js';
-import { detectDelimiter, splitFields } from '../../src/postal/fields.js';
-import { parseCatalogue, type CatalogueRecord } from '../../src/postal/parse.js';
-import { sampleCatalogueFacts, writeSampleCatalogue } from '../../src/postal/sample.js';
-import { openCatalogue, sniffEncoding } from '../../src/postal/source.js';
+import { PostalImportError } from '../../src/features/postal/errors.js';
+import { detectDelimiter, splitFields } from '../../src/features/postal/fields.js';
+import { parseCatalogue, type CatalogueRecord } from '../../src/features/postal/parse.js';
+import { sampleCatalogueFacts, writeSampleCatalogue } from '../../src/features/postal/sample.js';
+import { openCatalogue, sniffEncoding } from '../../src/features/postal/source.js';
 import { officialColumns, officialRow, scratchFolder } from './support.js';
 
 type Row = Extract<CatalogueRecord, { kind: 'row' }>;

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCatalogue } from '../../src/postal/parse.js';
-import { maxSampleRows, samplePostalCodes, sampleCatalogueFacts, writeSampleCatalogue } from '../../src/postal/sample.js';
-import { openCatalogue } from '../../src/postal/source.js';
+import { parseCatalogue } from '../../src/features/postal/parse.js';
+import { maxSampleRows, samplePostalCodes, sampleCatalogueFacts, writeSampleCatalogue } from '../../src/features/postal/sample.js';
+import { openCatalogue } from '../../src/features/postal/source.js';
 import { officialColumns, scratchFolder } from './support.js';
 
 let folder: Awaited<ReturnType<typeof scratchFolder>>;

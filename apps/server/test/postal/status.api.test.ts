@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogueStatus, catalogueStatusLog } from '../../src/postal/index.js';
+import { catalogueStatus, catalogueStatusLog } from '../../src/features/postal/index.js';
 import { engines, startTestApp, type TestApp } from '../support/app.js';
 
 describe.each(engines)('postal catalogue at start ($name)', (engine) => {

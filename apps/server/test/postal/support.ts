@@ -6,9 +6,9 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { writeSampleCatalogue } from '../../src/postal/sample.js';
-import { postalCatalogueMigration } from '../../src/postal/migration.js';
-import type { PostalTables } from '../../src/postal/tables.js';
+import { writeSampleCatalogue } from '../../src/features/postal/sample.js';
+import { postalCatalogueMigration } from '../../src/features/postal/migration.js';
+import type { PostalTables } from '../../src/features/postal/tables.js';
 
 export interface TestDatabase {
   db: Kysely<PostalTables>;

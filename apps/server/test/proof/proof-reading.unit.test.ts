@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { datesIn, parseProof, splitStreet } from '../../src/engines/ocr/fields/proof.js';
-import { isRecent, namesMatch, proofReading } from '../../src/domain/proof-reading.js';
+import { isRecent, namesMatch, proofReading } from '../../src/features/proof/proof-reading.js';
 
 const holder = { nombreCompleto: 'NOEMÍ LÓPEZ ESPINOZA', nombres: 'NOEMÍ', apellidoPaterno: 'LÓPEZ', apellidoMaterno: 'ESPINOZA' };
 

@@ -37,7 +37,7 @@ describe.each(engines)('POST /v1/file reads the proof of address ($name)', (engi
     const headers = trxHeaders();
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers })).statusCode).toBe(200);
     if (idHolder) {
-      // What the ID front read left behind (http/ocr.ts writes this record after a real read).
+      // What the ID front read left behind (features/id-capture/ocr-routes.ts writes this record after a real read).
       const cipher = createDataCipher(loadDataKey(t.config).key);
       const nombreCompleto = `${idHolder.nombres} ${idHolder.apellidoPaterno} ${idHolder.apellidoMaterno}`;
       await addEvidence(t.db, cipher, { uuidTrx: headers.transaccion, grantorId: demoId, kind: 'ocr_frente', payload: { ocrData: { nombreCompleto, ...idHolder } } });

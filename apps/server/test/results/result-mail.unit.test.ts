@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mailHtml, mailText, resultMailText, type EmailJobPayload } from '../../src/results/email-job.js';
+import { mailHtml, mailText, resultMailText, type EmailJobPayload } from '../../src/features/results/email-job.js';
 
 const payload = (overrides: Partial<EmailJobPayload> = {}): EmailJobPayload => ({
   uuidTrx: '8057f69f-ef47-4713-8cbe-a3e2877be918',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { saysCode, spokenDigits, transcriptTokens } from '../../src/domain/video-token/spoken-digits.js';
+import { saysCode, spokenDigits, transcriptTokens } from '../../src/engines/speech/spoken-digits.js';
 
 describe('spokenDigits: the digits a Spanish transcript says', () => {
   it.each([

@@ -7,7 +7,7 @@ import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { ZodApp } from '../../src/http/deps.js';
 import { createDatabase, type Db } from '../../src/store/db.js';
-import { migrateToLatest } from '../../src/store/migrations.js';
+import { migrateToLatest } from '../../src/migrations.js';
 
 export interface Engine {
   name: 'sqlite' | 'postgres';

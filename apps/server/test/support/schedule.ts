@@ -1,7 +1,7 @@
 /**
  * The TEST-ONLY fixed digit schedule (VIDEO_TOKEN_TEST_SCHEDULE_MS, accepted only under NODE_ENV=test, as vitest
  * runs): every code of a test app started with testScheduleEnv carries it, so that videos generated before the
- * code was issued can follow it (domain/video-token/schedule.ts).
+ * code was issued can follow it (features/face-video/schedule.ts).
  */
 export const testScheduleEnv = { NODE_ENV: 'test', VIDEO_TOKEN_TEST_SCHEDULE_MS: '1800,1200,900,1500' };
 export const testSchedule = { digitsMs: [1800, 3000, 3900, 5400], stopMs: 7600 };

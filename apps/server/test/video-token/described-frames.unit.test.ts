@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chooseDescribedFrames } from '../../src/domain/video-token/analyse.js';
-import type { FrameMeasures } from '../../src/domain/video-token/frame-measures.js';
+import { chooseDescribedFrames } from '../../src/features/face-video/analyse.js';
+import type { FrameMeasures } from '../../src/features/face-video/frame-measures.js';
 
 const frame = (i: number, face?: { sharpness: number; yaw?: number; pitch?: number; mouthOpening?: number }): FrameMeasures => ({
   timeMs: i * 250,

@@ -1,8 +1,8 @@
 import { faceMessages } from '@kyc/contracts';
 import { describe, expect, it } from 'vitest';
-import { coverThresholds, frameCovered, judgeCover, measureCover, toLab, type CoverMeasures } from '../../src/domain/video-token/face-cover.js';
-import type { FrameMeasures } from '../../src/domain/video-token/frame-measures.js';
-import { judgeQuality } from '../../src/domain/video-token/quality.js';
+import { coverThresholds, frameCovered, judgeCover, measureCover, toLab, type CoverMeasures } from '../../src/features/face-video/face-cover.js';
+import type { FrameMeasures } from '../../src/features/face-video/frame-measures.js';
+import { judgeQuality } from '../../src/features/face-video/quality.js';
 import type { FaceObservation, Point3, RgbImage } from '../../src/engines/face/types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FaceObservation, Point3, RgbImage } from '../../src/engines/face/types.js';
-import { measureFrame } from '../../src/domain/video-token/frame-measures.js';
+import { measureFrame } from '../../src/features/face-video/frame-measures.js';
 
 const W = 320;
 const H = 240;

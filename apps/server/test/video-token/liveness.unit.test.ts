@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FrameMeasures } from '../../src/domain/video-token/frame-measures.js';
-import { challengeWindow, judgeLiveness, livenessSignals, pearson, type AudioEnvelope, type FrameThumbnails } from '../../src/domain/video-token/liveness.js';
+import type { FrameMeasures } from '../../src/features/face-video/frame-measures.js';
+import { challengeWindow, judgeLiveness, livenessSignals, pearson, type AudioEnvelope, type FrameThumbnails } from '../../src/features/face-video/liveness.js';
 
 const window = challengeWindow();
 const fps = 4;

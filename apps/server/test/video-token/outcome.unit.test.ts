@@ -1,10 +1,10 @@
 import { errorTexts, faceMessages } from '@kyc/contracts';
 import { describe, expect, it } from 'vitest';
-import { codeState, issueCode, CODE_LIFETIME_MS } from '../../src/domain/video-token/codes.js';
-import type { FrameMeasures } from '../../src/domain/video-token/frame-measures.js';
-import { attemptEffect, exhaustedAfter, failureReply, recoverableFaceMessages } from '../../src/domain/video-token/outcome.js';
-import { judgeQuality } from '../../src/domain/video-token/quality.js';
-import { videoOutcome, type OutcomeInputs } from '../../src/domain/video-token/analyse.js';
+import { codeState, issueCode, CODE_LIFETIME_MS } from '../../src/features/face-video/codes.js';
+import type { FrameMeasures } from '../../src/features/face-video/frame-measures.js';
+import { attemptEffect, exhaustedAfter, failureReply, recoverableFaceMessages } from '../../src/features/face-video/outcome.js';
+import { judgeQuality } from '../../src/features/face-video/quality.js';
+import { videoOutcome, type OutcomeInputs } from '../../src/features/face-video/analyse.js';
 
 describe('face-video outcomes (spec §8)', () => {
   it('does not count the seven recoverable capture messages', () => {
@@ -110,7 +110,7 @@ describe('one-time codes', () => {
 
 describe('face match threshold (UMBRAL_ROSTRO)', () => {
   it('reads the grantor value, falls back to the default, and the CLI refuses a bad one', async () => {
-    const { faceThreshold } = await import('../../src/domain/video-token/index.js');
+    const { faceThreshold } = await import('../../src/features/face-video/index.js');
     const { paramValueProblem } = await import('../../src/domain/grantor-params.js');
     expect(faceThreshold([])).toBe(0.825);
     expect(faceThreshold([{ idCampo: 'UMBRAL_ROSTRO', valor: '0.6' }])).toBe(0.6);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { issueCode } from '../../src/domain/video-token/codes.js';
-import { challengeWindow, judgeLiveness, livenessSignals, scheduleSignals, utterances, type AudioEnvelope, type FrameThumbnails, type Utterance } from '../../src/domain/video-token/liveness.js';
-import { drawSchedule, parseSchedule, scheduleRanges, testScheduleFromEnv, type ChallengeSchedule } from '../../src/domain/video-token/schedule.js';
-import type { FrameMeasures } from '../../src/domain/video-token/frame-measures.js';
+import { issueCode } from '../../src/features/face-video/codes.js';
+import { challengeWindow, judgeLiveness, livenessSignals, scheduleSignals, utterances, type AudioEnvelope, type FrameThumbnails, type Utterance } from '../../src/features/face-video/liveness.js';
+import { drawSchedule, parseSchedule, scheduleRanges, testScheduleFromEnv, type ChallengeSchedule } from '../../src/features/face-video/schedule.js';
+import type { FrameMeasures } from '../../src/features/face-video/frame-measures.js';
 
 const schedule: ChallengeSchedule = { digitsMs: [1830, 3010, 3880, 5650], stopMs: 7850 };
 const window = challengeWindow(schedule);

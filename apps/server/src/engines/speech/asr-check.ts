@@ -4,7 +4,7 @@
  * Exit 0: heard (and the code matched when given); 1: the code was not heard; 2: the model or the file is not usable.
  */
 import { spawn } from 'node:child_process';
-import { saysCode } from '../../domain/video-token/spoken-digits.js';
+import { saysCode } from './spoken-digits.js';
 import { ffmpegBinary } from '../media/decode.js';
 import { parseSpeechEnv } from './config.js';
 import { startWhisperEngine } from './engine.js';

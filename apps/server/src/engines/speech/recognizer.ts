@@ -3,8 +3,8 @@
  * or none, saying why (not configured, model refused by its checksums, runtime or model failing to load). Without a
  * recogniser the decision rests on the timing of voice and lips (liveness.ts) and the evidence says so.
  */
-import { noSpeechRecognizer, type SpeechRecognizer, type SpokenCodeCheck } from '../../domain/video-token/speech.js';
-import { saysCode } from '../../domain/video-token/spoken-digits.js';
+import { noSpeechRecognizer, type SpeechRecognizer, type SpokenCodeCheck } from './spoken-code.js';
+import { saysCode } from './spoken-digits.js';
 import { lazyEngine, type LazyEngineProvider } from '../lazy-provider.js';
 import type { SpeechConfig } from './config.js';
 import { startWhisperEngine, SpeechEngineError, type SpeechEngine, type WhisperEngineOptions } from './engine.js';

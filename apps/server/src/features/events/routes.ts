@@ -1,0 +1,142 @@
+import { calls, schemas, type LifecycleEvent } from '@kyc/contracts';
+import type { z } from 'zod';
+import { consentAcceptanceOf } from './consent-acceptance.js';
+import { evidenceKind } from '../../domain/evidence-kinds.js';
+import { decideLifecycleEvent } from './lifecycle.js';
+import { normalizeId } from '../../domain/transactions.js';
+import { findOutcome, recordOutcome } from '../results/outcomes.js';
+import { addEvidence, listEvidence } from '../../store/evidence.js';
+import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents } from './store.js';
+import { findTransaction, readAttempts, setCurrentStep, setLockUntil } from '../../store/transactions.js';
+import { authorizeTransaction, requireGrantor } from '../../http/auth.js';
+import type { Deps, ZodApp } from '../../http/deps.js';
+import { errorResponses, HttpError } from '../../http/errors.js';
+
+type StoredAuditEvent = Omit<z.output<typeof schemas.auditEventBody>, 'apikey'>;
+
+const sameId = (a: string, b: string) => normalizeId(a) === normalizeId(b);
+
+export function registerEventRoutes(app: ZodApp, { db, cipher }: Deps): void {
+  const cycle = calls.updateCycle;
+  app.route({
+    method: cycle.method,
+    url: cycle.path,
+    schema: {
+      summary: cycle.summary,
+      tags: ['events'],
+      headers: cycle.headers,
+      body: cycle.body,
+      response: { 200: cycle.response, ...errorResponses },
+    },
+    handler: async (request) => {
+      const { body, headers } = request;
+      // Checked before anything is written: an event may only describe the transaction of its headers.
+      if (!sameId(body.trx_id, headers.transaccion) || !sameId(body.client_id, headers.cliente)) {
+        throw new HttpError(400, 'Invalid request: body trx_id and client_id must equal the transaccion and cliente headers');
+      }
+      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const now = new Date();
+      const id = await db.transaction().execute(async (tx) => {
+        // Spec §4: a finished transaction is never re-opened; a retry-limit failure locks it for an hour.
+        const decision = decideLifecycleEvent({ finished: (await findOutcome(tx, transaction.uuidTrx)) !== undefined }, body, now);
+        if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
+        if (decision.finish && !(await recordOutcome(tx, transaction.uuidTrx, decision.finish.status, now))) {
+          throw new HttpError(409, 'The transaction is finished: it accepts no more updates');
+        }
+        if (decision.lockUntil) await setLockUntil(tx, transaction.uuidTrx, decision.lockUntil, now);
+        const eventId = await insertLifecycleEvent(tx, cipher, {
+          uuidTrx: transaction.uuidTrx,
+          grantorId: grantor.id,
+          step: body.step,
+          payload: body,
+        });
+        await setCurrentStep(tx, transaction.uuidTrx, body.step);
+        return eventId;
+      });
+      request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, step: body.step, eventId: id }, 'lifecycle event stored');
+      return { status: 200 as const, payload: { id } };
+    },
+  });
+
+  const audit = calls.auditEvent;
+  app.route({
+    method: audit.method,
+    url: audit.path,
+    schema: {
+      summary: audit.summary,
+      tags: ['events'],
+      headers: audit.headers,
+      body: audit.body,
+      response: { 200: audit.response, ...errorResponses },
+    },
+    handler: async (request) => {
+      const { body, headers } = request;
+      if (!sameId(body.uuid_trx, headers.transaccion) || !sameId(body.uuid_clt, headers.cliente)) {
+        throw new HttpError(400, 'Invalid request: body uuid_trx and uuid_clt must equal the transaccion and cliente headers');
+      }
+      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      // The api key some clients copy into the body is a secret: it is never stored. The client's address and
+      // browser are kept with the event because an acceptance is evidence (who accepted, from where).
+      const { apikey: _secret, ...fields } = body;
+      const payload = { ...fields, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+      const id = await insertAuditEvent(db, cipher, {
+        uuidTrx: transaction.uuidTrx,
+        grantorId: grantor.id,
+        paso: body.paso,
+        tipo: body.tipo,
+        finished: body.finished,
+        payload,
+      });
+      // An acceptance is also the consent evidence the clause and authorization documents cite.
+      const acceptance = consentAcceptanceOf(body, { ip: request.ip, userAgent: payload.userAgent }, new Date());
+      if (acceptance) {
+        await addEvidence(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, kind: evidenceKind.consent, payload: acceptance });
+      }
+      request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, paso: body.paso, tipo: body.tipo, eventId: id }, 'audit event stored');
+      return { status: 200 as const, payload: { id } };
+    },
+  });
+
+  const list = calls.transactionEvents;
+  app.route({
+    method: list.method,
+    url: list.path,
+    schema: {
+      summary: list.summary,
+      tags: ['events'],
+      headers: list.headers,
+      params: list.params,
+      response: { 200: list.response, ...errorResponses },
+    },
+    handler: async (request, reply) => {
+      const grantor = await requireGrantor(db, request.headers.apikey);
+      const transaction = await findTransaction(db, normalizeId(request.params.uuidTrx));
+      // Another grantor's transaction answers exactly like a missing one.
+      if (!transaction || transaction.grantorId !== grantor.id) throw new HttpError(404, 'Transaction not found');
+      const [attempts, lifecycle, auditEvents, evidence] = await Promise.all([
+        readAttempts(db, transaction.uuidTrx),
+        listLifecycleEvents(db, cipher, transaction.uuidTrx),
+        listAuditEvents(db, cipher, transaction.uuidTrx),
+        listEvidence(db, transaction.uuidTrx),
+      ]);
+      reply.header('cache-control', 'no-store');
+      return {
+        status: 200 as const,
+        payload: {
+          transaction: {
+            uuidTrx: transaction.uuidTrx,
+            uuidUser: transaction.uuidUser,
+            currentStep: transaction.currentStep,
+            attempts,
+            lockedUntil: transaction.lockUntil,
+            createdAt: transaction.createdAt,
+            updatedAt: transaction.updatedAt,
+          },
+          lifecycle: lifecycle.map((e) => ({ ...(e.payload as LifecycleEvent), id: e.id, receivedAt: e.receivedAt })),
+          audit: auditEvents.map((e) => ({ ...(e.payload as StoredAuditEvent), id: e.id, receivedAt: e.receivedAt })),
+          evidence: evidence.map((e) => ({ id: e.id, kind: e.kind, sha256: e.sha256, createdAt: e.createdAt })),
+        },
+      };
+    },
+  });
+}

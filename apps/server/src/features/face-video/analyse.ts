@@ -1,0 +1,200 @@
+/**
+ * The face-video decision on decoded media: track the face in every sampled frame, judge the capture, the
+ * liveness and the face match against the holder's photo from the ID, and check the spoken code when a
+ * recogniser is installed. No IO besides the face engine.
+ */
+import { faceMessages } from '@kyc/contracts';
+import sharp from 'sharp';
+import type { FaceEngine, FaceObservation, RgbImage } from '../../engines/face/types.js';
+import { faceSimilarity } from '../../engines/face/similarity.js';
+import type { DecodedMedia } from '../../engines/media/decode.js';
+import type { VideoTokenDecision } from '../../domain/evidence-kinds.js';
+import { measureFrame, type FrameMeasures } from './frame-measures.js';
+import { challengeWindow, judgeLiveness, livenessSignals, type ChallengeWindow, type LivenessSignals, type LivenessVerdict } from './liveness.js';
+import type { VideoTokenOutcome } from './outcome.js';
+import { judgeQuality, type QualityProblem } from './quality.js';
+import type { SpeechRecognizer, SpokenCodeCheck } from '../../engines/speech/spoken-code.js';
+
+/** Frames described per video: see docs/decisions.md ("Face match calibrated on real photos") for the cost. */
+export const DESCRIBED_FRAMES = 4;
+
+export interface AnalyseOptions {
+  code: string;
+  /** Cosine similarity at or above which the video's face is the ID holder's (UMBRAL_ROSTRO). */
+  threshold: number;
+  speech: SpeechRecognizer;
+  window?: ChallengeWindow;
+  /** Frames described (descriptor + passive scores), the best of each stretch of the video (default DESCRIBED_FRAMES). */
+  describedFrames?: number;
+}
+
+export interface VideoAnalysis {
+  outcome: VideoTokenOutcome;
+  decision: VideoTokenDecision;
+  timingsMs: Record<string, number>;
+  /** Embeddings of the described frames (for measuring the same video against other holders). */
+  embeddings: number[][];
+  /** The measures of every sampled frame (for measuring the capture judgement). */
+  measures: FrameMeasures[];
+}
+
+function largest(faces: readonly FaceObservation[]): FaceObservation | undefined {
+  return [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
+}
+
+/** The embedding of the holder's photo (the face cropped from the ID front), or null if no face is found in it. */
+export async function holderEmbedding(engine: FaceEngine, photo: Buffer): Promise<number[] | null> {
+  const { data, info } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const analysis = await engine.analyse({ data, width: info.width, height: info.height }, 'describe');
+  return largest(analysis.faces)?.embedding ?? null;
+}
+
+/**
+ * Indices of the `count` frames to describe: the one-face frames are cut into `count` consecutive stretches and each
+ * gives its best frame for a descriptor, the sharpest and most frontal one with the mouth least open (a frame with
+ * the mouth open or the head turned scores its own holder lower; docs/decisions.md). Stretches keep the frames
+ * apart in time, so one bad moment cannot supply them all.
+ */
+export function chooseDescribedFrames(frames: readonly FrameMeasures[], count: number): number[] {
+  const candidates = frames.map((f, i) => (f.face ? i : -1)).filter((i) => i >= 0);
+  if (candidates.length <= count) return candidates;
+  const sharpness = candidates.map((i) => frames[i]!.face!.sharpness).sort((a, b) => a - b);
+  const typical = Math.max(1e-6, sharpness[Math.floor(sharpness.length / 2)]!);
+  const quality = (i: number) => {
+    const face = frames[i]!.face!;
+    return Math.min(face.sharpness / typical, 1.5) - 2 * (Math.abs(face.yaw) + Math.abs(face.pitch)) - 2 * face.mouthOpening;
+  };
+  return Array.from({ length: count }, (_, k) => {
+    const stretch = candidates.slice(Math.floor((k * candidates.length) / count), Math.floor(((k + 1) * candidates.length) / count));
+    return stretch.reduce((best, i) => (quality(i) > quality(best) ? i : best));
+  });
+}
+
+const median = (values: number[]): number | null => {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The face score of the decision: median similarity (faceSimilarity) of the holder's photo against the described frames (null without frames). */
+export function matchScore(holder: readonly number[], frames: readonly number[][]): number | null {
+  return median(frames.map((embedding) => faceSimilarity(holder, embedding)));
+}
+
+const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+function signalRecord(s: LivenessSignals, verdict: LivenessVerdict, passive: { real: number | null; live: number | null }) {
+  const record: Record<string, number | boolean | string> = {
+    verdict: verdict.kind === 'live' ? 'live' : `${verdict.kind}: ${verdict.reason}`,
+    frames: s.frames,
+    faceFrames: s.faceFrames,
+    identicalShare: round(s.identicalShare),
+    repeatShare: round(s.repeatShare),
+    frozen: s.frozen,
+    looped: s.looped,
+    mouthRange: round(s.mouthRange),
+    mouthPeaks: s.mouthPeaks,
+    mouthActive: s.mouthActive,
+    speechSlots: s.speechSlots,
+    speechActive: s.speechActive,
+    sync: s.sync === null ? 'n/a' : round(s.sync),
+    synced: s.synced,
+    headMotion: round(s.headMotion, 4),
+    blinks: s.blinks,
+    naturalMotion: s.naturalMotion,
+    scheduleFollowed: s.schedule.followed,
+    scheduleAnswered: `${s.schedule.answered}/${s.schedule.digits}`,
+    scheduleLatenciesMs: s.schedule.latenciesMs.join(','),
+    scheduleLatencySpreadMs: s.schedule.latencySpreadMs,
+    scheduleStrayMs: s.schedule.strayMs,
+    scheduleLongestAnswerMs: s.schedule.longestAnswerMs,
+    scheduleMouth: `${s.schedule.mouthOpened} opened, ${s.schedule.mouthRested}/${s.schedule.gapsSeen} rested, ${s.schedule.mouthStrayFrames} stray`,
+  };
+  if (passive.real !== null) record.passiveReal = round(passive.real);
+  if (passive.live !== null) record.passiveLive = round(passive.live);
+  return record;
+}
+
+export interface OutcomeInputs {
+  quality: QualityProblem | null;
+  holderFound: boolean;
+  verdict: LivenessVerdict;
+  faceScore: number | null;
+  threshold: number;
+  spoken: SpokenCodeCheck;
+}
+
+/**
+ * The outcome of the measured signals, in order: capture, holder photo, spoof, face match, liveness, then the
+ * spoken code. A recogniser that ran and did not hear the code is the spec's phrase failure; one that could not
+ * run (verified null) leaves the decision to the liveness timing. Pure.
+ */
+export function videoOutcome(inputs: OutcomeInputs): VideoTokenOutcome {
+  const { quality, verdict, faceScore, threshold, spoken } = inputs;
+  if (quality) return { kind: 'capture_problem', message: quality.message, detail: quality.detail };
+  if (!inputs.holderFound) return { kind: 'capture_problem', message: faceMessages.comparisonFailed, detail: 'no face was found in the photo of the ID' };
+  if (verdict.kind === 'spoof') return { kind: 'spoof', detail: verdict.reason };
+  if (faceScore === null) return { kind: 'capture_problem', message: faceMessages.comparisonFailed, detail: 'no face could be described in the video' };
+  if (faceScore < threshold) return { kind: 'no_match', detail: `face similarity ${round(faceScore)} below ${threshold}` };
+  if (verdict.kind === 'not_shown') return { kind: 'not_live', detail: verdict.reason };
+  if (spoken.verified === false) return { kind: 'not_live', detail: `the spoken code was not recognised: ${spoken.detail}` };
+  return { kind: 'match' };
+}
+
+export async function analyseVideo(
+  engine: FaceEngine,
+  media: DecodedMedia,
+  holderInput: number[] | null | Promise<number[] | null>,
+  options: AnalyseOptions,
+): Promise<VideoAnalysis> {
+  const timings: Record<string, number> = {};
+  let started = Date.now();
+  const window = options.window ?? challengeWindow();
+  // All frames at once: the engine spreads them over its workers.
+  const tracked = await Promise.all(media.frames.map((frame) => engine.analyse(frame.image, 'track')));
+  const measures: FrameMeasures[] = media.frames.map((frame, i) => measureFrame(frame.timeMs, frame.image, tracked[i]!.faces));
+  const images: RgbImage[] = media.frames.map((frame) => frame.image);
+  timings.track = Date.now() - started;
+  const holder = await holderInput;
+
+  started = Date.now();
+  const embeddings: number[][] = [];
+  const real: number[] = [];
+  const live: number[] = [];
+  const quality = judgeQuality(measures);
+  if (!quality && holder) {
+    const described = await Promise.all(chooseDescribedFrames(measures, options.describedFrames ?? DESCRIBED_FRAMES).map((index) => engine.analyse(images[index]!, 'describe')));
+    for (const analysis of described) {
+      const face = largest(analysis.faces);
+      if (face?.embedding) embeddings.push(face.embedding);
+      if (face?.real !== undefined) real.push(face.real);
+      if (face?.live !== undefined) live.push(face.live);
+    }
+  }
+  timings.describe = Date.now() - started;
+
+  started = Date.now();
+  const signals = livenessSignals(measures, media.thumbnails, media.audio ? { stepMs: media.audio.envelopeStepMs, rms: media.audio.envelope } : null, window);
+  const verdict = judgeLiveness(signals);
+  const spoken: SpokenCodeCheck = media.audio
+    ? await options.speech.check({ samples: media.audio.samples, sampleRate: media.audio.sampleRate }, options.code)
+    : { verified: null, engine: options.speech.name, detail: 'the video has no sound track' };
+  timings.liveness = Date.now() - started;
+
+  const faceScore = holder ? matchScore(holder, embeddings) : null;
+  const outcome = videoOutcome({ quality, holderFound: holder !== null, verdict, faceScore, threshold: options.threshold, spoken });
+
+  const decision: VideoTokenDecision = {
+    match: outcome.kind === 'match',
+    faceScore: faceScore === null ? null : round(faceScore, 4),
+    threshold: options.threshold,
+    liveness: {
+      passed: verdict.kind === 'live',
+      spoof: verdict.kind === 'spoof',
+      signals: signalRecord(signals, verdict, { real: median(real), live: median(live) }),
+    },
+    spokenCode: spoken,
+  };
+  return { outcome, decision, timingsMs: timings, embeddings, measures };
+}

@@ -1,0 +1,181 @@
+/**
+ * One face-video attempt, end to end, for the recorded upload (`POST /v2/videotoken`) and the real-time path
+ * (a file recorded by the media server) alike: the transaction's lock and attempts (INTENTOS_VIDEO_TOKEN), the
+ * one-time code, decoding, the decision (analyse.ts), the encrypted video and its `video_token` evidence.
+ * Returns the reply instead of throwing, so that callers on other transports can relay it.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { errorTexts, faceMessages, grantorParamDefaults, paramInt, paramValue, type GrantorParam } from '@kyc/contracts';
+import type { BlobStore } from '../../blob/blob-store.js';
+import type { DataCipher } from '../../crypto/data-cipher.js';
+import type { FaceEngineProvider } from '../../engines/face/provider.js';
+import { decodeMedia, MediaError, type DecodeOptions, type MediaInput } from '../../engines/media/decode.js';
+import type { Db } from '../../store/db.js';
+import { addEvidence, latestEvidence } from '../../store/evidence.js';
+import { findTransaction, incrementAttempt, raiseAttempts, readAttempts, setLockUntil } from '../../store/transactions.js';
+import { findCode, useCode } from './codes-store.js';
+import { compactTimestamp } from '../../domain/evidence.js';
+import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
+import { attemptSteps, isLocked, lockUntilAfter } from '../../domain/transactions.js';
+import { analyseVideo, holderEmbedding } from './analyse.js';
+import { codeRefusal, codeState, SHOWN_DIGITS } from './codes.js';
+import { challengeWindow } from './liveness.js';
+import { attemptEffect, exhaustedAfter, exhaustedReply, failureReply, type VideoTokenOutcome } from './outcome.js';
+import { specSchedule } from './schedule.js';
+import { noSpeechRecognizer, type SpeechRecognizer } from '../../engines/speech/spoken-code.js';
+
+export { analyseVideo, holderEmbedding } from './analyse.js';
+export { challengeWindow };
+export { issueCode, CODE_LIFETIME_MS } from './codes.js';
+export { drawSchedule, specSchedule, type ChallengeSchedule } from './schedule.js';
+export { noSpeechRecognizer, type SpeechRecognizer, type SpokenCodeCheck } from '../../engines/speech/spoken-code.js';
+
+export interface VideoTokenDeps {
+  db: Db;
+  cipher: DataCipher;
+  blobs: BlobStore;
+  face: FaceEngineProvider;
+  speech?: SpeechRecognizer;
+  decode?: DecodeOptions;
+}
+
+export type VideoContentType = 'video/webm' | 'video/mp4' | 'video/quicktime' | 'video/x-matroska';
+
+export interface VideoTokenRequest {
+  grantorId: string;
+  uuidTrx: string;
+  uuidUser: string;
+  /** The grantor's parameters (INTENTOS_VIDEO_TOKEN, UMBRAL_ROSTRO). */
+  params: readonly GrantorParam[];
+  /** The recording: bytes already checked to be a video (sniffed), or a file written by the media server. */
+  video: MediaInput;
+  contentType: VideoContentType;
+  /** The code's created and expire values as issued by /v1/otp or /v1/videotoken/code. */
+  created: string;
+  expire: string;
+  /** 'videotoken-embedding', 'videotoken-pdf' or the real-time service name; kept with the evidence. */
+  serviceCall: string;
+  originOS?: string;
+  /**
+   * The attempts counter and its limit when not the main flow's (`video_token`, INTENTOS_VIDEO_TOKEN): the
+   * result-link flow counts its own (spec §9: 5 in the link variant).
+   */
+  attempts?: { step: string; limit: number };
+  now?: Date;
+}
+
+export type VideoTokenResult =
+  | { ok: true; status: 200; payload: { match: true; liveness: true }; decision: VideoTokenDecision; evidenceId: string }
+  | { ok: false; status: number; message: string; message_client?: string; decision?: VideoTokenDecision; evidenceId?: string };
+
+const extensions: Record<VideoContentType, string> = { 'video/webm': 'webm', 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'video/x-matroska': 'mkv' };
+
+/** The face-match threshold of the grantor (UMBRAL_ROSTRO), the default when unset or not a number in [0, 1]. */
+export function faceThreshold(params: readonly GrantorParam[]): number {
+  const value = Number.parseFloat(paramValue(params, 'UMBRAL_ROSTRO'));
+  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : Number.parseFloat(grantorParamDefaults.UMBRAL_ROSTRO);
+}
+
+function mediaRefusal(error: MediaError): { status: number; message: string; message_client?: string } {
+  const retry = errorTexts.watchdog;
+  switch (error.reason) {
+    case 'too_long':
+      return { status: 413, message: `The video is too long: ${error.message}`, message_client: retry };
+    case 'no_video_stream':
+      return { status: 415, message: `Not a usable video: ${error.message}`, message_client: retry };
+    case 'ffmpeg_missing':
+      return { status: 503, message: `Video decoding is unavailable: ${error.message}`, message_client: errorTexts.serviceUnavailable };
+    case 'timeout':
+      return { status: 422, message: `The video could not be decoded in time: ${error.message}`, message_client: retry };
+    default:
+      return { status: 400, message: `Unreadable video: ${error.message}`, message_client: retry };
+  }
+}
+
+export async function decideVideoToken(deps: VideoTokenDeps, request: VideoTokenRequest): Promise<VideoTokenResult> {
+  const { db, cipher, blobs } = deps;
+  const now = request.now ?? new Date();
+  const step = request.attempts?.step ?? attemptSteps.videoToken.step;
+  const limit = request.attempts?.limit ?? paramInt(request.params, 'INTENTOS_VIDEO_TOKEN');
+
+  const stored = await findTransaction(db, request.uuidTrx);
+  if (!stored) return { ok: false, status: 404, message: 'Unknown transaction' };
+  if (isLocked(stored.lockUntil, now)) return { ok: false, status: 429, message: 'Attempts exhausted: the transaction is locked', message_client: errorTexts.attemptsExceeded };
+  const used = (await readAttempts(db, request.uuidTrx))[step] ?? 0;
+  if (used >= limit) {
+    await setLockUntil(db, request.uuidTrx, lockUntilAfter(now));
+    return { ok: false, ...exhaustedReply };
+  }
+
+  const issued = await findCode(db, cipher, request.uuidTrx, request.created, request.expire);
+  const state = codeState(issued, now);
+  if (state !== 'usable' || !issued) return { ok: false, ...codeRefusal[state === 'usable' ? 'unknown' : state], message_client: errorTexts.watchdog };
+
+  const holder = await latestEvidence(db, cipher, request.uuidTrx, evidenceKind.holderPhoto);
+  if (!holder?.blobKey) {
+    return { ok: false, status: 409, message: `${faceMessages.comparisonFailed}: the ID front with the holder's photo was not read for this transaction`, message_client: faceMessages.comparisonFailed };
+  }
+
+  type Ran = { refused: { status: number; message: string; message_client?: string } } | { analysis: Awaited<ReturnType<typeof analyseVideo>> };
+  const ran = await deps.face.withSlot(async (engine): Promise<Ran> => {
+    let media;
+    try {
+      media = await decodeMedia(request.video, deps.decode);
+    } catch (error) {
+      if (error instanceof MediaError) return { refused: mediaRefusal(error) };
+      throw error;
+    }
+    // Only a usable video spends the code.
+    if (!(await useCode(db, issued.id, now))) return { refused: { ...codeRefusal.used, message_client: errorTexts.watchdog } };
+    const photo = await blobs.get(holder.blobKey!);
+    // Described while the video's frames are tracked.
+    const reference = holderEmbedding(engine, photo.buffer);
+    reference.catch(() => undefined);
+    const analysis = await analyseVideo(engine, media, reference, {
+      code: issued.code,
+      threshold: faceThreshold(request.params),
+      speech: deps.speech ?? noSpeechRecognizer,
+      // The schedule shown with this code; the spec's fixed timing for a code issued before schedules were stored.
+      // Both paths use it as is: the real-time recording starts when the start message arrives, sent at the
+      // browser's time 0 (docs/decisions.md "Randomised digit schedule": its delay is within the answer latency).
+      window: challengeWindow(issued.schedule ?? specSchedule(Math.min(issued.code.length, SHOWN_DIGITS))),
+    });
+    return { analysis };
+  });
+  if (ran === undefined) return { ok: false, status: 503, message: 'Busy: too many face videos are being checked; try again', message_client: errorTexts.serviceUnavailable };
+  if ('refused' in ran) return { ok: false, ...ran.refused };
+
+  const { outcome, decision, timingsMs } = ran.analysis;
+  const reply = outcome.kind === 'match' ? undefined : failureReply(outcome);
+  decision.service_call = request.serviceCall;
+  if (reply) decision.message = reply.message;
+
+  const bytes = 'buffer' in request.video ? request.video.buffer : await readFile(request.video.path);
+  const key = `${request.grantorId}/${request.uuidUser}/video_token/${request.uuidTrx}-${compactTimestamp(now)}-${randomBytes(4).toString('hex')}.${extensions[request.contentType]}`;
+  const video = await blobs.put(key, bytes, { contentType: request.contentType });
+  const evidenceId = await addEvidence(db, cipher, {
+    uuidTrx: request.uuidTrx,
+    grantorId: request.grantorId,
+    kind: evidenceKind.videoToken,
+    blobKey: video.key,
+    sha256: video.sha256,
+    payload: { ...decision, outcome: outcome.kind, detail: 'detail' in outcome ? outcome.detail : undefined, originOS: request.originOS, timingsMs } satisfies VideoTokenDecision & Record<string, unknown>,
+  }, now);
+
+  if (!reply) return { ok: true, status: 200, payload: { match: true, liveness: true }, decision, evidenceId };
+
+  const effect = attemptEffect(outcome);
+  // The stored counter is the truth when attempts of the same transaction overlap.
+  const counted =
+    effect === 'count' ? await incrementAttempt(db, request.uuidTrx, step, now)
+    : effect === 'exhaust' ? await raiseAttempts(db, request.uuidTrx, step, limit, now)
+    : used;
+  const exhausted = exhaustedAfter(effect, counted, limit);
+  if (exhausted) await setLockUntil(db, request.uuidTrx, lockUntilAfter(now));
+  // A spoof answers 'Spoof detected' (the flow then shows its final screen); other failures that used the last attempt answer 429.
+  if (exhausted && outcome.kind !== 'spoof') return { ok: false, ...exhaustedReply, decision, evidenceId };
+  return { ok: false, ...reply, decision, evidenceId };
+}
+
+export type { VideoTokenOutcome };

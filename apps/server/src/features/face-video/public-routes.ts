@@ -1,0 +1,86 @@
+import { calls, errorTexts, faceMessages } from '@kyc/contracts';
+import { issueCode, type VideoContentType } from './index.js';
+import { assertLinkUser, authorizeLink, decideLinkVideo, LinkFlowError, type LinkAuth } from '../results/link-video.js';
+import { insertCode } from './codes-store.js';
+import { uploadLimits } from '../../uploads/limits.js';
+import { multipartRouteSchema } from '../../uploads/plugin.js';
+import { readUpload } from '../../uploads/read-multipart.js';
+import type { Deps, ZodApp } from '../../http/deps.js';
+import { HttpError } from '../../http/errors.js';
+import { resultLinkContext } from '../results/routes.js';
+import { checkCodePhoto } from './routes.js';
+
+const credentialHeader = 'x-consumer-custom-id';
+
+/**
+ * The face re-verification of the result-link flow: `POST /v1/public_otp` (the code) and
+ * `POST /v1/public_video_token` (the video), both authorised by the link credential in X-Consumer-Custom-ID
+ * instead of the api key and transaction headers.
+ */
+export function registerPublicVideoTokenRoutes(app: ZodApp, deps: Deps): void {
+  const { config, db, cipher, blobs, face, speech } = deps;
+  const limits = uploadLimits(config);
+  const links = resultLinkContext(deps);
+
+  // The credential is checked before the upload is read; the user named in the form after.
+  async function authorize(credential: string | undefined): Promise<LinkAuth> {
+    try {
+      return await authorizeLink(links, credential);
+    } catch (error) {
+      if (error instanceof LinkFlowError) throw new HttpError(error.statusCode, error.message, error.messageClient);
+      throw error;
+    }
+  }
+
+  function sameUser(auth: LinkAuth, uuidUser: string): void {
+    try {
+      assertLinkUser(auth, uuidUser);
+    } catch (error) {
+      if (error instanceof LinkFlowError) throw new HttpError(error.statusCode, error.message, error.messageClient);
+      throw error;
+    }
+  }
+
+  const otp = calls.publicOtp;
+  app.route({
+    method: otp.method,
+    url: otp.path,
+    schema: multipartRouteSchema(otp, 'face-video'),
+    handler: async (request, reply) => {
+      const auth = await authorize(request.headers[credentialHeader]);
+      const { fields, file } = await readUpload(request, otp.multipart, { limits, retryMessage: faceMessages.noFace });
+      sameUser(auth, fields.uuid ?? '');
+      const { link } = auth;
+      await checkCodePhoto(face, file);
+      const codes = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule });
+      await insertCode(db, cipher, { uuidTrx: link.uuidTrx, grantorId: link.grantorId, ...codes, origin: 'otp' });
+      request.log.info({ grantorId: link.grantorId, uuidTrx: link.uuidTrx, linkId: link.linkId }, 'link-flow video-token code issued');
+      reply.header('cache-control', 'no-store');
+      return { status: 200 as const, payload: { codes } };
+    },
+  });
+
+  const video = calls.publicVideoToken;
+  app.route({
+    method: video.method,
+    url: video.path,
+    schema: multipartRouteSchema(video, 'face-video'),
+    handler: async (request, reply) => {
+      const auth = await authorize(request.headers[credentialHeader]);
+      const { fields, file } = await readUpload(request, video.multipart, { limits, retryMessage: errorTexts.watchdog });
+      sameUser(auth, fields.uuidUser ?? '');
+      const result = await decideLinkVideo({ db, cipher, blobs, face, speech }, links, auth, {
+        video: { buffer: file.buffer },
+        contentType: file.sniffedType as VideoContentType,
+        created: fields.created ?? '',
+        expire: fields.expire ?? '',
+        serviceCall: fields.service_call ?? '',
+        ...(fields.originOS ? { originOS: fields.originOS } : {}),
+      });
+      request.log.info({ grantorId: auth.link.grantorId, uuidTrx: auth.link.uuidTrx, linkId: auth.link.linkId, status: result.status }, 'link-flow face video decided');
+      if (!result.ok) throw new HttpError(result.status, result.message, result.message_client);
+      reply.header('cache-control', 'no-store');
+      return { status: 200 as const, payload: result.payload };
+    },
+  });
+}

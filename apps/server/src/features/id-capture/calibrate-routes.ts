@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { calls, errorTexts, grantorParamDefaults, paramValue, type GrantorParam } from '@kyc/contracts';
+import { compactTimestamp } from '../../domain/evidence.js';
+import { evidenceKind } from '../../domain/evidence-kinds.js';
+import { ownerParams } from '../../domain/grantor-params.js';
+import { FfmpegUnavailableError, sampleFrames, VideoDecodeError } from '../../engines/hologram/decode.js';
+import { measureHighlights } from '../../engines/hologram/measure.js';
+import { addEvidence } from '../../store/evidence.js';
+import { readStoredParams } from '../../store/grantors.js';
+import { uploadLimits } from '../../uploads/limits.js';
+import { multipartRouteSchema } from '../../uploads/plugin.js';
+import { readUpload } from '../../uploads/read-multipart.js';
+import { extensionOf } from '../../uploads/sniff.js';
+import { authorizeTransaction } from '../../http/auth.js';
+import type { Deps, ZodApp } from '../../http/deps.js';
+import { HttpError } from '../../http/errors.js';
+
+/** Decoding is one ffmpeg process per video; more than this many at once would starve the 2-core reference machine. */
+export const maxConcurrentCalibrations = 2;
+
+function hologramThreshold(params: readonly GrantorParam[]): number {
+  const value = Number.parseFloat(paramValue(params, 'UMBRAL_HOLOGRAMA'));
+  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : Number(grantorParamDefaults.UMBRAL_HOLOGRAMA);
+}
+
+/**
+ * `POST /v1/id_calibrate` (calls.idCalibrate, spec §7 and §4 "Hologram"): the /holograma recording of the ID
+ * while the user tilts it. The video is sniffed (WebM or MP4), decoded by ffmpeg in a child process, the card
+ * tracked and the change of its specular highlights measured; the video is kept encrypted and the measure is
+ * stored as the `holograma` evidence and returned.
+ */
+export function registerIdCalibrateRoutes(app: ZodApp, { config, db, cipher, blobs }: Deps): void {
+  const call = calls.idCalibrate;
+  const limits = uploadLimits(config);
+  let inFlight = 0;
+  app.route({
+    method: call.method,
+    url: call.path,
+    schema: multipartRouteSchema(call, 'identification'),
+    handler: async (request, reply) => {
+      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
+      const { fields, file } = await readUpload(request, call.multipart, { limits });
+      const originOS = fields.originOS?.trim().slice(0, 20);
+      if (inFlight >= maxConcurrentCalibrations) throw new HttpError(503, 'Busy: too many calibration videos are being read; try again', errorTexts.serviceUnavailable);
+      inFlight += 1;
+      let measure;
+      try {
+        const started = performance.now();
+        const video = await sampleFrames(file.buffer);
+        measure = { ...measureHighlights(video, hologramThreshold(params)), ms: Math.round(performance.now() - started), sampledSize: [video.width, video.height] };
+      } catch (error) {
+        if (error instanceof VideoDecodeError) throw new HttpError(400, `Invalid video: ${error.message}`);
+        if (error instanceof FfmpegUnavailableError) {
+          request.log.error({ err: error }, 'hologram calibration unavailable: install ffmpeg or set FFMPEG_PATH');
+          throw new HttpError(503, 'Hologram analysis unavailable: ffmpeg is not installed', errorTexts.serviceUnavailable);
+        }
+        throw error;
+      } finally {
+        inFlight -= 1;
+      }
+
+      const now = new Date();
+      const key = `${grantor.id}/${transaction.uuidUser}/holograma/${transaction.uuidTrx}-${compactTimestamp(now)}-${randomBytes(4).toString('hex')}.${extensionOf(file.sniffedType)}`;
+      const stored = await blobs.put(key, file.buffer, { contentType: file.sniffedType });
+      await addEvidence(db, cipher, {
+        uuidTrx: transaction.uuidTrx,
+        grantorId: grantor.id,
+        kind: evidenceKind.hologram,
+        blobKey: stored.key,
+        sha256: stored.sha256,
+        payload: { ...measure, originOS },
+      }, now);
+      request.log.info(
+        { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, outcome: measure.outcome, highlightChange: measure.highlightChange, frames: measure.framesAnalysed, tracked: measure.framesTracked, ms: measure.ms },
+        'hologram calibration measured',
+      );
+      reply.header('cache-control', 'no-store');
+      const { outcome, highlightChange, framesAnalysed, detail, framesTracked, meanHighlightShare, meanFrameChange, highlightTravel, threshold } = measure;
+      return {
+        status: 200 as const,
+        payload: { outcome, highlightChange, framesAnalysed, detail, framesTracked, meanHighlightShare, meanFrameChange, highlightTravel, threshold },
+      };
+    },
+  });
+}

@@ -1,0 +1,60 @@
+import { errorTexts } from '@kyc/contracts';
+import { ownerParams } from '../../domain/grantor-params.js';
+import { decideVideoToken, type VideoTokenDeps } from '../face-video/index.js';
+import { decideLinkVideo, linkServiceCall } from '../results/link-video.js';
+import type { LinkContext } from '../results/links.js';
+import { readStoredParams } from '../../store/grantors.js';
+import type { RecordingHandler, RecordingHandlers } from './handlers.js';
+
+const isTrue = (flag: boolean | string | undefined) => flag === true || flag === 'true';
+
+/**
+ * The face-video decision (domain/video-token, the same as `POST /v2/videotoken`) for recordings of the real-time
+ * path: attempts, lock, the one-time code named by created/expire, face match, liveness and spoken code.
+ */
+export function videoTokenRecordingHandlers(deps: VideoTokenDeps, links: LinkContext): Pick<RecordingHandlers, 'VIDEO_TOKEN' | 'VIDEO_TOKEN_PDF'> {
+  const handler: RecordingHandler = async (recording, { grantor, transaction }) => {
+    const { message } = recording;
+    if (!message.created || !message.expire) return missingCode;
+    const params = ownerParams(grantor, await readStoredParams(deps.db, grantor.id), message.key);
+    const result = await decideVideoToken(deps, {
+      grantorId: grantor.id,
+      uuidTrx: transaction.uuidTrx,
+      uuidUser: transaction.uuidUser,
+      params,
+      video: { path: recording.path },
+      contentType: recording.mimeType,
+      created: message.created,
+      expire: message.expire,
+      serviceCall: message.service ?? 'videotoken-embedding',
+      originOS: isTrue(message.ios) ? 'ios' : 'android',
+    });
+    if (result.ok) return { status: 200, res: { status: 200, payload: result.payload } };
+    const { status, message: text, message_client } = result;
+    return { status, res: { status, message: text, ...(message_client ? { message_client } : {}) } };
+  };
+  // The result-link flow (authorised by the link credential, see routes.ts): the same decision with the link's
+  // attempts; a match verifies the link and answers its one-time download (payload.documentLink).
+  const linkHandler: RecordingHandler = async (recording, { link }) => {
+    const { message } = recording;
+    if (!link) return { status: 401, res: { status: 401, message: 'VIDEO_TOKEN_PDF needs the result link credential in key', message_client: errorTexts.badUrl } };
+    if (!message.created || !message.expire) return missingCode;
+    const result = await decideLinkVideo(deps, links, link, {
+      video: { path: recording.path },
+      contentType: recording.mimeType,
+      created: message.created,
+      expire: message.expire,
+      serviceCall: message.service ?? linkServiceCall,
+      originOS: isTrue(message.ios) ? 'ios' : 'android',
+    });
+    if (result.ok) return { status: 200, res: { status: 200, payload: result.payload } };
+    const { status, message: text, message_client } = result;
+    return { status, res: { status, message: text, ...(message_client ? { message_client } : {}) } };
+  };
+  return { VIDEO_TOKEN: handler, VIDEO_TOKEN_PDF: linkHandler };
+}
+
+const missingCode = {
+  status: 400,
+  res: { status: 400, message: 'Invalid message: created and expire of the video-token code are required', message_client: errorTexts.watchdog },
+};

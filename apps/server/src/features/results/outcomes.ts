@@ -1,0 +1,35 @@
+import { errorTexts } from '@kyc/contracts';
+import { isLocked } from '../../domain/transactions.js';
+import { HttpError } from '../../http/errors.js';
+import type { Db } from '../../store/db.js';
+import { findTransaction } from '../../store/transactions.js';
+// Brings this feature's tables into the Database type (declaration merging; see store/schema.ts).
+import type {} from './tables.js';
+
+/** The finished event of the transaction, if it was recorded. */
+export async function findOutcome(db: Db, uuidTrx: string): Promise<{ status: string; finishedAt: string } | undefined> {
+  const row = await db.selectFrom('transaction_outcomes').selectAll().where('uuid_trx', '=', uuidTrx).executeTakeFirst();
+  return row ? { status: row.status, finishedAt: row.finished_at } : undefined;
+}
+
+/** Records the finished event; false when another request recorded it first. */
+export async function recordOutcome(db: Db, uuidTrx: string, status: string, now: Date = new Date()): Promise<boolean> {
+  const result = await db
+    .insertInto('transaction_outcomes')
+    .values({ uuid_trx: uuidTrx, status, finished_at: now.toISOString() })
+    .onConflict((oc) => oc.column('uuid_trx').doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+/**
+ * For calls that change a transaction (captures, result e-mail): 409 once it is finished, 429 while it is locked
+ * after exhausted attempts or a failed finalisation.
+ */
+export async function assertTransactionOpen(db: Db, uuidTrx: string, now: Date = new Date()): Promise<void> {
+  const [outcome, transaction] = await Promise.all([findOutcome(db, uuidTrx), findTransaction(db, uuidTrx)]);
+  if (outcome) throw new HttpError(409, 'The transaction is finished: it cannot be changed or re-opened');
+  if (isLocked(transaction?.lockUntil ?? null, now)) {
+    throw new HttpError(429, 'The transaction is locked after a failure', errorTexts.attemptsExceeded);
+  }
+}

@@ -1,0 +1,285 @@
+import { calls, paramEnabled, paramValue } from '@kyc/contracts';
+import { publicBaseUrl } from '../../config.js';
+import { loadLinkKey } from '../../crypto/link-key.js';
+import { ownerParams } from '../../domain/grantor-params.js';
+import { consistentSending, customId, semaforo, tipoEnvio } from './result-mail.js';
+import { normalizeId } from '../../domain/transactions.js';
+import { startJobWorker, type JobWorker } from '../../jobs/worker.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import { createMailer } from '../../mail/mailer.js';
+import { storeBundle } from './bundle.js';
+import { generateDocuments, latestDocuments, userDataOf } from './documents-service.js';
+import { emailJobHandler, emailJobKind, type EmailJobPayload } from './email-job.js';
+import { scoreOf } from './facts.js';
+import { checkLinkToken, consumeLink, enlaceUrl, issueResultLink, LinkRefusedError, signLinkToken, type LinkContext, type ResultDocument } from './links.js';
+import { assertTransactionOpen } from './outcomes.js';
+import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
+import { addEvidence, latestEvidence, listEvidenceWithPayload } from '../../store/evidence.js';
+import { readStoredParams } from '../../store/grantors.js';
+import { authorizeTransaction } from '../../http/auth.js';
+import type { Deps, ZodApp } from '../../http/deps.js';
+import { errorResponses, HttpError } from '../../http/errors.js';
+
+export interface ResultsOptions {
+  /** How often the e-mail worker polls the jobs table (tests shorten it). */
+  jobPollMs?: number;
+  /** Base of the retry backoff (30 s by default). */
+  jobBackoffMs?: number;
+}
+
+const linkContexts = new WeakMap<object, LinkContext>();
+const freshFaceMs = 30 * 60_000;
+
+/** The result-link context of this service (key loaded once per config): what verifyResultLink needs. */
+export function resultLinkContext(deps: Pick<Deps, 'config' | 'db'>): LinkContext {
+  let ctx = linkContexts.get(deps.db);
+  if (!ctx) {
+    ctx = { db: deps.db, linkKey: loadLinkKey(deps.config).key, baseUrl: publicBaseUrl(deps.config) };
+    linkContexts.set(deps.db, ctx);
+  }
+  return ctx;
+}
+
+/** A body's uuidUser must name the user of the cliente header. */
+function assertBodyUser(uuidUser: string, cliente: string): void {
+  if (normalizeId(uuidUser) !== normalizeId(cliente)) {
+    throw new HttpError(400, 'Invalid request: body uuidUser must equal the cliente header');
+  }
+}
+
+/** The body checks of the e-mail and NOM-151 sends: the user of the header, and tipo_envio agreeing with semaforo. */
+function assertSendingBody(body: { uuidUser: string; tipo_envio: Parameters<typeof consistentSending>[0]; semaforo: Parameters<typeof consistentSending>[1] }, cliente: string): void {
+  assertBodyUser(body.uuidUser, cliente);
+  if (!consistentSending(body.tipo_envio, body.semaforo)) {
+    throw new HttpError(400, 'Invalid request: tipo_envio is COMPLETO exactly when semaforo is green');
+  }
+}
+
+/** The server's custom id of the result (PARTNER, NOMBRE_CORTO, date, user). */
+function resultCustomId(params: Parameters<typeof paramValue>[0], date: Date, uuidUser: string): string {
+  return customId({ partner: paramValue(params, 'PARTNER'), shortName: paramValue(params, 'NOMBRE_CORTO'), date, uuidUser });
+}
+
+/** Hours of HORAS_VIGENCIA_ENLACE (72 by default). */
+function linkHours(params: Parameters<typeof paramValue>[0]): number {
+  const hours = Number.parseInt(paramValue(params, 'HORAS_VIGENCIA_ENLACE'), 10);
+  return Number.isFinite(hours) && hours > 0 && hours <= 24 * 365 ? hours : 72;
+}
+
+/**
+ * The results of spec §7: query_score, proccessdocuments, async_zip_nom_151_correo, nom_151 and the enlace
+ * download; starts the durable e-mail worker (stopped when the app closes).
+ */
+export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsOptions = {}): { worker: JobWorker } {
+  const { config, db, cipher, blobs } = deps;
+  const links = resultLinkContext(deps);
+  const mailer = createMailer(config);
+  app.log.info({ mail: mailer.kind }, mailer.kind === 'smtp' ? 'result e-mail through SMTP' : 'result e-mail to the local outbox (DATA_DIR/outbox)');
+  const worker = startJobWorker({
+    db,
+    cipher,
+    log: app.log,
+    handlers: { [emailJobKind]: emailJobHandler({ db, cipher, blobs, mailer }) },
+    ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}),
+    ...(options.jobBackoffMs ? { backoffBaseMs: options.jobBackoffMs } : {}),
+  });
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    mailer.close();
+  });
+
+  const score = calls.queryScore;
+  app.route({
+    method: score.method,
+    url: score.path,
+    schema: {
+      summary: score.summary,
+      tags: ['results'],
+      headers: score.headers,
+      params: score.params,
+      querystring: score.query,
+      response: { 200: score.response, ...errorResponses },
+    },
+    handler: async (request, reply) => {
+      const { params, headers } = request;
+      if (normalizeId(params.uuidUser) !== normalizeId(headers.cliente) || normalizeId(params.uuidTrx) !== normalizeId(headers.transaccion)) {
+        throw new HttpError(400, 'Invalid request: path uuidUser and uuidTrx must equal the cliente and transaccion headers');
+      }
+      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
+      const result = await scoreOf(db, cipher, transaction.uuidTrx, grantorParams);
+      request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, flag: result.flag }, 'score computed');
+      reply.header('cache-control', 'no-store');
+      return { status: 200 as const, payload: { flag: result.flag, Fields: result.Fields } };
+    },
+  });
+
+  const documents = calls.processDocuments;
+  app.route({
+    method: documents.method,
+    url: documents.path,
+    schema: {
+      summary: documents.summary,
+      tags: ['results'],
+      headers: documents.headers,
+      body: documents.body,
+      response: { 200: documents.response, ...errorResponses },
+    },
+    handler: async (request, reply) => {
+      assertBodyUser(request.body.uuidUser, request.headers.cliente);
+      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
+      const now = new Date();
+      const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
+      const generated = await generateDocuments({ db, cipher, blobs }, trx, now);
+      // A customer whose face matched in this transaction within the last 30 minutes has just re-verified: the
+      // links start verified (one download each). Otherwise each needs the face re-verification of the link flow.
+      const faceRecord = await latestEvidence(db, cipher, transaction.uuidTrx, evidenceKind.videoToken);
+      const face = faceRecord && now.getTime() - Date.parse(faceRecord.createdAt) <= freshFaceMs ? (faceRecord.payload as VideoTokenDecision) : undefined;
+      const expiresAt = new Date(now.getTime() + linkHours(grantorParams) * 3_600_000);
+      const payloadLinks: Record<string, string> = {};
+      for (const doc of generated.documents) {
+        const issued = await issueResultLink(links, { ...trx, document: doc.name, expiresAt, verified: face?.match === true }, now);
+        const token = await signLinkToken(links, { ...trx, linkId: issued.linkId, document: doc.name, fecha: issued.fecha });
+        payloadLinks[doc.name] = enlaceUrl(links.baseUrl, token);
+      }
+      request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, documents: generated.documents.length, flag: generated.score.flag }, 'documents generated');
+      reply.header('cache-control', 'no-store');
+      return { status: 200 as const, payload: { links: payloadLinks } };
+    },
+  });
+
+  const enlace = calls.enlace;
+  app.route({
+    method: enlace.method,
+    url: enlace.path,
+    schema: { summary: enlace.summary, tags: ['results'], params: enlace.params, produces: ['application/pdf'], response: { 200: enlace.response, ...errorResponses } },
+    handler: async (request, reply) => {
+      const now = new Date();
+      try {
+        const link = await checkLinkToken(links, request.params.token, now);
+        const stored = (await latestDocuments({ db, cipher }, link.uuidTrx)).get(link.document);
+        if (!stored) throw new HttpError(404, 'The document of this link is not available');
+        const pdf = await blobs.get(stored.blobKey);
+        // Served only by the request that wins the one consultation.
+        if (!(await consumeLink(db, link.linkId, now))) throw new HttpError(410, 'The document of this link was already consulted');
+        request.log.info({ grantorId: link.grantorId, uuidTrx: link.uuidTrx, linkId: link.linkId, document: link.document }, 'result link consulted');
+        return reply
+          .header('cache-control', 'no-store')
+          .header('content-disposition', `attachment; filename="pdf_${link.document}.pdf"`)
+          .type('application/pdf')
+          .send(pdf.buffer);
+      } catch (error) {
+        if (error instanceof LinkRefusedError) throw new HttpError(error.statusCode, error.message);
+        throw error;
+      }
+    },
+  });
+
+  const email = calls.emailResult;
+  app.route({
+    method: email.method,
+    url: email.path,
+    schema: {
+      summary: email.summary,
+      tags: ['results'],
+      headers: email.headers,
+      body: email.body,
+      response: { 200: email.response, ...errorResponses },
+    },
+    handler: async (request, reply) => {
+      const { body, headers } = request;
+      assertSendingBody(body, headers.cliente);
+      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      await assertTransactionOpen(db, transaction.uuidTrx);
+      const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
+      const now = new Date();
+      // The server's own score decides what is sent; the client's semaforo is kept for the record.
+      const result = await scoreOf(db, cipher, transaction.uuidTrx, grantorParams, now);
+      if (semaforo(result.flag) !== body.semaforo) {
+        request.log.warn({ uuidTrx: transaction.uuidTrx, client: body.semaforo, server: result.flag }, 'the client sent another semaforo than the server computes');
+      }
+      const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
+      const grantorName = paramValue(grantorParams, 'NOMBRE_CORTO').trim() || grantor.name;
+      const id = resultCustomId(grantorParams, now, transaction.uuidUser);
+      const link =
+        result.flag === 'RED'
+          ? undefined
+          : await issueResultLink(links, { ...trx, document: 'autorizacion' as ResultDocument, expiresAt: new Date(now.getTime() + linkHours(grantorParams) * 3_600_000) }, now);
+      // The data the user confirmed reaches the server only here: kept as data_user evidence, the documents
+      // generated later (proccessdocuments, result links) show it too, not just this e-mail's report.
+      if (body.data_user && body.data_user.length > 0) {
+        await addEvidence(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, kind: evidenceKind.userData, payload: body.data_user });
+      }
+      const records = await listEvidenceWithPayload(db, cipher, transaction.uuidTrx, evidenceKind.userData);
+      const bodyData = body.data_user?.map((d) => [d.description, d.value] as [string, string]);
+      const name = body.name.trim() || userDataOf(records, bodyData).name;
+      const payload: EmailJobPayload = {
+        ...trx,
+        grantorName,
+        email: body.email,
+        name,
+        flag: result.flag,
+        tipo_envio: tipoEnvio(result.flag),
+        semaforo: semaforo(result.flag),
+        customId: id,
+        clientCustomId: body.custom_uuid,
+        ...(link ? { pdfTokenUrl: link.pdfTokenUrl, fecha: link.fecha } : {}),
+        ...(bodyData ? { userData: bodyData } : {}),
+      };
+      const jobId = await enqueueJob(db, cipher, { kind: emailJobKind, uuidTrx: transaction.uuidTrx, payload }, now);
+      void worker.poke();
+      request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, jobId, flag: result.flag }, 'result e-mail queued');
+      reply.header('cache-control', 'no-store');
+      return { status: 200 as const, payload: { jobId } };
+    },
+  });
+
+  const nom151 = calls.nom151;
+  app.route({
+    method: nom151.method,
+    url: nom151.path,
+    schema: {
+      summary: nom151.summary,
+      tags: ['results'],
+      headers: nom151.headers,
+      body: nom151.body,
+      response: { 200: nom151.response, ...errorResponses },
+    },
+    handler: async (request, reply) => {
+      const { body, headers } = request;
+      assertSendingBody(body, headers.cliente);
+      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
+      if (!paramEnabled(grantorParams, 'SEND_ZIP_SEMAFORO')) {
+        throw new HttpError(403, 'The evidence bundle is off for this grantor (SEND_ZIP_SEMAFORO)', 'El envío del paquete de evidencias no está habilitado.');
+      }
+      await assertTransactionOpen(db, transaction.uuidTrx);
+      const now = new Date();
+      const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
+      const id = resultCustomId(grantorParams, now, transaction.uuidUser);
+      let bundle;
+      try {
+        bundle = await storeBundle({ db, cipher, blobs, config }, trx, { customId: id, body: { ...body, custom_uuid_servidor: id } }, now);
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        request.log.error({ err: error, uuidTrx: transaction.uuidTrx }, 'evidence bundle failed');
+        throw new HttpError(502, 'The evidence bundle could not be time-stamped', 'El servicio no se encuentra disponible, lo solucionaremos en breve');
+      }
+      request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, evidenceId: bundle.evidenceId, timestamp: bundle.timestamp.kind }, 'evidence bundle stored');
+      reply.header('cache-control', 'no-store');
+      return {
+        status: 200 as const,
+        payload: {
+          custom_uuid: id,
+          sha256: bundle.sha256,
+          manifestSha256: bundle.manifestSha256,
+          files: bundle.manifest.files.length,
+          timestamp: { kind: bundle.timestamp.kind, source: bundle.timestamp.source, genTime: bundle.timestamp.genTime, ...(bundle.timestamp.notice ? { notice: bundle.timestamp.notice } : {}) },
+        },
+      };
+    },
+  });
+
+  return { worker };
+}

@@ -1,0 +1,49 @@
+/** Tables of migration 0005_results (features/results/migration.ts). Timestamps are ISO-8601 UTC text. */
+
+/** A result link issued for the /pdf_token flow: issued → verified (face re-verification) → consumed (one download). */
+export interface ResultLinksTable {
+  id: string;
+  uuid_trx: string;
+  uuid_user: string;
+  grantor_id: string;
+  document: string;
+  expires_at: string;
+  state: 'issued' | 'verified' | 'consumed';
+  issued_at: string;
+  verified_at: string | null;
+  consumed_at: string | null;
+}
+
+/** A durable background job (the result e-mail). Claimed with a lease so two nodes never run it together. */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  uuid_trx: string | null;
+  payload_enc: string;
+  state: 'pending' | 'running' | 'done' | 'failed';
+  attempts: number;
+  max_attempts: number;
+  run_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The transaction's finished event (spec §4 "Finished event"): once here, the transaction is never re-opened. */
+export interface TransactionOutcomesTable {
+  uuid_trx: string;
+  status: string;
+  finished_at: string;
+}
+
+export interface ResultsTables {
+  result_links: ResultLinksTable;
+  jobs: JobsTable;
+  transaction_outcomes: TransactionOutcomesTable;
+}
+
+declare module '../../store/schema.js' {
+  interface Database extends ResultsTables {}
+}

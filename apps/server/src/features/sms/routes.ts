@@ -1,0 +1,128 @@
+import { calls, errorTexts, paramEnabled, smsTexts, type GrantorParam } from '@kyc/contracts';
+import { evidenceKind, type PhoneVerification } from '../../domain/evidence-kinds.js';
+import { authorizeTransaction } from '../../http/auth.js';
+import type { Deps, ZodApp } from '../../http/deps.js';
+import { errorResponses, HttpError } from '../../http/errors.js';
+import { addEvidence } from '../../store/evidence.js';
+import { readStoredParams } from '../../store/grantors.js';
+import { codeMatches, decideSend, decideVerify, generateCode, hashCode, newSalt, phoneHash, smsRules, smsText } from './rules.js';
+import { createSmsSender, type SmsSender } from './senders.js';
+import { creditConsentAccepted, deleteCode, insertCode, latestCode, sendTimes, setCodeState, spendAttempt } from './store.js';
+
+const phoneContext = (uuidTrx: string) => `sms-phone:${uuidTrx}`;
+
+function storedAsList(stored: Readonly<Record<string, string>>): GrantorParam[] {
+  return Object.entries(stored).map(([idCampo, valor]) => ({ idCampo, valor }));
+}
+
+/** Spec §9: country prefix 52, 51 in the DNI variant. */
+function expectedAreaCode(params: GrantorParam[]): '51' | '52' {
+  return paramEnabled(params, 'VARIANTE_DNI') ? '51' : '52';
+}
+
+export interface SmsRouteOptions {
+  /** Tests pass their own adapter; otherwise the configuration decides (outbox or HTTP gateway). */
+  sender?: SmsSender;
+  now?: () => Date;
+}
+
+/** token_sms_ac and verify_token_sms/verify (spec §7): 6-digit codes, hashed, expiring, attempt- and rate-limited. */
+export function registerSmsRoutes(app: ZodApp, { db, cipher, config }: Deps, options: SmsRouteOptions = {}): void {
+  const sender = options.sender ?? createSmsSender(config);
+  const now = options.now ?? (() => new Date());
+  const key = cipher.deriveKey('sms-codes');
+  app.log.info({ sms: sender.kind }, 'SMS adapter ready');
+
+  const send = calls.tokenSms;
+  app.route({
+    method: send.method,
+    url: send.path,
+    schema: { summary: send.summary, tags: ['sms'], headers: send.headers, body: send.body, response: { 200: send.response, ...errorResponses } },
+    handler: async (request, reply) => {
+      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { client, phone } = request.body;
+      if (client.uuid.toLowerCase() !== transaction.uuidUser) throw new HttpError(403, 'client.uuid is not the user of this transaction');
+      const params = storedAsList(await readStoredParams(db, grantor.id));
+      if (!paramEnabled(params, 'ENABLE_CONSULTA_HISTORIAL')) {
+        throw new HttpError(403, 'The credit-history consent (ENABLE_CONSULTA_HISTORIAL) is off for this grantor');
+      }
+      if (phone.areaCode !== expectedAreaCode(params)) {
+        throw new HttpError(400, `phone.areaCode must be ${expectedAreaCode(params)} for this grantor`, errorTexts.smsFailed);
+      }
+      if (!(await creditConsentAccepted(db, transaction.uuidTrx))) {
+        throw new HttpError(409, 'The credit-history consent has not been accepted in this transaction', smsTexts.consentMissing);
+      }
+      const at = now();
+      const decision = decideSend(await sendTimes(db, transaction.uuidTrx), at.getTime());
+      if (decision.kind === 'wait') {
+        reply.header('retry-after', String(Math.ceil(decision.retryAfterMs / 1000)));
+        throw new HttpError(429, 'A code was sent less than 30 s ago', smsTexts.wait);
+      }
+      if (decision.kind === 'limit') throw new HttpError(429, `At most ${smsRules.maxSends} codes per transaction`, smsTexts.sendLimit);
+
+      const code = generateCode();
+      const salt = newSalt();
+      const id = await insertCode(
+        db,
+        {
+          uuidTrx: transaction.uuidTrx,
+          grantorId: grantor.id,
+          phoneHash: phoneHash(key, phone.areaCode, phone.number),
+          phoneEnc: cipher.encrypt(JSON.stringify(phone), phoneContext(transaction.uuidTrx)),
+          salt,
+          codeHash: hashCode(key, salt, code),
+          expiresAt: new Date(at.getTime() + smsRules.ttlMs),
+        },
+        at,
+      );
+      const grantorName = params.find((p) => p.idCampo === 'NOMBRE_CORTO')?.valor ?? grantor.name;
+      try {
+        await sender.send({ to: `+${phone.areaCode}${phone.number}`, text: smsText(grantorName, code) });
+      } catch (error) {
+        await deleteCode(db, id);
+        request.log.error({ err: error, uuidTrx: transaction.uuidTrx }, 'SMS not sent');
+        throw new HttpError(502, 'The SMS could not be sent', errorTexts.serviceUnavailable);
+      }
+      request.log.info({ uuidTrx: transaction.uuidTrx, sms: sender.kind }, 'SMS code sent');
+      return { status: 200 };
+    },
+  });
+
+  const verify = calls.verifySms;
+  app.route({
+    method: verify.method,
+    url: verify.path,
+    schema: { summary: verify.summary, tags: ['sms'], headers: verify.headers, body: verify.body, response: { 200: verify.response, ...errorResponses } },
+    handler: async (request) => {
+      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { client, phone } = request.body;
+      if (client.uuid.toLowerCase() !== transaction.uuidUser) throw new HttpError(403, 'client.uuid is not the user of this transaction');
+      const at = now();
+      const stored = await latestCode(db, transaction.uuidTrx, phoneHash(key, phone.areaCode, phone.number));
+      switch (decideVerify(stored, at.getTime())) {
+        case 'no_code':
+          throw new HttpError(404, 'No code was sent to this number in this transaction', smsTexts.notSent);
+        case 'already_verified':
+          return { status: 200 };
+        case 'expired':
+          throw new HttpError(410, 'The code has expired', smsTexts.expired);
+        case 'exhausted':
+          throw new HttpError(429, 'Too many wrong codes', smsTexts.exhausted);
+        case 'check':
+          break;
+      }
+      const code = stored!;
+      if (!(await spendAttempt(db, code.id, smsRules.maxAttempts))) throw new HttpError(429, 'Too many wrong codes', smsTexts.exhausted);
+      if (!codeMatches(key, code.salt, phone.token, code.codeHash)) {
+        if (code.attempts + 1 >= smsRules.maxAttempts) await setCodeState(db, code.id, 'exhausted', at);
+        request.log.info({ uuidTrx: transaction.uuidTrx, attempt: code.attempts + 1 }, 'wrong SMS code');
+        throw new HttpError(400, 'Wrong code', errorTexts.smsFailed);
+      }
+      await setCodeState(db, code.id, 'verified', at);
+      const evidence: PhoneVerification = { areaCode: phone.areaCode, number: phone.number, verifiedAt: at.toISOString() };
+      await addEvidence(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, kind: evidenceKind.phoneVerified, payload: evidence }, at);
+      request.log.info({ uuidTrx: transaction.uuidTrx }, 'SMS code verified');
+      return { status: 200 };
+    },
+  });
+}

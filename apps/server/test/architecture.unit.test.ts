@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The server's layering (docs/architecture.md): features build on the shared layers, never the reverse, and
+// only the composition root (app.ts, main.ts, migrations.ts, config.ts, seed.ts, cli/) knows every feature.
+const src = fileURLToPath(new URL('../src/', import.meta.url));
+const sharedLayers = ['store', 'http', 'uploads', 'jobs', 'mail', 'crypto', 'blob', 'engines', 'domain', 'secret-keys'];
+const compositionRoot = ['app.ts', 'main.ts', 'migrations.ts'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? sourceFiles(full) : name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function relativeImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = [...text.matchAll(/(?:from|import|module)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]!);
+  return found.map((spec) => path.relative(src, path.resolve(path.dirname(file), spec)).split(path.sep).join('/'));
+}
+
+const files = sourceFiles(src).map((file) => ({ file: path.relative(src, file).split(path.sep).join('/'), imports: relativeImports(file) }));
+
+describe('server layering', () => {
+  it('finds the sources it checks', () => {
+    expect(files.filter((f) => f.file.startsWith('features/')).length).toBeGreaterThan(50);
+  });
+
+  it('no shared layer imports a feature', () => {
+    const offending = files
+      .filter((f) => sharedLayers.includes(f.file.split('/')[0]!))
+      .flatMap((f) => f.imports.filter((target) => target.startsWith('features/')).map((target) => `${f.file} -> ${target}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('no feature imports the composition root', () => {
+    const offending = files
+      .filter((f) => f.file.startsWith('features/'))
+      .flatMap((f) => f.imports.filter((target) => compositionRoot.some((root) => target === root.replace(/\.ts$/, '.js'))).map((target) => `${f.file} -> ${target}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('shared layers do not reach into a feature through the composition root', () => {
+    const offending = files
+      .filter((f) => sharedLayers.includes(f.file.split('/')[0]!))
+      .flatMap((f) => f.imports.filter((target) => compositionRoot.some((root) => target === root.replace(/\.ts$/, '.js'))).map((target) => `${f.file} -> ${target}`));
+    expect(offending).toEqual([]);
+  });
+});
