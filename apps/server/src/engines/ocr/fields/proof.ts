@@ -22,8 +22,17 @@ export interface ProofFields {
   postalCode?: string;
   municipality?: string;
   state?: string;
-  /** ISO date (YYYY-MM-DD). */
+  /** ISO date (YYYY-MM-DD): printed as the issue date, else the end of the billed period. */
   issueDate?: string;
+  /** The amount to pay as printed ('$909.00'). */
+  amountDue?: string;
+  /** ISO date: the payment due date ('Fecha límite de pago', 'Pagar antes de'). */
+  dueDate?: string;
+  /** The CFE service number (12 digits) or the Telmex line (10 digits), spaces as printed. */
+  serviceNumber?: string;
+  /** ISO dates: the billed period. */
+  periodFrom?: string;
+  periodTo?: string;
 }
 
 /** Uppercase without accents (Ñ kept), single spaces: what labels and words are compared on. */
