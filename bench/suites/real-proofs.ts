@@ -11,7 +11,7 @@ const FIELDS = ['holderName', 'street', 'exteriorNumber', 'settlement', 'postalC
 
 function truthFields(t: ProofTruth): Record<string, string> {
   return {
-    holderName: t.holderName, street: t.street, exteriorNumber: t.exteriorNumber, settlement: t.settlement, postalCode: t.postalCode,
+    holderName: t.holderName, street: t.street, exteriorNumber: t.exteriorNumber, interiorNumber: t.interiorNumber ?? '', settlement: t.settlement, postalCode: t.postalCode,
     municipality: t.municipality, state: t.state, issueDate: t.issueDate,
     ...(t.layout === 'cfe' ? { amountDue: t.amount, dueDate: t.dueDate ?? '', serviceNumber: t.serviceNumber ?? '', periodFrom: t.periodFrom ?? '', periodTo: t.periodTo ?? '' } : {}),
   };
