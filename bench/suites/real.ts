@@ -7,6 +7,7 @@ import { createOcrEngine } from '../../apps/server/src/engines/ocr/engine.js';
 import type { OcrEngine, OcrResult } from '../../apps/server/src/engines/ocr/types.js';
 import { readCase, REAL_DEV, realCases, realDevPresent, type RealCase } from '../../apps/server/test/support/real-dev.js';
 import type { SuiteResult } from '../run.js';
+import { realProofLines } from './real-proofs.js';
 
 export interface CaseOutcome {
   file: string;
@@ -169,6 +170,14 @@ export async function realDocuments(): Promise<SuiteResult> {
     await engine.close();
   }
   const loadAfter = os.loadavg()[0]!;
+  const proofs = await (async () => {
+    const again = await createOcrEngine({ now: () => new Date('2026-11-26T12:00:00Z') });
+    try {
+      return await realProofLines(again);
+    } finally {
+      await again.close();
+    }
+  })();
   const generated = await (async () => {
     const again = await createOcrEngine({ now: () => new Date('2026-11-26T12:00:00Z') });
     try {
@@ -192,6 +201,7 @@ export async function realDocuments(): Promise<SuiteResult> {
     `MRZ read exactly: ${withMrz.filter((o) => o.linesExact).length}/${withMrz.length}; validity reported as printed: ${withMrz.filter((o) => o.validityRight).length}/${withMrz.length}; negatives without a reported MRZ: ${outcomes.filter((o) => !cases.find((c) => c.file === o.file)?.mrz && o.linesExact).length}/${outcomes.length - withMrz.length}; p50 over images ${median(outcomes.map((o) => o.ms)).toFixed(0)} ms wall (slowest ${Math.max(...outcomes.map((o) => o.ms)).toFixed(0)} ms), ${median(outcomes.map((o) => o.cpuMs ?? 0)).toFixed(0)} CPU-ms per read (the process's user+system time, tesseract's worker threads included).`,
     '',
     ...generated,
+    ...proofs,
   ];
   return { title, lines };
 }

@@ -161,3 +161,60 @@ export async function readCase(engine: OcrEngine, c: RealCase): Promise<{ result
   const used = process.cpuUsage(cpu);
   return { result, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
 }
+
+/**
+ * The real bills of `proofs/` with what the proof reader must return, in its own field names, from
+ * `proofs/ground_truth.json` (transcribed by eye). An empty string: nothing may be read there (whited out upstream,
+ * or masked): any value is invented. Fields not listed must come back empty too. On the CFE image (two bills side by
+ * side) the left bill counts; the CFE prints no issue date, so issueDate is the end of the billed period (the rule).
+ */
+export interface RealProofCase {
+  file: string;
+  expected: Record<string, string>;
+}
+
+export const realProofsPresent = (): boolean => existsSync(path.join(REAL_DEV, 'proofs', 'ground_truth.json'));
+
+export function realProofCases(): RealProofCase[] {
+  return [
+    {
+      file: 'proofs/cfe_aviso_recibo_redacted_x2.png',
+      expected: {
+        holderName: '', street: '', exteriorNumber: '', settlement: '', postalCode: '', serviceNumber: '',
+        municipality: 'HERMOSILLO', state: 'SON.', amountDue: '$909.00', dueDate: '2017-12-02',
+        periodFrom: '2017-09-15', periodTo: '2017-11-13', issueDate: '2017-11-13',
+      },
+    },
+    {
+      file: 'proofs/us_ppl_electric_sample_bill.jpg',
+      expected: {
+        holderName: 'CUSTOMER', street: 'MAIN ST', exteriorNumber: '123', postalCode: '18062', municipality: 'ANYTOWN',
+        state: 'PA', amountDue: '$191.69', dueDate: '2011-07-27',
+      },
+    },
+    {
+      file: 'proofs/fr_edf_fictiocorp_bill_p1.jpg',
+      expected: {
+        holderName: 'JOHN DOE', street: 'RUE DE L’IMAGINAIRE', exteriorNumber: '123', postalCode: '75001', municipality: 'PARIS',
+        issueDate: '2021-01-29', amountDue: '1479,85 €',
+      },
+    },
+  ];
+}
+
+/** Right: expected non-empty values read exactly (case aside, accents as printed); invented: any other value returned. */
+export function scoreProof(expected: Record<string, string>, got: Record<string, string | undefined>): { right: number; total: number; invented: string[] } {
+  const norm = (v: string | undefined) => (v ?? '').trim().toUpperCase();
+  let right = 0;
+  let total = 0;
+  const invented: string[] = [];
+  for (const [key, value] of Object.entries(expected)) {
+    if (value === '') continue;
+    total++;
+    if (norm(got[key]) === norm(value)) right++;
+  }
+  for (const [key, value] of Object.entries(got)) {
+    if (norm(value) !== '' && norm(value) !== norm(expected[key])) invented.push(`${key}=${JSON.stringify(value)}`);
+  }
+  return { right, total, invented };
+}

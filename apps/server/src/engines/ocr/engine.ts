@@ -18,7 +18,8 @@ import { readMrzAnyOrientation } from './mrz-orient.js';
 import { checkMrz } from './mrz-parse.js';
 import { regionToPixels } from './page.js';
 import { OcrPool, type RawLine, type RawRead } from './pool.js';
-import { parseProof, type ProofFields, type ProofLine } from './fields/proof.js';
+import type { ProofFields } from './fields/proof.js';
+import { readProofPage } from './proof-page.js';
 import type { Quad } from './homography.js';
 import sharp from 'sharp';
 import type { MrzReading, OcrEngine, OcrInput, OcrResult, ProofOcrResult } from './types.js';
@@ -91,39 +92,6 @@ const PROOF_MAX_SIDE = 2400;
 const PROOF_MIN_WIDTH = 1600;
 const PROOF_MAX_ENLARGEMENT = 2;
 const PROOF_MAX_PIXELS = 40_000_000;
-/** Lines below this confidence are texture or background read as letters. */
-const PROOF_MIN_LINE_CONFIDENCE = 20;
-
-/**
- * Tesseract joins words of two columns that share a baseline (the address block and the amount box beside it)
- * into one line: split a line where the gap between two words is wider than a few letter heights.
- */
-function columnSegments(line: RawLine): ProofLine[] {
-  const segments: ProofLine[] = [];
-  let current: RawLine['words'] = [];
-  const flush = () => {
-    if (current.length === 0) return;
-    const first = current[0]!;
-    segments.push({
-      text: current.map((w) => w.text).join(' '),
-      left: first.box.x0,
-      top: Math.min(...current.map((w) => w.box.y0)),
-      height: Math.max(...current.map((w) => w.box.y1 - w.box.y0)),
-    });
-    current = [];
-  };
-  for (const word of line.words) {
-    const previous = current.at(-1);
-    const letter = Math.max(1, line.box.y1 - line.box.y0);
-    if (previous && word.box.x0 - previous.box.x1 > COLUMN_GAP_LETTERS * letter) flush();
-    current.push(word);
-  }
-  flush();
-  return segments;
-}
-
-const COLUMN_GAP_LETTERS = 1.2;
-
 class TesseractOcrEngine implements OcrEngine {
   private closed = false;
 
@@ -228,10 +196,8 @@ class TesseractOcrEngine implements OcrEngine {
     }
   }
 
-  private async readProofPng(png: Buffer): Promise<Omit<ProofOcrResult, 'timingsMs'>> {
-    const read = await this.pool.readText(png, { segmentation: 'auto' });
-    const lines = read.lines.filter((l) => l.confidence >= PROOF_MIN_LINE_CONFIDENCE).flatMap(columnSegments);
-    return { fields: parseProof(lines), lineCount: lines.length };
+  private readProofPng(png: Buffer): Promise<Omit<ProofOcrResult, 'timingsMs'>> {
+    return readProofPage(this.pool, png);
   }
 
   async close(): Promise<void> {

@@ -16,7 +16,8 @@ const require = createRequire(import.meta.url);
 
 export const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
-export type Segmentation = 'auto' | 'block' | 'line' | 'char';
+/** sparse: text in no particular order, found wherever it is (forms and bills of boxed fields). */
+export type Segmentation = 'auto' | 'sparse' | 'block' | 'line' | 'char';
 
 export interface ReadParams {
   segmentation: Segmentation;
@@ -61,6 +62,7 @@ export interface OcrPoolOptions {
 
 const PSM: Record<Segmentation, Tesseract.PSM> = {
   auto: Tesseract.PSM.AUTO,
+  sparse: Tesseract.PSM.SPARSE_TEXT,
   block: Tesseract.PSM.SINGLE_BLOCK,
   line: Tesseract.PSM.SINGLE_LINE,
   char: Tesseract.PSM.SINGLE_CHAR,

@@ -22,8 +22,17 @@ export interface ProofFields {
   postalCode?: string;
   municipality?: string;
   state?: string;
-  /** ISO date (YYYY-MM-DD). */
+  /** ISO date (YYYY-MM-DD): printed as the issue date, else the end of the billed period. */
   issueDate?: string;
+  /** The amount to pay as printed ('$909.00'). */
+  amountDue?: string;
+  /** ISO date: the payment due date ('Fecha límite de pago', 'Pagar antes de'). */
+  dueDate?: string;
+  /** The CFE service number (12 digits) or the Telmex line (10 digits), spaces as printed. */
+  serviceNumber?: string;
+  /** ISO dates: the billed period. */
+  periodFrom?: string;
+  periodTo?: string;
 }
 
 /** Uppercase without accents (Ñ kept), single spaces: what labels and words are compared on. */
@@ -97,7 +106,9 @@ const CP_PATTERN = /\bC\s?\.?\s?P\s?\.?\s*:?\s*([0-9OQDILSBZ]{5})(?![0-9A-Z])/;
 
 function postalCodeIn(folded: string): { code: string; rest: string } | undefined {
   const m = CP_PATTERN.exec(folded);
-  if (!m) return undefined;
+  // The holder's postal code opens its line ('C.P. 31081 ...', 'C.P.: 26990'); one inside a line of text is the
+  // issuer's own address ('... Ciudad de México C.P. 06600.').
+  if (!m || m.index > 1) return undefined;
   const code = digitsOf(m[1]!);
   if (!/^\d{5}$/.test(code)) return undefined;
   return { code, rest: folded.slice(m.index + m[0].length).trim() };

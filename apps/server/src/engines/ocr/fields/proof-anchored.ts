@@ -1,0 +1,384 @@
+/**
+ * Label-anchored reading of a proof of address: the labels Mexican bills print (CFE: 'Total a pagar',
+ * 'Número de servicio', 'Fecha límite de pago', 'Periodo', 'Nombre y Domicilio'; Telmex: 'Teléfono',
+ * 'Fecha de corte', 'Pagar antes de'; the 'Nombre:', 'Domicilio:' forms of other bills) are found among the
+ * words OCR read on the page, with their boxes, and each value is read where its label says: after it on the
+ * same line, or in the box below it (read again, enlarged, from the page image). A value that does not have
+ * its field's shape (a date, an amount, a 10- or 12-digit number, an address block) is left empty, never
+ * taken from neighbouring text. What is printed is returned as printed: letters are uppercased, accents are
+ * neither added nor removed.
+ */
+import type { Box } from '../page.js';
+import { datesIn, foldText, splitStreet, type ProofFields } from './proof.js';
+
+export interface PageWord {
+  text: string;
+  confidence: number;
+  box: Box;
+}
+
+export interface PageLine {
+  words: PageWord[];
+}
+
+/** How a region is read again: as lone values found wherever they are, or as a block of lines; and thresholding. */
+export interface RegionPass {
+  segmentation: 'sparse' | 'block';
+  adaptiveThreshold: boolean;
+}
+
+/** Reads the page's region again (enlarged) and returns its lines (boxes in the region's own pixels). */
+export type RegionReader = (region: Box, pass: RegionPass) => Promise<PageLine[]>;
+
+/**
+ * Passes tried in turn until one gives a value of the field's shape: a box's grey fill or a white redaction
+ * patch beside the print defeats one global threshold, and a value alone in its box is lost to block layout.
+ */
+const VALUE_PASSES: RegionPass[] = [{ segmentation: 'sparse', adaptiveThreshold: false }, { segmentation: 'sparse', adaptiveThreshold: true }];
+const BLOCK_PASSES: RegionPass[] = [{ segmentation: 'block', adaptiveThreshold: true }, { segmentation: 'sparse', adaptiveThreshold: true }];
+
+export type AnchoredField =
+  | 'amountDue' | 'dueDate' | 'serviceNumber' | 'issueDate' | 'period' | 'addressBlock'
+  | 'holderName' | 'street' | 'settlement' | 'postalCode' | 'municipality' | 'state';
+
+interface LabelSpec {
+  field: AnchoredField;
+  /** Alternatives, accent-folded words; the longest alternative found wins over shorter ones sharing words. */
+  texts: string[];
+  /** Where the value is printed: after the label on its line, or below it (in the label's box). */
+  where: 'right' | 'below' | 'right-or-below';
+}
+
+/**
+ * Labels of Mexican bills. A label also printed inside a longer one ('PERIODO FACTURADO' inside 'TOTAL A PAGAR
+ * DEL PERIODO FACTURADO') is consumed by the longer one.
+ */
+export const PROOF_LABELS: readonly LabelSpec[] = [
+  { field: 'amountDue', texts: ['TOTAL A PAGAR DEL PERIODO FACTURADO', 'TOTAL A PAGAR', 'IMPORTE A PAGAR', 'MONTO A PAGAR'], where: 'right-or-below' },
+  { field: 'dueDate', texts: ['FECHA LIMITE DE PAGO', 'LIMITE DE PAGO', 'PAGAR ANTES DEL', 'PAGAR ANTES DE', 'FECHA DE VENCIMIENTO'], where: 'right-or-below' },
+  { field: 'serviceNumber', texts: ['NUMERO DE SERVICIO', 'NO. DE SERVICIO', 'NO DE SERVICIO', 'NUM. DE SERVICIO', 'TELEFONO'], where: 'right-or-below' },
+  { field: 'issueDate', texts: ['FECHA DE EMISION', 'FECHA DE EXPEDICION', 'FECHA DE FACTURACION', 'FECHA DE CORTE'], where: 'right-or-below' },
+  { field: 'period', texts: ['PERIODO FACTURADO', 'PERIODO DE CONSUMO', 'PERIODO CONSUMO', 'PERIODO'], where: 'right-or-below' },
+  { field: 'addressBlock', texts: ['NOMBRE Y DOMICILIO', 'Y DOMICILIO', 'DOMICILIO DE SERVICIO'], where: 'below' },
+  { field: 'holderName', texts: ['NOMBRE DEL TITULAR', 'NOMBRE DEL CLIENTE', 'NOMBRE', 'TITULAR'], where: 'right' },
+  { field: 'street', texts: ['DOMICILIO', 'DIRECCION'], where: 'right' },
+  { field: 'settlement', texts: ['COLONIA'], where: 'right' },
+  { field: 'postalCode', texts: ['CODIGO POSTAL', 'C.P.'], where: 'right' },
+  { field: 'municipality', texts: ['MUNICIPIO', 'DELEGACION', 'ALCALDIA'], where: 'right' },
+  { field: 'state', texts: ['ESTADO'], where: 'right' },
+];
+
+/** A label found on the page: its words' box and where its line's words continue. */
+export interface FoundLabel {
+  field: AnchoredField;
+  text: string;
+  box: Box;
+  /** Words after the label on its line (the value of a 'Label: value' layout). */
+  after: PageWord[];
+}
+
+const wordKey = (text: string): string => foldText(text).replace(/[^A-ZÑ0-9.]/g, '');
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** A printed label word as read: exact, or one misread letter from five letters on ('servici', 'Foderal'). */
+function sameLabelWord(read: string, label: string): boolean {
+  const a = read.replace(/\.$/, '');
+  const b = label.replace(/\.$/, '');
+  if (a === b) return true;
+  if (b.length < 5) return false;
+  return editDistance(a, b) <= 1;
+}
+
+const union = (boxes: Box[]): Box => ({
+  x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)),
+  x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)),
+});
+
+/** Every label on the page, longest alternatives first; each word belongs to one label at most. */
+export function findLabels(lines: readonly PageLine[]): FoundLabel[] {
+  const alternatives = PROOF_LABELS.flatMap((spec) => spec.texts.map((text) => ({ spec, text, words: text.split(' ') })))
+    .sort((a, b) => b.words.length - a.words.length || b.text.length - a.text.length);
+  const used = new Set<PageWord>();
+  const found: FoundLabel[] = [];
+  for (const { spec, text, words } of alternatives) {
+    for (const line of lines) {
+      const keys = line.words.map((w) => wordKey(w.text).replace(/:$/, ''));
+      for (let i = 0; i + words.length <= keys.length; i++) {
+        const run = line.words.slice(i, i + words.length);
+        if (run.some((w) => used.has(w))) continue;
+        if (!words.every((w, k) => sameLabelWord(keys[i + k]!.replace(/:$/, ''), w))) continue;
+        // The labels of a 'Label: value' form are common words ('Estado de cuenta', the issuer's own 'C.P. 06600'):
+        // they count only with their colon.
+        const colon = /:\s*$/.test(run.at(-1)!.text) || /^:/.test(line.words[i + words.length]?.text ?? '');
+        if (spec.where === 'right' && !colon) continue;
+        run.forEach((w) => used.add(w));
+        found.push({ field: spec.field, text, box: union(run.map((w) => w.box)), after: line.words.slice(i + words.length) });
+      }
+    }
+  }
+  return found;
+}
+
+const specOf = (field: AnchoredField): LabelSpec => PROOF_LABELS.find((s) => s.field === field)!;
+
+/** Uppercased, OCR stray marks removed; accents kept as read. */
+function printed(text: string): string {
+  return text
+    .replace(/[|_~«»"“”`]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s,.;:\-]+|[\s,;:\-]+$/g, '')
+    .trim()
+    .toUpperCase();
+}
+
+/** '$909.00', '$ 1,563.18': the amount as printed (spaces dropped), or undefined. */
+export function amountIn(text: string): string | undefined {
+  const m = /\$\s?(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})(?!\d)/.exec(text) ?? /(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})(?!\d)/.exec(text);
+  return m ? `$${m[1]}.${m[2]}` : undefined;
+}
+
+/** A CFE service number (12 digits) or a telephone line (10 digits), spaces as printed; else undefined. */
+export function serviceNumberIn(text: string): string | undefined {
+  for (const m of text.matchAll(/(?<![\dA-Z])\d[\d ]{8,16}\d(?![\dA-Z])/g)) {
+    const digits = m[0].replace(/ /g, '');
+    if (digits.length === 12 || digits.length === 10) return m[0].replace(/\s+/g, ' ');
+  }
+  return undefined;
+}
+
+/** The value of a field from text read where its label says it is; undefined when it does not have the shape. */
+export function valueOf(field: AnchoredField, text: string): Partial<ProofFields> {
+  switch (field) {
+    case 'amountDue': {
+      const amount = amountIn(text);
+      return amount ? { amountDue: amount } : {};
+    }
+    case 'dueDate': {
+      const date = datesIn(text)[0];
+      return date ? { dueDate: date } : {};
+    }
+    case 'issueDate': {
+      const date = datesIn(text)[0];
+      return date ? { issueDate: date } : {};
+    }
+    case 'serviceNumber': {
+      const number = serviceNumberIn(text);
+      return number ? { serviceNumber: number } : {};
+    }
+    case 'period': {
+      const dates = datesIn(text);
+      if (dates.length < 2) return {};
+      const [from, to] = [dates[0]!, dates[1]!].sort();
+      return from === to ? {} : { periodFrom: from, periodTo: to };
+    }
+    case 'holderName': {
+      const name = printed(text);
+      return /^[A-ZÁÉÍÓÚÜÑ. ]+$/.test(name) && name.split(' ').length >= 2 ? { holderName: name } : {};
+    }
+    case 'street': {
+      const street = printed(text);
+      return /[A-ZÁÉÍÓÚÜÑ]{2}/.test(street) && /\d|S\/N/.test(street) ? splitStreet(street) : {};
+    }
+    case 'settlement': {
+      const settlement = printed(text);
+      return /^[A-ZÁÉÍÓÚÜÑ0-9. ]{3,}$/.test(settlement) && /[A-ZÁÉÍÓÚÜÑ]{3}/.test(settlement) ? { settlement } : {};
+    }
+    case 'postalCode': {
+      const m = /(?<!\d)(\d{5})(?!\d)/.exec(text);
+      return m ? { postalCode: m[1] } : {};
+    }
+    case 'municipality':
+    case 'state': {
+      const place = printed(text);
+      return /^[A-ZÁÉÍÓÚÜÑ. ]{3,}$/.test(place) ? { [field]: place } : {};
+    }
+    case 'addressBlock':
+      return readAddressBlock(text.split('\n'));
+  }
+}
+
+const CP_LINE = /\bC\s?\.?\s?P\s?\.?\s*:?\s*(\d{5})(?!\d)(.*)$/i;
+const PLACE_LINE = /^([A-ZÁÉÍÓÚÜÑ][A-ZÁÉÍÓÚÜÑ. ]+),\s*([A-ZÁÉÍÓÚÜÑ][A-ZÁÉÍÓÚÜÑ. ]+)$/;
+
+function placeOf(text: string): Pick<ProofFields, 'municipality' | 'state'> {
+  const m = PLACE_LINE.exec(printed(text));
+  return m ? { municipality: m[1]!.trim(), state: m[2]!.trim() } : {};
+}
+
+const looksLikeName = (line: string): boolean => {
+  const words = line.split(' ');
+  return words.length >= 2 && words.length <= 6 && words.every((w) => /^[A-ZÁÉÍÓÚÜÑ.]{2,}$/.test(w));
+};
+
+/**
+ * The name-and-address block under 'Nombre y Domicilio' (CFE): name, street and number, 'COL ...', 'C.P. 00000'
+ * (the place after it or on the next line), 'MUNICIPIO, ESTADO'. Lines are placed by what they hold, never by
+ * position alone: a line that holds none of those shapes is left out.
+ */
+export function readAddressBlock(rawLines: readonly string[]): Partial<ProofFields> {
+  const lines = rawLines.map(printed).filter((l) => l !== '');
+  const out: Partial<ProofFields> = {};
+  const cpAt = lines.findIndex((l) => CP_LINE.test(foldText(l)));
+  if (cpAt >= 0) {
+    const m = CP_LINE.exec(foldText(lines[cpAt]!))!;
+    out.postalCode = m[1]!;
+    const rest = lines[cpAt]!.slice(lines[cpAt]!.length - m[2]!.length);
+    Object.assign(out, placeOf(rest.trim()) ?? {});
+  }
+  if (!out.municipality) {
+    const placeAt = lines.findIndex((l, i) => (cpAt < 0 || i > cpAt) && PLACE_LINE.test(l));
+    if (placeAt >= 0) Object.assign(out, placeOf(lines[placeAt]!));
+  }
+  const end = cpAt >= 0 ? cpAt : lines.findIndex((l) => PLACE_LINE.test(l));
+  const head = lines.slice(0, end >= 0 ? end : lines.length);
+  const colAt = head.findIndex((l) => /^COL(ONIA)?\b\.?/.test(foldText(l)));
+  if (colAt >= 0) {
+    const settlement = printed(head[colAt]!.replace(/^\s*col(onia)?\b\.?:?/i, ''));
+    if (settlement) out.settlement = settlement;
+  }
+  const streetAt = head.findIndex((l, i) => i !== colAt && /[A-ZÁÉÍÓÚÜÑ]{2}/.test(l) && /\d|S\/N/.test(l) && !/:/.test(l));
+  if (streetAt >= 0) Object.assign(out, splitStreet(head[streetAt]!));
+  // The name is the block's first line when it has a name's shape and comes before the street.
+  if (head.length > 0 && looksLikeName(head[0]!) && (streetAt < 0 || streetAt > 0) && colAt !== 0) out.holderName = head[0]!;
+  return out;
+}
+
+const isSpeck = (w: PageWord): boolean => w.text.replace(/[^\p{L}\p{N}]/gu, '').length <= 1;
+
+/**
+ * Words of a re-read region as text, one line per line. With a minimum confidence (names and streets), specks at
+ * either end of a line (box borders read as '|') are dropped and a line with any doubtful word is dropped whole:
+ * half a settlement is a wrong settlement, an empty one is typed by the person. Words of digits (a postal code
+ * or a number, whose shape is checked later) need less.
+ */
+export function regionText(lines: readonly PageLine[], minConfidence: number): string {
+  const kept = lines.map((line) => {
+    const words = [...line.words];
+    while (words.length > 0 && isSpeck(words[0]!)) words.shift();
+    while (words.length > 0 && isSpeck(words.at(-1)!)) words.pop();
+    const doubtful = words.some((w) => w.confidence < (/\d{3}/.test(w.text) ? minConfidence * 0.5 : minConfidence));
+    return doubtful ? '' : words.map((w) => w.text).join(' ');
+  });
+  return kept.filter((t) => t.trim() !== '').join('\n');
+}
+
+const height = (b: Box): number => b.y1 - b.y0;
+const overlapsX = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1;
+
+/**
+ * Where a label's value is printed below it: the box under the label, as wide as the label and half again on
+ * each side (CFE centres values under their band), down to the next label or a few lines, never into the next
+ * column (the nearest label to the right on the same rows).
+ */
+export function regionBelow(label: FoundLabel, labels: readonly FoundLabel[], page: { width: number; height: number }): Box {
+  const h = Math.max(8, height(label.box));
+  const w = label.box.x1 - label.box.x0;
+  const block = label.field === 'addressBlock';
+  let x0 = block ? label.box.x0 - 6 * h : label.box.x0 - 0.5 * w;
+  let x1 = block ? label.box.x0 + 24 * h : label.box.x1 + 0.5 * w;
+  const y0 = label.box.y1 + 0.15 * h;
+  let y1 = label.box.y1 + (block ? 9 : 3.2) * h;
+  const bottom = y1;
+  for (const other of labels) {
+    if (other === label) continue;
+    const sameRows = other.box.y0 < Math.max(bottom, label.box.y1 + 3 * h) && other.box.y1 > label.box.y0 - 3 * h;
+    if (sameRows && other.box.x0 > label.box.x1 && other.box.x0 < x1) x1 = other.box.x0 - h;
+    if (sameRows && other.box.x1 < label.box.x0 && other.box.x1 > x0) x0 = other.box.x1 + h;
+    if (other.box.y0 > label.box.y1 && other.box.y0 < y1 && overlapsX(other.box, { ...label.box, x0, x1 })) y1 = other.box.y0 - 0.1 * h;
+  }
+  return {
+    x0: Math.max(0, Math.round(x0)), y0: Math.max(0, Math.round(y0)),
+    x1: Math.min(page.width, Math.round(x1)), y1: Math.min(page.height, Math.round(y1)),
+  };
+}
+
+/** The words after a label on its line, up to a wide gap (another column) or the next label. */
+function wordsAfter(label: FoundLabel, labels: readonly FoundLabel[]): string {
+  const h = Math.max(8, height(label.box));
+  // An amount, a date or a number may be printed at the far end of its label's row (and has a shape to check);
+  // a name or a street follows its label closely.
+  const shaped = ['amountDue', 'dueDate', 'serviceNumber', 'issueDate', 'period'].includes(label.field);
+  const out: PageWord[] = [];
+  let right = label.box.x1;
+  for (const word of label.after) {
+    if (word.box.x0 - right > (shaped && out.length === 0 ? 25 : 4) * h) break;
+    if (labels.some((l) => l !== label && l.box.x0 <= word.box.x0 && word.box.x1 <= l.box.x1 && overlapsX(l.box, word.box)
+      && Math.abs(l.box.y0 - word.box.y0) < h)) break;
+    out.push(word);
+    right = word.box.x1;
+  }
+  return out.map((w) => w.text).join(' ').replace(/^\s*[:.]\s*/, '');
+}
+
+/** The label that counts when a bill prints it twice (two bills on one page, a stub): the first in reading order. */
+function firstInReadingOrder(labels: FoundLabel[]): FoundLabel | undefined {
+  if (labels.length === 0) return undefined;
+  const top = Math.min(...labels.map((l) => l.box.y0));
+  const h = Math.max(...labels.map((l) => height(l.box)));
+  return labels.filter((l) => l.box.y0 <= top + 3 * h).sort((a, b) => a.box.x0 - b.box.x0)[0];
+}
+
+/** Words below this confidence in a re-read region are print too faint or covered (a redacted name) to trust. */
+const REGION_MIN_CONFIDENCE = 55;
+
+export interface AnchoredReading {
+  fields: ProofFields;
+  /** Fields whose label was found (read or left empty): the layout fallback does not fill those. */
+  labelled: Set<keyof ProofFields>;
+}
+
+const FIELDS_OF: Record<AnchoredField, Array<keyof ProofFields>> = {
+  amountDue: ['amountDue'], dueDate: ['dueDate'], serviceNumber: ['serviceNumber'], issueDate: ['issueDate'],
+  period: ['periodFrom', 'periodTo'],
+  addressBlock: ['holderName', 'street', 'exteriorNumber', 'interiorNumber', 'settlement', 'postalCode', 'municipality', 'state'],
+  holderName: ['holderName'], street: ['street', 'exteriorNumber', 'interiorNumber'], settlement: ['settlement'],
+  postalCode: ['postalCode'], municipality: ['municipality'], state: ['state'],
+};
+
+/** Reads every labelled field: after the label, else (where the layout prints it so) in the region below it. */
+export async function readAnchored(
+  lines: readonly PageLine[],
+  page: { width: number; height: number },
+  readRegion: RegionReader,
+): Promise<AnchoredReading> {
+  const labels = findLabels(lines);
+  const fields: ProofFields = {};
+  const labelled = new Set<keyof ProofFields>();
+  const fields0 = [...new Set(labels.map((l) => l.field))];
+  for (const field of fields0) {
+    const label = firstInReadingOrder(labels.filter((l) => l.field === field))!;
+    const spec = specOf(field);
+    let value: Partial<ProofFields> = {};
+    if (spec.where !== 'below') value = valueOf(field, wordsAfter(label, labels));
+    if (Object.keys(value).length === 0 && spec.where !== 'right') {
+      const region = regionBelow(label, labels, page);
+      if (region.x1 - region.x0 > 4 && region.y1 - region.y0 > 4) {
+        // An amount, a date or a number has a shape to check; words of a name or a street need their confidence.
+        const shaped = field !== 'addressBlock';
+        for (const pass of shaped ? VALUE_PASSES : BLOCK_PASSES) {
+          value = valueOf(field, regionText(await readRegion(region, pass), shaped ? 0 : REGION_MIN_CONFIDENCE));
+          if (Object.keys(value).length > 0) break;
+        }
+      }
+    }
+    // A field read under its own label ('Colonia:') is not overwritten by the block's reading.
+    for (const key of FIELDS_OF[field]) {
+      labelled.add(key);
+      if (value[key] !== undefined && (fields[key] === undefined || field !== 'addressBlock')) fields[key] = value[key] as never;
+    }
+  }
+  return { fields, labelled };
+}
