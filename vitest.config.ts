@@ -31,6 +31,8 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/journeys/**/*.e2e.ts'],
           fileParallelism: false,
+          // A page under a loaded CI machine can take seconds to enable a button: polls wait up to 15 s, not 1 s.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -37,7 +37,7 @@ beforeAll(async () => {
 afterAll(() => stopAll({ browser, server, work }));
 
 describe('ID validity, with the fake camera and the real OCR', () => {
-  it("an expired INE → 'Identificación no valida' → TERMINAR records 'Fecha de vigencia no validá'", async () => {
+  it("an expired INE → 'Identificación no válida' → TERMINAR records 'Fecha de vigencia no válida'", async () => {
     const vigencia = String(expired.truth.ocrFront.vigencia);
     expect(Number(vigencia)).toBeLessThan(new Date().getFullYear());
     await showOnCamera(camera, y4m.front);
@@ -52,7 +52,7 @@ describe('ID validity, with the fake camera and the real OCR', () => {
     expect(await page.locator('input[name="vigencia"]').inputValue()).toBe(vigencia);
 
     await page.getByRole('button', { name: 'CONTINUAR' }).click();
-    const panel = page.getByRole('dialog', { name: 'Identificación no valida' });
+    const panel = page.getByRole('dialog', { name: 'Identificación no válida' });
     await panel.waitFor();
     await expect.poll(() => panel.textContent()).toContain('La vigencia de tu identificación no es valida, por favor renueva tu identificación e intenta otro día, si crees que es un error intenta capturarla nuevamente.');
     expect(await panel.getByRole('button', { name: 'CAPTURAR NUEVAMENTE' }).isVisible()).toBe(true);
@@ -68,7 +68,7 @@ describe('ID validity, with the fake camera and the real OCR', () => {
 
     await expect
       .poll(async () => (await transactionEvents(server, 'demo', uuidTrx!)).lifecycle.map((e) => JSON.parse(e.event) as { status: string; description: string }), { timeout: 5_000 })
-      .toContainEqual(expect.objectContaining({ status: 'INCOMPLETED', description: 'Fecha de vigencia no validá' }));
+      .toContainEqual(expect.objectContaining({ status: 'INCOMPLETED', description: 'Fecha de vigencia no válida' }));
     expect(pageErrors).toEqual([]);
     await context.close();
   }, 180_000);

@@ -6,10 +6,10 @@ export const errorTexts = {
   cookiesTitle: 'Verifica tu navegador',
   cookiesDisabled: 'Para acceder a este sitio es necesario habilitar el uso de Cookies',
   unsupportedBrowser: 'Lo sentimos tu navegador actual no es compatible con nuestra plataforma.',
-  invalidValidityTitle: 'Identificación no valida',
+  invalidValidityTitle: 'Identificación no válida',
   invalidValidity:
     'La vigencia de tu identificación no es valida, por favor renueva tu identificación e intenta otro día, si crees que es un error intenta capturarla nuevamente.',
-  invalidValidityReason: 'Fecha de vigencia no validá',
+  invalidValidityReason: 'Fecha de vigencia no válida',
   attemptsExceeded:
     'Has superado el número máximo de intentos para este proceso inténtalo nuevamente más tarde.',
   rotate: 'Por favor usa tu dispositivo en vertical',
@@ -18,7 +18,7 @@ export const errorTexts = {
   watchdog:
     'Lo sentimos no hemos logrado validar tu captura, por favor sigue las instrucciones e intenta nuevamente',
   idFrontFailed: 'Por favor ubica tu identificación en el área marcada para continuar.',
-  idBackFailed: 'Por favor coloca la parte de atras de tu identificación.',
+  idBackFailed: 'Por favor coloca la parte de atrás de tu identificación.',
   idUnreadable: 'No se pudo leer correctamente tus datos, por favor vuelve a intentar',
   networkBlock: 'Se ha detectado un bloqueo de red, verifica tu conexión de internet',
   proofRetry: 'Por favor captura nuevamente tu comprobante.',

@@ -171,11 +171,11 @@ describe('ID capture /identificacion', () => {
   });
 
   it('a failed back read comes back to the back side after the tips screen', () => {
-    const failed = next('identificacion', { type: 'readFailed', side: 'back', passport: false, message: 'Por favor coloca la parte de atras de tu identificación.' }, ctx());
+    const failed = next('identificacion', { type: 'readFailed', side: 'back', passport: false, message: 'Por favor coloca la parte de atrás de tu identificación.' }, ctx());
     expect(failed).toEqual({
       route: '/error_pantalla',
       delayMs: 0,
-      state: { side: 'back', passport: false, message: 'Por favor coloca la parte de atras de tu identificación.' },
+      state: { side: 'back', passport: false, message: 'Por favor coloca la parte de atrás de tu identificación.' },
     });
     expect(next('error_pantalla', { type: 'recapture', passport: false, side: 'back' }, ctx())?.state).toEqual({
       passport: false,
@@ -249,14 +249,14 @@ describe('Verify your information (/resultados_identificacion)', () => {
     });
   });
 
-  it('"TERMINAR records cancellation with reason \'Fecha de vigencia no validá\' and goes to the grantor route unless opened from another window."', () => {
+  it('"TERMINAR records cancellation with reason \'Fecha de vigencia no válida\' and goes to the grantor route unless opened from another window."', () => {
     const t = next('resultados_identificacion', { type: 'terminate' }, ctx());
     expect(t?.route).toBe('/key-123');
-    expect(effect(t, 'lifecycle')).toMatchObject({ status: 'INCOMPLETED', description: 'Fecha de vigencia no validá' });
+    expect(effect(t, 'lifecycle')).toMatchObject({ status: 'INCOMPLETED', description: 'Fecha de vigencia no válida' });
     expect(effect(t, 'closeWindow')).toBeUndefined();
     const inPopup = next('resultados_identificacion', { type: 'terminate' }, popup());
     expect(effect(inPopup, 'closeWindow')).toBeDefined();
-    expect(effect(inPopup, 'opener')?.message.error_text).toBe('Fecha de vigencia no validá');
+    expect(effect(inPopup, 'opener')?.message.error_text).toBe('Fecha de vigencia no válida');
   });
 });
 
