@@ -1,4 +1,4 @@
-// The 'Se detecto cubrebocas' check on generated inputs: every face of @kyc/fixtures with each cover of
+// The 'Se detectó cubrebocas' check on generated inputs: every face of @kyc/fixtures with each cover of
 // face-mask.ts (and none), as the face photo of /v1/otp (stills, neutral and warm light), as 9 s face videos
 // (the whole video decision), and the holder photos read from the ID fronts. Detected rate per cover, false
 // positives on the unmasked faces.
@@ -112,7 +112,7 @@ export async function maskCheck(): Promise<SuiteResult> {
     await writeFile(rawFile, JSON.stringify(raw));
     const header = '| cover | photos (/v1/otp), neutral + warm light: "cubrebocas" | no face found | other | videos (9 s, whole decision): "cubrebocas" | no face found | other |';
     lines.push(
-      `${FACES.length} faces of @kyc/fixtures; covers drawn by face-mask.ts at each face's measured landmarks; photos 640x480 JPEG q90 as /v1/otp receives them, in neutral and warm (R×1.08 G×0.93 B×0.72) light; videos 640x480 VP8 15 fps from writeFaceVideo (head motion, blinks, the jaw moving with the spoken digits). "no face found" = the face detector (blazeface) did not find the covered face: the user gets 'No se encontro rostro' instead, also a recoverable message. Run time ${((Date.now() - started) / 60000).toFixed(1)} min.`,
+      `${FACES.length} faces of @kyc/fixtures; covers drawn by face-mask.ts at each face's measured landmarks; photos 640x480 JPEG q90 as /v1/otp receives them, in neutral and warm (R×1.08 G×0.93 B×0.72) light; videos 640x480 VP8 15 fps from writeFaceVideo (head motion, blinks, the jaw moving with the spoken digits). "no face found" = the face detector (blazeface) did not find the covered face: the user gets 'No se encontró rostro' instead, also a recoverable message. Run time ${((Date.now() - started) / 60000).toFixed(1)} min.`,
       '',
       header,
       '|---|---|---|---|---|---|---|',
@@ -149,7 +149,7 @@ export async function maskCheck(): Promise<SuiteResult> {
         ...idPhotos.filter((r) => r.verdict === 'mask').map((r) => `- ID photo ${r.face}`)],
       falsePositives === 0 ? '- none' : '',
     );
-    return { title: "Mask check ('Se detecto cubrebocas'): detection per cover, false positives (generated inputs)", lines };
+    return { title: "Mask check ('Se detectó cubrebocas'): detection per cover, false positives (generated inputs)", lines };
   } finally {
     await engine.close();
     await rm(dir, { recursive: true, force: true });

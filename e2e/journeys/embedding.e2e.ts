@@ -315,7 +315,7 @@ describe('the launcher on a partner page (another origin)', () => {
           result: 'FAIL',
           data: { number_phone: number },
           type: 'PROCESS',
-          error_text: 'El proceso no se concluyo correctamente',
+          error_text: 'El proceso no se concluyó correctamente',
           uuid: s.uuidUser,
           transaccion: s.uuidTrx,
         },

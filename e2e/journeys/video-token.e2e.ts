@@ -97,7 +97,7 @@ describe('face video token with the fake camera and microphone and the real face
     await context.close();
   }, 200_000);
 
-  it("no face on camera → 'No se encontro rostro' with Reintentar, not counted; Reintentar tries again on the open camera", async () => {
+  it("no face on camera → 'No se encontró rostro' with Reintentar, not counted; Reintentar tries again on the open camera", async () => {
     await browser?.close();
     // Chromium's own fake camera: a test pattern without a face.
     browser = await launchBrowser();
@@ -108,7 +108,7 @@ describe('face video token with the fake camera and microphone and the real face
     const dialog = page.getByRole('dialog', { name: 'Lo sentimos' });
     await dialog.waitFor({ timeout: 40_000 });
     await screenshot(page, 'phone-47-video-sin-rostro');
-    expect(await page.getByTestId('face-error').textContent()).toBe('No se encontro rostro');
+    expect(await page.getByTestId('face-error').textContent()).toBe('No se encontró rostro');
     const retry = dialog.getByRole('button', { name: 'Reintentar' });
     expect(await dialog.getByRole('button', { name: 'Cancelar' }).count()).toBe(1);
     const started = Date.now();
@@ -117,7 +117,7 @@ describe('face video token with the fake camera and microphone and the real face
     await dialog.waitFor({ timeout: 20_000 });
     // A retry shows the positioning prompt for 2 s (not 7 s) before the photo.
     expect(Date.now() - started).toBeLessThan(7_000);
-    expect(await page.getByTestId('face-error').textContent()).toBe('No se encontro rostro');
+    expect(await page.getByTestId('face-error').textContent()).toBe('No se encontró rostro');
     const intents = JSON.parse((await page.evaluate(() => localStorage.getItem('intentsData'))) ?? '{}') as Record<string, unknown>;
     expect(intents.video_token ?? 0).toBe(0);
 

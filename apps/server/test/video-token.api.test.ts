@@ -163,7 +163,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
     expect(huge.statusCode).toBe(413);
     expect((await attempts(headers.transaccion)).attempts).toEqual({});
 
-    // The holder in a mask: 'Se detecto cubrebocas', recoverable (no attempt counted), the code spent.
+    // The holder in a mask: 'Se detectó cubrebocas', recoverable (no attempt counted), the code spent.
     const maskedCode = await code(headers);
     const masked = await videoToken(headers, maskedCode, videos.masked, 'video.mp4');
     expect(masked.statusCode, masked.body).toBe(400);

@@ -8,7 +8,7 @@ export const errorTexts = {
   unsupportedBrowser: 'Lo sentimos tu navegador actual no es compatible con nuestra plataforma.',
   invalidValidityTitle: 'Identificación no válida',
   invalidValidity:
-    'La vigencia de tu identificación no es valida, por favor renueva tu identificación e intenta otro día, si crees que es un error intenta capturarla nuevamente.',
+    'La vigencia de tu identificación no es válida, por favor renueva tu identificación e intenta otro día, si crees que es un error intenta capturarla nuevamente.',
   invalidValidityReason: 'Fecha de vigencia no válida',
   attemptsExceeded:
     'Has superado el número máximo de intentos para este proceso inténtalo nuevamente más tarde.',
@@ -22,7 +22,7 @@ export const errorTexts = {
   idUnreadable: 'No se pudo leer correctamente tus datos, por favor vuelve a intentar',
   networkBlock: 'Se ha detectado un bloqueo de red, verifica tu conexión de internet',
   proofRetry: 'Por favor captura nuevamente tu comprobante.',
-  smsFailed: 'Ocurrio un error al validar el SMS, vuelve a intentar.',
+  smsFailed: 'Ocurrió un error al validar el SMS, vuelve a intentar.',
   noMatch: 'No hay coincidencia intente nuevamente',
   noMatchClient: 'Lo sentimos detectamos inconsistencias en tu captura, por favor reinicia el proceso.',
   spoofDetected: 'Spoof detected',
@@ -33,13 +33,13 @@ export const errorTexts = {
 
 /** Face step server messages (spec §8). The first seven do not count an attempt. */
 export const faceMessages = {
-  noFace: 'No se encontro rostro',
-  mask: 'Se detecto cubrebocas',
+  noFace: 'No se encontró rostro',
+  mask: 'Se detectó cubrebocas',
   badLight: 'Condiciones de luz no adecuadas',
   blurry: 'Imagen borrosa',
-  multipleFaces: 'Se detectaron multiples caras',
+  multipleFaces: 'Se detectaron múltiples caras',
   lowLight: 'Falta de luz',
-  comparisonFailed: 'No se pudo realizar la comparacion de rostro',
+  comparisonFailed: 'No se pudo realizar la comparación de rostro',
   phrase: 'No logramos entender la frase...',
   phraseShort: 'Error frase',
 } as const;

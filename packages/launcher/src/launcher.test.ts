@@ -8,7 +8,7 @@ describe('message mapping (spec §2 Embeddable launcher)', () => {
   it('a completed message finishes, whatever its result', () => {
     expect(routeOf({ step: 'completed', result: 'OK', uuid: 'u', transaccion: 't' })).toBe('finish');
     // spec §4 SMS success: completed with result FAIL is still the end of the journey
-    expect(routeOf({ step: 'completed', result: 'FAIL', type: 'PROCESS', error_text: 'El proceso no se concluyo correctamente' })).toBe('finish');
+    expect(routeOf({ step: 'completed', result: 'FAIL', type: 'PROCESS', error_text: 'El proceso no se concluyó correctamente' })).toBe('finish');
   });
   it('result OK is a status', () => {
     expect(routeOf({ step: 'inicio_page', result: 'OK' })).toBe('status');

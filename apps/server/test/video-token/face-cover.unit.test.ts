@@ -130,7 +130,7 @@ describe('cover judgement over frames', () => {
   const bare: CoverMeasures = { foreign: 0.1, noseForeign: 0, lipRedness: 12, mouthDetail: 0.5, skin: [70, 12, 20] };
   const masked: CoverMeasures = { foreign: 1, noseForeign: 1, lipRedness: 0, mouthDetail: 0.15, skin: [70, 12, 20] };
 
-  it("answers 'Se detecto cubrebocas' when most frames look covered", () => {
+  it("answers 'Se detectó cubrebocas' when most frames look covered", () => {
     const problem = judgeCover([masked, masked, masked, bare]);
     expect(problem?.message).toBe(faceMessages.mask);
     expect(problem?.detail).toContain('3 of 4 frames');

@@ -436,7 +436,7 @@ describe('Mobile and SMS', () => {
     expect(next('validar_sms', { type: 'verified', phone: '5512345678' }, ctx())).toEqual({ route: '/finalizado', delayMs: 200 });
   });
 
-  it('"if opened as popup, posts completed with result FAIL, data number_phone, type PROCESS, error text \'El proceso no se concluyo correctamente\', then closes after 1.5 s"', () => {
+  it('"if opened as popup, posts completed with result FAIL, data number_phone, type PROCESS, error text \'El proceso no se concluyó correctamente\', then closes after 1.5 s"', () => {
     const t = next('validar_sms', { type: 'verified', phone: '5512345678' }, popup());
     expect(t?.delayMs).toBe(1500);
     expect(effect(t, 'opener')?.message).toMatchObject({
@@ -444,7 +444,7 @@ describe('Mobile and SMS', () => {
       result: 'FAIL',
       data: { number_phone: '5512345678' },
       type: 'PROCESS',
-      error_text: 'El proceso no se concluyo correctamente',
+      error_text: 'El proceso no se concluyó correctamente',
     });
     expect(effect(t, 'closeWindow')).toBeDefined();
   });

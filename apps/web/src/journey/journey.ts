@@ -15,7 +15,7 @@ export const delays = {
 } as const;
 
 /** Opener error text after a successful SMS check (spec §4 "SMS success"). */
-const smsOpenerText = 'El proceso no se concluyo correctamente';
+const smsOpenerText = 'El proceso no se concluyó correctamente';
 
 export function entryRoute(ctx: JourneyContext): string {
   return ctx.apikey ? `/${encodeURIComponent(ctx.apikey)}` : '/';

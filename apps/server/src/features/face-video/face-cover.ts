@@ -192,7 +192,7 @@ export function frameCovered(c: CoverMeasures, t = coverThresholds): 'colour' | 
 
 export type CoverProblem = { message: string; detail: string };
 
-/** 'Se detecto cubrebocas' when most frames with one face show a covered lower face. */
+/** 'Se detectó cubrebocas' when most frames with one face show a covered lower face. */
 export function judgeCover(frames: ReadonlyArray<CoverMeasures | undefined>, t = coverThresholds): CoverProblem | null {
   const measured = frames.filter((c): c is CoverMeasures => c !== undefined);
   if (measured.length === 0) return null;

@@ -39,7 +39,7 @@ describe('face step messages (spec §8)', () => {
     expect(response(400, 'face not found', faceMessages.mask).message).toBe(faceMessages.mask);
   });
 
-  it("'No se encontro rostro' is the default of a bare 400", () => {
+  it("'No se encontró rostro' is the default of a bare 400", () => {
     expect(response(400)).toMatchObject({ message: faceMessages.noFace, countsAttempt: false });
   });
 

@@ -127,7 +127,7 @@ function describeResponse(status: number, message: string | undefined, messageCl
     const recoverable = (status === 400 || status === 500) && recoverableFaceMessages.includes(known);
     return faceMessageView(known, !recoverable);
   }
-  // 'No se encontro rostro' is the default of a 400 that names nothing.
+  // 'No se encontró rostro' is the default of a 400 that names nothing.
   if (status === 400 && !messageClient && !message) return faceMessageView('noFace', false);
   if (status === 404) return view(messageClient ?? errorTexts.serviceUnavailable, faceHints.connection, true);
   return view(messageClient ?? errorTexts.serviceUnavailable, null, true);
