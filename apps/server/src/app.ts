@@ -30,7 +30,7 @@ import { lazyFaceEngine } from './engines/face/provider.js';
 import { createSpeechRecognizer } from './engines/speech/recognizer.js';
 import { registerVideoTokenRoutes } from './features/face-video/routes.js';
 import { registerFacesCompareRoutes } from './features/faces-compare/routes.js';
-import { catalogueStatus, catalogueStatusLog, postalRoutes, runPostalImportCli } from './features/postal/index.js';
+import { catalogueStatus, catalogueStatusLog, postalRoutes, seedSampleCatalogueIfEmpty } from './features/postal/index.js';
 import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } from './features/realtime/index.js';
 import { videoTokenRecordingHandlers } from './features/realtime/video-token-handler.js';
 import { authorizeTransaction } from './http/auth.js';
@@ -105,7 +105,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.log.info({ outcome: demo }, 'demo grantor');
     if (config.demoGrantor) {
       // The demo needs postal codes; --if-empty never replaces a catalogue an operator imported.
-      await runPostalImportCli(['--sample', '--if-empty'], { openDb: async () => db, keepOpen: true, out: (line) => app.log.info(line), err: (line) => app.log.warn(line) });
+      const seeded = await seedSampleCatalogueIfEmpty(db);
+      if (seeded) app.log.info({ rowsLoaded: seeded.rowsLoaded, rowsRejected: seeded.rowsRejected }, 'demo: the sample postal codes were imported');
     }
     const postalStatus = await catalogueStatus(db);
     const postalLine = catalogueStatusLog(postalStatus);

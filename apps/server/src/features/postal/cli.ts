@@ -1,9 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { PostalImportError, type RowRejection } from './errors.js';
 import { countPostalSettlements, defaultMaxRejectedShare, importPostalCatalogue } from './import.js';
-import { sampleCatalogueFileName, writeSampleCatalogue } from './sample.js';
+import { importSampleCatalogue } from './seed.js';
 import type { Kysely } from 'kysely';
 import type { PostalTables } from './tables.js';
 
@@ -82,7 +79,6 @@ export async function runPostalImportCli<DB extends PostalTables>(
   }
 
   let db: Kysely<DB> | undefined;
-  let sampleDir: string | undefined;
   try {
     db = await deps.openDb();
     if (args.ifEmpty) {
@@ -92,14 +88,10 @@ export async function runPostalImportCli<DB extends PostalTables>(
         return 0;
       }
     }
-    let file = args.file;
-    if (args.sample) {
-      sampleDir = await mkdtemp(path.join(tmpdir(), 'kyc-postal-'));
-      file = path.join(sampleDir, sampleCatalogueFileName);
-      await writeSampleCatalogue(file);
-    }
-    if (file === undefined) throw new Error('no catalogue file');
-    const report = await importPostalCatalogue(db, file, { maxRejectedShare: args.maxRejectedShare });
+    if (!args.sample && args.file === undefined) throw new Error('no catalogue file');
+    const report = args.sample
+      ? await importSampleCatalogue(db)
+      : await importPostalCatalogue(db, args.file!, { maxRejectedShare: args.maxRejectedShare });
     out(
       `Códigos postales: ${count(report.rowsLoaded)} filas cargadas, ${count(report.rowsRejected)} rechazadas ` +
         `en ${(report.durationMs / 1000).toFixed(2)} s`,
@@ -114,7 +106,6 @@ export async function runPostalImportCli<DB extends PostalTables>(
     }
     return 1;
   } finally {
-    if (sampleDir) await rm(sampleDir, { recursive: true, force: true });
     if (db && !deps.keepOpen) await db.destroy();
   }
 }

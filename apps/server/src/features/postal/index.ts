@@ -10,6 +10,7 @@ export {
 } from './import.js';
 export { PostalImportError, type RowRejection } from './errors.js';
 export { runPostalImportCli, postalImportUsage, type PostalImportCliDeps } from './cli.js';
+export { importSampleCatalogue, seedSampleCatalogueIfEmpty } from './seed.js';
 export { writeSampleCatalogue, samplePostalCodes, sampleCatalogueFacts, maxSampleRows } from './sample.js';
 export { timePostalLookups, type LookupTimings } from './bench.js';
 export type { PostalTables, PostalSettlementsTable, PostalCatalogueImportsTable, PostalDb } from './tables.js';
