@@ -112,6 +112,52 @@ describe('value assignment', () => {
   });
 });
 
+/**
+ * The generator's older card as the page read saw it (whole-journey, 'INES HERNANDEZ LOPEZ' read 'INEC HERN
+ * LOPEZ'): a dash read beside NOMBRE joined the SEXO label, whose box then began at x 724, inside the names.
+ */
+const olderCard = page(
+  line(273, 67, 'MÉXICO', 50),
+  { ...line(579, 277, 'NOMBRE', 23), words: [...line(579, 277, 'NOMBRE', 23).words, { text: '—', confidence: 56, box: { x0: 724, y0: 309, x1: 733, y1: 316 }, symbols: [] }, ...line(1611, 277, 'sexo M', 23).words] },
+  line(579, 319, 'HERNANDEZ', 52),
+  line(579, 374, 'LOPEZ', 36),
+  line(579, 421, 'INÉS', 45),
+  line(579, 507, 'DOMICILIO', 23),
+  line(577, 549, 'CDA PEÑUELAS 2368', 31),
+  line(577, 597, 'COL LAS AMÉRICAS 67896', 32),
+  line(579, 646, 'MONTERREY, N.L.', 35),
+  line(577, 737, 'CLAVE DE ELECTOR HRLPIN04073106M778', 23),
+  line(577, 804, 'cuRP HELI040731MCMRPNF7 AÑO DE REGISTRO 2022 01', 23),
+  line(579, 870, 'FECHA DE NACIMIENTO 31/07/2004 SECCIÓN 2404', 23),
+  line(576, 936, 'VIGENCIA 2022 - 2032 EMISIÓN 04', 23),
+);
+
+describe('names read whole', () => {
+  it('does not stretch a label over a mark read beside it', () => {
+    const found = findLabels(olderCard, INE_LABELS);
+    expect(found.get('SEXO')!.box.x0).toBe(1611);
+    const front = readFrontByLabels(olderCard, W, H);
+    expect(front.values.names?.lines).toEqual(['HERNANDEZ', 'LOPEZ', 'INÉS']);
+    expect(front.values.sexo?.text).toBe('M');
+  });
+
+  it('keeps a word that starts in the column whole, and cuts the crop no shorter than the words read', () => {
+    // SEXO read a little left of where it is printed: the first surname runs past it.
+    const shifted = page(...olderCard.lines.map((l) => (l.words.some((w) => w.text === 'sexo')
+      ? page(line(579, 277, 'NOMBRE', 23), line(850, 277, 'sexo M', 23)).lines.reduce((a, b) => ({ ...a, words: [...a.words, ...b.words] }))
+      : l)));
+    const front = readFrontByLabels(shifted, W, H);
+    expect(front.values.names?.lines[0]).toBe('HERNANDEZ');
+    const names = front.regions.names!;
+    const hernandez = olderCard.lines[2]!.words[0]!.box;
+    expect(names.x1 * W).toBeGreaterThan(hernandez.x1);
+    // The crop starts on the label's row: an accent or a tilde over the first line is not cut off...
+    expect(names.y0 * H).toBeLessThanOrEqual(277);
+    // ...and ends before the next label.
+    expect(names.y1 * H).toBeLessThan(507);
+  });
+});
+
 describe('label words and printed letters', () => {
   it('never lets a label or header word pass as a value', () => {
     for (const word of ['NAME', 'ADDRESS', 'NOMBRE', 'NOMBRF', 'DOMICILIO', 'EXTRANJERO', 'DESDE', 'SEX', 'OF']) {

@@ -198,12 +198,21 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
       .map((line) => line.filter((w) => !isLabelWord(w.text)))
       .filter((line) => line.length > 0);
     const h = label.box.y1 - label.box.y0;
-    const bottom = label.box.y1 + maxLines * 2.2 * h;
-    // The crop stops at the labels of the next column (the birth date and sex beside the names on some models).
+    const valueWords = lines.flat();
+    // The crop starts on the label's own row (its words are dropped as labels): an accent or the tilde of an Ñ
+    // on the first line rises above that line's box, and a crop cut at the label's foot takes it off.
+    let bottom = label.box.y1 + maxLines * 2.2 * h;
+    const nextBelow = [...found.values()].filter((o) => o !== label && o.box.y0 > label.box.y1 &&
+      o.box.x1 > label.box.x0 - h && o.box.x0 < label.box.x1 + 8 * h);
+    bottom = Math.min(bottom, ...nextBelow.map((o) => o.box.y0 - 0.2 * h));
+    if (lines.length >= maxLines) bottom = Math.min(bottom, Math.max(...valueWords.map((w) => w.box.y1)) + 0.6 * h);
+    // The crop stops at the labels of the next column (the birth date and sex beside the names on some models),
+    // but never short of the words read as the value: a name is read whole.
     const columnRight = Math.min(columnEnd ?? width * 0.98, ...all
       .filter((o) => o !== label && o.box.x0 > label.box.x1 + h && o.box.y0 < bottom && o.box.y1 > label.box.y0)
       .map((o) => o.box.x0 - 0.3 * h));
-    setRegion(regions, valueKey, { x0: label.box.x0 - h, y0: label.box.y1, x1: columnRight, y1: bottom }, width, height);
+    const right = Math.max(columnRight, ...valueWords.map((w) => w.box.x1 + 1.5 * h));
+    setRegion(regions, valueKey, { x0: label.box.x0 - h, y0: label.box.y0 - 0.3 * h, x1: right, y1: bottom }, width, height);
     if (lines.length === 0) return;
     values[valueKey] = {
       text: lines.map(joined).join(' '),

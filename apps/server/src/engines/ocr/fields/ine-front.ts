@@ -82,6 +82,12 @@ function normaliseNumber(text: string): string {
   return text.split(/\s+/).map((token) => (/^INT\.?$/.test(token) ? 'INT' : asDigits(token))).join(' ');
 }
 
+/** A line of label words only ('DOMICILIO', 'NOMBRE / NAME'), marks aside. */
+function isLabelLine(text: string): boolean {
+  const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  return words.length > 0 && words.every(isLabelWord);
+}
+
 /** A value read by its label, as a one-line read (so the crop readings can follow it in the same list). */
 function asRead(text: string | undefined, confidence = 90): RawRead[] {
   if (!text) return [];
@@ -192,7 +198,9 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   warnings.push(...curp.warnings, ...clave.warnings);
   const registro = first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)));
   const years = first('vigencia', (t) => asDigits(t).match(/(?:19|20)\d{2}/g)) || [];
-  const cropAddress = readings(input, 'address')[0]?.lines.map((l) => lineWords(l).join(' ')) ?? [];
+  // The crop starts on the label's row: that line is the label, not the address.
+  const cropAddress = (readings(input, 'address')[0]?.lines.map((l) => lineWords(l).join(' ')) ?? [])
+    .filter((l) => !isLabelLine(l));
   const pageAddress = value('address')?.lines;
   const addressLines = pageAddress ? withCropAccents(pageAddress, cropAddress) : cropAddress;
   const printedAddress = addressLines.map((l) => l.toUpperCase())

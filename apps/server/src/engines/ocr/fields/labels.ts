@@ -102,9 +102,13 @@ export function findLabels(read: RawRead, specs: LabelSpec[]): Map<string, Found
         const parts = text.split(/\s+/).map(labelForm).filter(Boolean);
         const tolerance = labelTolerance(target.length);
         for (let start = 0; start < forms.length; start++) {
+          // A run starts and ends on a word with letters: a mark next to the label ('— SEXO') adds nothing to
+          // its letters but would stretch its box over the values beside it.
+          if (forms[start] === '') continue;
           let joined = '';
           for (let end = start; end < Math.min(forms.length, start + parts.length + 1); end++) {
             joined += forms[end];
+            if (forms[end] === '') continue;
             if (joined.length > target.length + tolerance) break;
             const distance = editDistance(joined, target, tolerance);
             if (distance <= tolerance && joined.length >= 2) {
@@ -217,7 +221,9 @@ export function linesBelow(label: FoundLabel, words: PageWord[], labels: Iterabl
     const bounding = rightLabels.filter((o) => o.box.y0 < w.box.y1 + 2 * h);
     return Math.min(options.columnEnd ?? Infinity, ...bounding.map((o) => o.box.x0 - 0.3 * h));
   };
-  const inColumn = candidates.filter((w) => w.box.x1 <= columnEnd(w) + 0.5 * h);
+  // A word that starts in the column belongs to it whole: a value is never cut at a column bound (a label
+  // placed or read a little off would otherwise shorten a name).
+  const inColumn = candidates.filter((w) => w.box.x0 < columnEnd(w));
   return groupLines(inColumn, h).slice(0, options.maxLines);
 }
 
