@@ -201,7 +201,8 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
     const valueWords = lines.flat();
     // The crop starts on the label's own row (its words are dropped as labels): an accent or the tilde of an Ñ
     // on the first line rises above that line's box, and a crop cut at the label's foot takes it off.
-    let bottom = label.box.y1 + maxLines * 2.2 * h;
+    // A value line is printed at about three label heights (a label's box is its capitals' height).
+    let bottom = label.box.y1 + maxLines * 3 * h;
     const nextBelow = [...found.values()].filter((o) => o !== label && o.box.y0 > label.box.y1 &&
       o.box.x1 > label.box.x0 - h && o.box.x0 < label.box.x1 + 8 * h);
     bottom = Math.min(bottom, ...nextBelow.map((o) => o.box.y0 - 0.2 * h));
@@ -212,7 +213,9 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
       .filter((o) => o !== label && o.box.x0 > label.box.x1 + h && o.box.y0 < bottom && o.box.y1 > label.box.y0)
       .map((o) => o.box.x0 - 0.3 * h));
     const right = Math.max(columnRight, ...valueWords.map((w) => w.box.x1 + 1.5 * h));
-    setRegion(regions, valueKey, { x0: label.box.x0 - h, y0: label.box.y0 - 0.3 * h, x1: right, y1: bottom }, width, height);
+    // A label placed by the layout is only roughly where it is printed: its column may start a little left.
+    const left = Math.min(label.box.x0 - (found.has(labelKey) ? 1 : 3) * h, ...valueWords.map((w) => w.box.x0 - 0.5 * h));
+    setRegion(regions, valueKey, { x0: left, y0: label.box.y0 - 0.3 * h, x1: right, y1: bottom }, width, height);
     if (lines.length === 0) return;
     values[valueKey] = {
       text: lines.map(joined).join(' '),

@@ -212,7 +212,8 @@ export interface BelowOptions {
 export function linesBelow(label: FoundLabel, words: PageWord[], labels: Iterable<FoundLabel>, options: BelowOptions): PageWord[][] {
   const h = Math.max(1, height(label.box));
   const all = [...labels].filter((o) => o !== label);
-  const left = label.box.x0 - (label.line < 0 || label.partial ? 3 : 1.5) * h;
+  // A label placed by the layout fitted to a few others can sit a few heights off its printed place.
+  const left = label.box.x0 - (label.line < 0 ? 5 : label.partial ? 3 : 1.5) * h;
   const rightLabels = all.filter((o) => o.box.x0 > label.box.x1 + h && o.box.y1 > label.box.y0 - h);
   const below = all.filter((o) => o.box.y0 > label.box.y1 - 0.3 * h && o.box.x1 > left && o.box.x0 < label.box.x1 + 8 * h);
   const bottom = Math.min(Infinity, ...below.map((o) => o.box.y0 - 0.2 * h));
