@@ -256,9 +256,15 @@ class TesseractOcrEngine implements OcrEngine {
     input: OcrInput,
     lookForMrz = true,
   ): Promise<{ classification: Classification; mrz: MrzResult | null; card: StraightenedCard }> {
-    const oriented = lookForMrz
+    let oriented: { card: StraightenedCard; mrz: MrzResult | null } = lookForMrz
       ? await readMrzAnyOrientation(this.pool, card, input.side === 'back' || input.passportHint === true)
       : { card, mrz: null };
+    // On a front, long rows of print (an INE G/H's bottom rows) can pass the locator and read as a zone with a
+    // check digit right by chance: a zone that fails its check digits and names no document of ours settles
+    // neither the card's orientation nor its type.
+    if (input.side === 'front' && oriented.mrz && !oriented.mrz.valid && !mrzDocument(oriented.mrz.lines)) {
+      oriented = { card, mrz: null };
+    }
     const { mrz } = oriented;
     const given = { mrzLines: mrz?.lines ?? null, declaredSide: input.side, passportHint: input.passportHint };
     if (mrzDocument(given.mrzLines)) return { classification: classify({ text: '', ...given }), mrz, card: oriented.card };
