@@ -4,7 +4,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateFixtureSet, type GroundTruth } from '@kyc/fixtures';
+import { buildDocument, lowres, stripAccentsKeepEnye, type GroundTruth } from '@kyc/fixtures';
+import { generateFixtureSet } from '@kyc/fixtures';
 import { createOcrEngine } from '../../../src/engines/ocr/engine.js';
 import { OcrPool } from '../../../src/engines/ocr/pool.js';
 import type { OcrEngine } from '../../../src/engines/ocr/types.js';
@@ -62,6 +63,27 @@ describe('INE fronts of the real models, read by their labels', () => {
     },
     60_000,
   );
+});
+
+/**
+ * The browser journeys show a card on the fake camera at 576 px high and upload the guide's crop: a 913 px wide
+ * card. Seeds 21 and 22 are the journeys' holders (IÑIGUEZ, HERNÁNDEZ); their older card once lost the first
+ * surname ('INEC HERN LOPEZ') and the Ñ. Seed 5 drawn as G/H has long bottom rows the MRZ locator took for a zone.
+ */
+describe("the journeys' camera frames", () => {
+  it.each([
+    ['sintetico', 21], ['sintetico', 22], ['g-h', 21], ['g-h', 5],
+  ] as const)('%s card of seed %s: the whole name, the Ñ kept, and the CURP', async (model, seed) => {
+    const doc = await buildDocument('ine', 0, {
+      seed, referenceDate: { y: 2026, m: 11, d: 26 }, ...(model === 'g-h' ? { ineModel: model } : {}),
+    });
+    const frame = await lowres(doc.sides[0]!.png, 913);
+    const result = await engine.read({ image: frame.png, side: 'front' });
+    expect(result.documentType).toBe('INE');
+    expect(stripAccentsKeepEnye(String(result.ocrData.nombreCompleto))).toBe(stripAccentsKeepEnye(String(doc.truth.ocrFront.nombreCompleto)));
+    expect(result.ocrData.curp).toBe(doc.truth.ocrFront.curp);
+    expect(stripAccentsKeepEnye(String(result.ocrData.calle))).toBe(stripAccentsKeepEnye(String(doc.truth.ocrFront.calle)));
+  }, 60_000);
 });
 
 describe.runIf(realDevPresent())('the label reader on real ID photos (../shared/data/real-dev)', () => {
