@@ -158,6 +158,20 @@ describe('names read whole', () => {
   });
 });
 
+describe('marks read by one reading only', () => {
+  const card: RawImage = { data: Buffer.alloc(W * H, 230), width: W, height: H, channels: 1 };
+  const withName = (surname: string) => page(...olderCard.lines.map((l) => (l.text === 'HERNANDEZ' ? line(579, 319, surname, 52) : l)));
+  const crop = (...texts: string[]): RawRead => page(...texts.map((t, i) => line(10, 10 + 60 * i, t, 40)));
+  const parse = (pageRead: RawRead, names: RawRead) =>
+    ineFront.parse({ reads: { names }, alternates: {}, card, mrz: null, today: new Date('2026-11-26T12:00:00Z'), page: pageRead }).ocrData;
+
+  it('keeps the Ñ whichever of the page read and the crop saw it, and adds none that neither saw', () => {
+    expect(parse(withName('IÑIGUEZ'), crop('NOMBRE', 'INIGUEZ', 'LOPEZ', 'INÉS')).apellidoPaterno).toBe('IÑIGUEZ');
+    expect(parse(withName('INIGUEZ'), crop('NOMBRE', 'IÑIGUEZ', 'LOPEZ', 'INÉS')).apellidoPaterno).toBe('IÑIGUEZ');
+    expect(parse(withName('INIGUEZ'), crop('NOMBRE', 'INIGUEZ', 'LOPEZ', 'INÉS')).apellidoPaterno).toBe('INIGUEZ');
+  });
+});
+
 describe('label words and printed letters', () => {
   it('never lets a label or header word pass as a value', () => {
     for (const word of ['NAME', 'ADDRESS', 'NOMBRE', 'NOMBRF', 'DOMICILIO', 'EXTRANJERO', 'DESDE', 'SEX', 'OF']) {

@@ -107,9 +107,16 @@ const PAGE_FIELDS: Partial<Record<AnchoredKey, string>> = { fechaNacimiento: 'fe
 /** The same letters, accents aside. */
 const sameLetters = (a: string, b: string) => plainForm(a).replace(/Ñ/g, 'N') === plainForm(b).replace(/Ñ/g, 'N');
 
-/** The crop's lines when they are the page's lines with more accents read; else the page's. */
+/** Accents and tildes read on a line. */
+const marks = (text: string) => (text.normalize('NFD').match(/[\u0300-\u036f]/g) ?? []).length;
+
+/**
+ * Line by line, the reading that saw more marks when both read the same letters: at this size the LSTM drops an
+ * accent or an Ñ's tilde far more often than it invents one, and either read may be the one that dropped it.
+ */
 function withCropAccents(page: string[], crop: string[]): string[] {
-  return page.length > 0 && crop.length === page.length && crop.every((line, i) => sameLetters(line, page[i]!)) ? crop : page;
+  if (page.length === 0 || crop.length !== page.length) return page;
+  return page.map((line, i) => (sameLetters(line, crop[i]!) && marks(crop[i]!) > marks(line) ? crop[i]! : line));
 }
 
 const PAGE_SCALE = 0.7;
