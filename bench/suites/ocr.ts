@@ -2,9 +2,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { generateFixtureSet, type DegradationKind, type GroundTruth } from '@kyc/fixtures';
+import { generateFixtureSet, type DegradationKind, type GroundTruth, type IneModelName } from '@kyc/fixtures';
 import { createOcrEngine } from '../../apps/server/src/engines/ocr/engine.js';
 import type { OcrEngine, OcrResult } from '../../apps/server/src/engines/ocr/types.js';
+import { OcrPool } from '../../apps/server/src/engines/ocr/pool.js';
+import { realDevPresent, realIdCases, REAL_DEV, scoreRealId } from '../../apps/server/test/support/real-dev-ids.js';
 import type { SuiteResult } from '../run.js';
 
 const SEED = 11;
@@ -112,7 +114,129 @@ async function generate(dir: string, degradations: DegradationKind[]): Promise<s
   return manifest.items.filter((i) => degradations.length === 0 || i.degradation !== 'clean').map((i) => i.id);
 }
 
+/** Every ocrFront field of an INE front (flags left out): how many of a model's printed fields were read exactly. */
+const INE_FIELDS = [
+  'nombreCompleto', 'apellidoPaterno', 'apellidoMaterno', 'nombres', 'fechaNacimiento', 'sexo', 'curp', 'claveElector',
+  'anioRegistro', 'numeroRegistro', 'seccion', 'emision', 'vigencia', 'calle', 'numero', 'colonia', 'cp', 'municipio', 'estado',
+] as const;
+
+const INE_MODEL_DEGRADATIONS: DegradationKind[] = ['phone', 'overflow', 'quarter-turn', 'busy'];
+
+export interface IneModelFigures {
+  /** Fields read exactly / fields printed (a field the model does not print counts when left empty). */
+  exact: number;
+  total: number;
+  /** Fields returned with a value that is not the printed one (invented or misread). */
+  wrong: number;
+  /** Fronts whose name and CURP were both exact. */
+  nameAndCurp: number;
+  fronts: number;
+  latency: number[];
+}
+
+/**
+ * INE fronts per drawn model (the generator's own design, model G/H, the credential issued abroad), clean and
+ * photographed (phone, overflowing the frame, a quarter turn, a busy desk): per-field exact rates.
+ */
+export async function ineModelAccuracy(
+  engine: OcrEngine, root: string, count: number,
+): Promise<Array<[string, IneModelFigures]>> {
+  const rows: Array<[string, IneModelFigures]> = [];
+  for (const model of ['sintetico', 'g-h', 'extranjero'] as IneModelName[]) {
+    const dir = path.join(root, `ine-${model}`);
+    const manifest = await generateFixtureSet({
+      outDir: dir, seed: SEED, count, kinds: ['ine'], degradations: INE_MODEL_DEGRADATIONS, referenceDate: REFERENCE_DATE, ineModel: model,
+    });
+    for (const variant of ['clean', ...INE_MODEL_DEGRADATIONS]) {
+      const figures: IneModelFigures = { exact: 0, total: 0, wrong: 0, nameAndCurp: 0, fronts: 0, latency: [] };
+      for (const item of manifest.items.filter((i) => i.side === 'front' && i.degradation === variant)) {
+        const truth = JSON.parse(await readFile(path.join(dir, item.json), 'utf8')) as GroundTruth;
+        const started = performance.now();
+        const result = await engine.read({ image: await readFile(path.join(dir, item.png)), side: 'front' });
+        figures.latency.push(performance.now() - started);
+        figures.fronts++;
+        for (const key of INE_FIELDS) {
+          const want = truth.ocrFront[key];
+          const got = result.ocrData[key] ?? '';
+          figures.total++;
+          if (got === want) figures.exact++;
+          else if (got !== '') figures.wrong++;
+        }
+        if (result.ocrData.nombreCompleto === truth.ocrFront.nombreCompleto && result.ocrData.curp === truth.ocrFront.curp) figures.nameAndCurp++;
+      }
+      rows.push([`${model} ${variant}`, figures]);
+    }
+  }
+  return rows;
+}
+
+export function formatIneModels(columns: Array<[string, Array<[string, IneModelFigures]>]>): string[] {
+  const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : '—');
+  const lines = [
+    `| model, photo | ${columns.map(([name]) => `${name}: fields exact | wrong (not empty) | name+CURP | p50 ms`).join(' | ')} |`,
+    `|---|${columns.map(() => '---').join('|')}|`,
+  ];
+  const labels = columns[0]?.[1].map(([label]) => label) ?? [];
+  for (const label of labels) {
+    lines.push(`| ${label} | ${columns.map(([, rows]) => {
+      const f = rows.find(([l]) => l === label)?.[1];
+      return f ? `${pct(f.exact, f.total)} (${f.exact}/${f.total}) · ${pct(f.wrong, f.total)} · ${f.nameAndCurp}/${f.fronts} · ${percentile(f.latency, 0.5).toFixed(0)}` : '—';
+    }).join(' | ')} |`);
+  }
+  return lines;
+}
+
+/** The generic label reader on the real ID photos of the development set (skipped when absent). */
+export async function realIdLabels(): Promise<string[]> {
+  if (!realDevPresent()) return [`real-dev not found at ${REAL_DEV}: skipped`];
+  const pool = await OcrPool.create({ textWorkers: 1 });
+  try {
+    const lines = ['| real photo | variant | fields exact | wrong (not empty) | ms |', '|---|---|---|---|---|'];
+    for (const c of realIdCases()) {
+      for (const s of await scoreRealId(pool, c)) {
+        lines.push(`| ${c.file} | ${s.variant} | ${s.hits}/${s.total} | ${s.wrong.length} | ${s.ms.toFixed(0)} |`);
+      }
+    }
+    return lines;
+  } finally {
+    await pool.close();
+  }
+}
+
+const parts = (process.env.BENCH_OCR_PARTS ?? 'all,ine,real').split(',');
+
 export async function ocrAccuracy(): Promise<SuiteResult> {
+  if (!parts.includes('all')) {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
+    const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`) });
+    try {
+      const lines: string[] = [];
+      if (parts.includes('ine')) lines.push(...formatIneModels([['after', await ineModelAccuracy(engine, root, INE_MODEL_COUNT)]]), '');
+      if (parts.includes('real')) lines.push(...await realIdLabels());
+      return { title: `OCR — INE fronts per drawn model (seed ${SEED}, ${INE_MODEL_COUNT} per model) and labels on real-dev ID photos`, lines };
+    } finally {
+      await engine.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  }
+  const result = await genericAccuracy();
+  if (parts.includes('ine') || parts.includes('real')) {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
+    const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`) });
+    try {
+      if (parts.includes('ine')) result.lines.push('', ...formatIneModels([['after', await ineModelAccuracy(engine, root, INE_MODEL_COUNT)]]));
+      if (parts.includes('real')) result.lines.push('', ...await realIdLabels());
+    } finally {
+      await engine.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  }
+  return result;
+}
+
+const INE_MODEL_COUNT = Number(process.env.BENCH_INE_COUNT ?? 6);
+
+async function genericAccuracy(): Promise<SuiteResult> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
   const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`) });
   try {

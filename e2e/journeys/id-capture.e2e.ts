@@ -16,6 +16,8 @@ let camera: string;
 let frontY4m: string;
 let backY4m: string;
 let front: GroundTruth;
+let modelFrontY4m: string;
+let modelFront: GroundTruth;
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-id-'));
@@ -25,6 +27,12 @@ beforeAll(async () => {
   backY4m = path.join(work, 'back.y4m');
   await cameraFrame(path.join(work, 'ine-000-front-clean.png'), frontY4m);
   await cameraFrame(path.join(work, 'ine-000-back-clean.png'), backY4m);
+  // The same holder's card drawn as the real model G/H (2019 on), read by its labels.
+  const models = path.join(work, 'g-h');
+  await generateFixtureSet({ outDir: models, seed: 21, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10), ineModel: 'g-h' });
+  modelFront = JSON.parse(await readFile(path.join(models, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
+  modelFrontY4m = path.join(work, 'front-g-h.y4m');
+  await cameraFrame(path.join(models, 'ine-000-front-clean.png'), modelFrontY4m);
   ({ server, browser, camera } = await startCameraRig(work, frontY4m));
 }, 120_000);
 
@@ -81,6 +89,24 @@ describe('ID capture with the fake camera and the real OCR', () => {
         return ((await response.json()).payload.evidence as { kind: string }[]).map((e) => e.kind);
       }, { timeout: 10_000 })
       .toEqual(expect.arrayContaining(['renapo', 'ine']));
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('an INE drawn as model G/H passes the capture check and is read by its labels', async () => {
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
+    await showOnCamera(camera, modelFrontY4m);
+
+    await startIdCapture(page, `${server.url}/demo`);
+    await captureSide(page, 'CAPTURAR FRENTE', 'phone-13-frente-g-h');
+    await showOnCamera(camera, backY4m);
+    await captureSide(page, 'CAPTURAR REVERSO', 'phone-14-reverso-g-h');
+
+    await page.waitForURL('**/resultados_identificacion', { timeout: 60_000 });
+    expect(await page.locator('form[data-form]').getAttribute('data-form')).toMatch(/^ine/);
+    // Model G/H prints names without accents: compared as printed.
+    expect(await page.locator('input[name="nombreCompleto"]').inputValue()).toBe(String(modelFront.ocrFront?.nombreCompleto));
+    expect(await page.locator('input[name="curp"]').inputValue()).toBe(modelFront.ocrFront?.curp);
     expect(pageErrors).toEqual([]);
     await context.close();
   }, 180_000);

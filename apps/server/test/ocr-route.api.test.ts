@@ -21,7 +21,8 @@ let goodBack: Buffer;
 
 beforeAll(async () => {
   fixtures = await mkdtemp(path.join(os.tmpdir(), 'ocr-route-'));
-  await generateFixtureSet({ outDir: fixtures, seed: 21, count: 1, kinds: ['ine'], degradations: [], referenceDate: '2026-11-26' });
+  // The INE front as model G/H prints it (names without accents): what a real card looks like.
+  await generateFixtureSet({ outDir: fixtures, seed: 21, count: 1, kinds: ['ine'], degradations: [], referenceDate: '2026-11-26', ineModel: 'g-h' });
   const load = async (id: string) => ({
     truth: JSON.parse(await readFile(path.join(fixtures, `${id}.json`), 'utf8')) as GroundTruth,
     image: await readFile(path.join(fixtures, `${id}.png`)),

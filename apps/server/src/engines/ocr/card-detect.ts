@@ -218,3 +218,67 @@ export function detectCard(image: GreyImage, minCoverage = 0.12): CardDetection 
   if (coverage < minCoverage) return null;
   return { quad, coverage };
 }
+
+/**
+ * Where the print is when no card edge can be seen (the card fills or overflows the frame, or lies on a surface
+ * as bright as itself): pixels clearly darker than their neighbourhood (a 31-pixel box mean) count as ink, the
+ * rows and columns holding the central 98% of the ink bound the text block, and a margin of 6% is added for the
+ * card's blank border. Null when that block is most of the frame anyway (nothing to crop) or holds no ink.
+ */
+export function textBlockExtent(image: GreyImage): CardDetection | null {
+  const { data, width, height } = image;
+  const integral = new Float64Array((width + 1) * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let row = 0;
+    for (let x = 0; x < width; x++) {
+      row += data[y * width + x]!;
+      integral[(y + 1) * (width + 1) + x + 1] = integral[y * (width + 1) + x + 1]! + row;
+    }
+  }
+  const r = 15;
+  const rows = new Float64Array(height);
+  const cols = new Float64Array(width);
+  let total = 0;
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.max(0, y - r);
+    const y1 = Math.min(height, y + r + 1);
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.max(0, x - r);
+      const x1 = Math.min(width, x + r + 1);
+      const sum = integral[y1 * (width + 1) + x1]! - integral[y0 * (width + 1) + x1]! - integral[y1 * (width + 1) + x0]! +
+        integral[y0 * (width + 1) + x0]!;
+      const mean = sum / ((x1 - x0) * (y1 - y0));
+      if (data[y * width + x]! < mean - INK_CONTRAST) {
+        rows[y]!++;
+        cols[x]!++;
+        total++;
+      }
+    }
+  }
+  if (total < width * height * 0.002) return null;
+  const span = (counts: Float64Array): [number, number] => {
+    let seen = 0;
+    let first = 0;
+    let last = counts.length - 1;
+    for (let i = 0; i < counts.length; i++) {
+      seen += counts[i]!;
+      if (seen < total * 0.01) first = i + 1;
+      if (seen <= total * 0.99) last = i;
+    }
+    return [first, Math.min(counts.length - 1, last + 1)];
+  };
+  const [top, bottom] = span(rows);
+  const [left, right] = span(cols);
+  const mx = (right - left) * 0.06;
+  const my = (bottom - top) * 0.06;
+  const x0 = Math.max(0, left - mx);
+  const y0 = Math.max(0, top - my);
+  const x1 = Math.min(width, right + mx);
+  const y1 = Math.min(height, bottom + my);
+  const coverage = ((x1 - x0) * (y1 - y0)) / (width * height);
+  if (coverage > 0.85 || x1 - x0 < width * 0.2 || y1 - y0 < height * 0.2) return null;
+  return { quad: [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], coverage };
+}
+
+/** How much darker than its neighbourhood a pixel must be to count as print. */
+const INK_CONTRAST = 25;

@@ -16,7 +16,7 @@ import { encodeGreyPng, straighten, type StraightenedCard } from './geometry.js'
 import type { MrzResult } from './mrz.js';
 import { readMrzAnyOrientation } from './mrz-orient.js';
 import { checkMrz } from './mrz-parse.js';
-import { regionToPixels } from './page.js';
+import { regionToPixels, type Box } from './page.js';
 import { OcrPool, type RawLine, type RawRead } from './pool.js';
 import type { ProofFields } from './fields/proof.js';
 import { readProofPage } from './proof-page.js';
@@ -157,6 +157,7 @@ class TesseractOcrEngine implements OcrEngine {
       ...(parsed.ocrBack ? { ocrBack: parsed.ocrBack } : {}),
       ...(Object.keys(parsed.extra).length > 0 ? { extra: parsed.extra } : {}),
       ...(faceCrop ? { faceCrop } : {}),
+      ...(parsed.confidence ? { confidence: parsed.confidence } : {}),
       warnings: [...warnings, ...parsed.warnings],
       timingsMs,
     };
@@ -221,9 +222,15 @@ class TesseractOcrEngine implements OcrEngine {
     input: OcrInput,
     lookForMrz = true,
   ): Promise<{ classification: Classification; mrz: MrzResult | null; card: StraightenedCard }> {
-    const oriented = lookForMrz
+    let oriented: { card: StraightenedCard; mrz: MrzResult | null } = lookForMrz
       ? await readMrzAnyOrientation(this.pool, card, input.side === 'back' || input.passportHint === true)
       : { card, mrz: null };
+    // On a front, long rows of print (an INE G/H's bottom rows) can pass the locator and read as a zone with a
+    // check digit right by chance: a zone that fails its check digits and names no document of ours settles
+    // neither the card's orientation nor its type.
+    if (input.side === 'front' && oriented.mrz && !oriented.mrz.valid && !mrzDocument(oriented.mrz.lines)) {
+      oriented = { card, mrz: null };
+    }
     const { mrz } = oriented;
     const given = { mrzLines: mrz?.lines ?? null, declaredSide: input.side, passportHint: input.passportHint };
     if (mrzDocument(given.mrzLines)) return { classification: classify({ text: '', ...given }), mrz, card: oriented.card };
@@ -247,14 +254,21 @@ class TesseractOcrEngine implements OcrEngine {
     reader: DocumentReader,
     context: Pick<ParseInput, 'mrz' | 'today' | 'front'>,
   ): Promise<ParsedSide> {
-    const fields = reader.fieldsToRead?.(context.mrz) ?? reader.fields;
-    const [reads, legacyReads] = await Promise.all([
-      this.readFields(card, fields, FIRST_RENDITION),
-      this.readCodes(card, fields.filter((f) => f.legacyToo)),
+    // Label-anchored readers read the whole card first; its labels say where each field is cut from.
+    const page = reader.page ? await this.readPage(card, reader.page.scale) : undefined;
+    const located = page && reader.locate ? reader.locate(page, card.grey.width, card.grey.height) : undefined;
+    // Once the MRZ is known some readers need fewer fields (a foreign passport: none of the Mexican page's boxes).
+    const wanted = reader.fieldsToRead?.(context.mrz) ?? reader.fields;
+    const fields = wanted.map((f) => (located?.regions[f.key] ? { ...f, region: located.regions[f.key]! } : f));
+    const firstPass = fields.filter((f) => !located?.skip.includes(f.key));
+    const [firstReads, legacyReads] = await Promise.all([
+      this.readFields(card, firstPass, FIRST_RENDITION),
+      this.readCodes(card, firstPass.filter((f) => f.legacyToo)),
     ]);
+    const reads: Record<string, RawRead> = { ...Object.fromEntries(fields.map((f) => [f.key, EMPTY_READ])), ...firstReads };
     const alternates: Record<string, RawRead[]> = {};
     for (const [key, read] of Object.entries(legacyReads)) alternates[key] = [read];
-    const parseInput: ParseInput = { reads, alternates, card: card.grey, ...context };
+    const parseInput: ParseInput = { reads, alternates, card: card.grey, ...context, ...(page ? { page } : {}) };
     const first = reader.parse(parseInput);
     const retry = fields.filter((f) =>
       f.retryOn?.some((w) => first.warnings.includes(w)) || needsAnotherLook(f, reads[f.key]!));
@@ -264,6 +278,18 @@ class TesseractOcrEngine implements OcrEngine {
       alternates[field.key] = [...(alternates[field.key] ?? []), ...renditions.map((r) => r[field.key]!)];
     }
     return reader.parse(parseInput);
+  }
+
+  /** The whole card read for its words, boxes given in card pixels. */
+  private async readPage(card: StraightenedCard, scale: number): Promise<RawRead> {
+    const read = await this.pool.readText(await encodeGreyPng(card.grey, undefined, scale), { segmentation: 'auto' });
+    const box = (b: Box): Box => ({ x0: b.x0 / scale, y0: b.y0 / scale, x1: b.x1 / scale, y1: b.y1 / scale });
+    return {
+      text: read.text,
+      lines: read.lines.map((l) => ({
+        ...l, box: box(l.box), words: l.words.map((w) => ({ ...w, box: box(w.box), symbols: [] })),
+      })),
+    };
   }
 
   private async readHeader(card: StraightenedCard): Promise<string> {

@@ -4,7 +4,7 @@
  * crops (the holder's photo).
  */
 import sharp from 'sharp';
-import { detectCard, type GreyImage } from './card-detect.js';
+import { detectCard, textBlockExtent, type GreyImage } from './card-detect.js';
 import {
   quadSize, scaleQuad, topEdgeAngleDeg, warpQuad, warpQuadYielding, type Quad, type RawImage,
 } from './homography.js';
@@ -75,10 +75,14 @@ export async function straighten(image: Buffer, options: StraightenOptions): Pro
   const size = await orientedSize(image);
   const small = await smallGrey(image, Math.min(DETECTION_WIDTH, size.width));
   const detection = detectCard(small);
+  // No card edge in sight (the card fills the frame, or the surface is as bright as the card): crop to where the
+  // print is rather than read the whole frame.
+  const block = detection ? null : textBlockExtent(small);
   await new Promise<void>((resolve) => setImmediate(resolve));
   const toFull = size.width / small.width;
-  const found: Quad = detection
-    ? scaleQuad(detection.quad, toFull)
+  const located = detection ?? block;
+  const found: Quad = located
+    ? scaleQuad(located.quad, toFull)
     : [[0, 0], [size.width, 0], [size.width, size.height], [0, size.height]];
   // Cards are read landscape: a portrait card is turned a quarter first.
   const portrait = quadSize(found).height > quadSize(found).width;
@@ -105,7 +109,7 @@ export async function straighten(image: Buffer, options: StraightenOptions): Pro
   const outHeight = Math.round(outWidth / aspect);
   const grey = await warpQuadYielding(toGrey(source), quad, outWidth, outHeight);
   const rotationDeg = detection ? Math.round(topEdgeAngleDeg(quad) * 10) / 10 : 0;
-  return { grey, source, quad, geometry: { cardFound: detection !== null, rotationDeg, cropped: detection !== null } };
+  return { grey, source, quad, geometry: { cardFound: detection !== null, rotationDeg, cropped: located !== null } };
 }
 
 /** The corners relabelled so the card is read `turns` quarter turns further round (2: upside down). */

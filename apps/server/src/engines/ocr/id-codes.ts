@@ -224,8 +224,9 @@ export function repairCurp(raw: string, context: CurpContext = {}): CodeRepair {
  */
 export function repairCurpFrom(readings: string[], context: CurpContext = {}): CodeRepair {
   const repairs = readings.map((text) => repairCurp(text, context));
-  const sound = repairs.find((r) =>
-    !r.warnings.includes('curp_check_digit_failed') && !r.warnings.includes('curp_format_invalid'));
+  // An incomplete reading (too short to check) is not sound either.
+  const sound = repairs.find((r) => !r.warnings.includes('curp_check_digit_failed') &&
+    !r.warnings.includes('curp_format_invalid') && !r.warnings.includes('curp_incomplete'));
   if (sound) return sound;
   const rank = (r: CodeRepair) =>
     (r.value.length === 18 ? 100 : 0) + (r.warnings.includes('curp_format_invalid') ? 0 : 10) - r.warnings.length;

@@ -46,6 +46,8 @@ export interface OcrResult {
   faceCrop?: Buffer;
   /** Whether the card was found and straightened before reading. */
   geometry: { cardFound: boolean; rotationDeg: number; cropped: boolean };
+  /** Added: how sure each ocrData field is, 0..1 (0: not read and left empty for the person to type). */
+  confidence?: Record<string, number>;
   /** Field-level flags (e.g. 'curp_check_digit_failed', 'mrz_front_mismatch:curp'); never PII. */
   warnings: string[];
   timingsMs: Record<string, number>;

@@ -61,6 +61,13 @@ export function judgeRead(result: OcrResult, context: ReadContext): ReadVerdict 
   }
   if (result.mrz && !result.mrz.valid) return mrzInvalid;
   const data = result.ocrData;
+  const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string).trim() : '');
+  // An INE front whose name, or whose CURP and clave, could not be read at all is refused, never tolerated:
+  // the reader leaves unread fields empty instead of filling them with neighbouring print (docs/decisions.md
+  // "Label-anchored ID reading").
+  if (result.documentType === 'INE' && (!text('nombreCompleto') || (!text('curp') && !text('claveElector')))) {
+    return { kind: 'rejected', reason: 'incomplete', detail: 'the name or the CURP / clave de elector could not be read' };
+  }
   const check = frontDataCheck({
     nombreCompleto: typeof data.nombreCompleto === 'string' ? data.nombreCompleto : undefined,
     curp: typeof data.curp === 'string' ? data.curp : undefined,

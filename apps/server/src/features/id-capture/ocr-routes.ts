@@ -111,6 +111,7 @@ export function registerOcrRoutes(app: ZodApp, { config, db, cipher, blobs, ocr 
           extra: result?.extra,
           mrz: result?.mrz,
           warnings: result?.warnings,
+          confidence: result?.confidence,
           geometry: result?.geometry,
           timingsMs: result?.timingsMs,
           originOS: fields.originOS,

@@ -59,13 +59,13 @@ describe('INE front', () => {
     emision: read('04'),
   };
 
-  it('parses every field by its place, with diacritics, repairs and §5 normalisations', () => {
+  it('parses every field of the fixed layout (no page read), letters as read, with repairs and §5 normalisations', () => {
     const parsed = ineFront.parse(input(reads));
     expect(parsed.ocrData).toEqual({
-      nombreCompleto: 'HÉCTOR DÍAZ YÁÑEZ',
-      nombres: 'HÉCTOR',
+      nombreCompleto: 'HECTOR DÍAZ YAÑEZ',
+      nombres: 'HECTOR',
       apellidoPaterno: 'DÍAZ',
-      apellidoMaterno: 'YÁÑEZ',
+      apellidoMaterno: 'YAÑEZ',
       fechaNacimiento: '12/09/2001',
       sexo: 'H',
       curp: 'DIYH010912HCHZXCC7',
@@ -105,7 +105,7 @@ describe('INE front', () => {
 describe('parseIneAddress', () => {
   it('splits street and number, colonia and postal code, municipality and state', () => {
     expect(parseIneAddress(['C 5 DE MAYO 1O2', 'COL NIÑOS HEROES 44100', 'SAN NICOLAS DE LOS GARZA, N.L.'])).toEqual({
-      calle: 'C 5 DE MAYO', numero: '102', colonia: 'NIÑOS HÉROES', cp: '44100', municipio: 'SAN NICOLÁS DE LOS GARZA', estado: 'N.L.',
+      calle: 'C 5 DE MAYO', numero: '102', colonia: 'NIÑOS HEROES', cp: '44100', municipio: 'SAN NICOLAS DE LOS GARZA', estado: 'N.L.',
     });
   });
 });
@@ -154,7 +154,8 @@ describe('passport', () => {
   it('reads the page, takes ocrBack from the MRZ and cross-checks them', () => {
     const parsed = passportFront.parse(input(reads, { mrz: mrzResult(lines) }));
     expect(parsed.ocrData).toMatchObject({
-      nombreCompleto: 'JOAQUÍN AGUILAR BRISEÑO', apellidoPaterno: 'AGUILAR', apellidoMaterno: 'BRISEÑO', nombres: 'JOAQUÍN',
+      // Letters as printed and read: no accent is added to JOAQUIN.
+      nombreCompleto: 'JOAQUIN AGUILAR BRISEÑO', apellidoPaterno: 'AGUILAR', apellidoMaterno: 'BRISEÑO', nombres: 'JOAQUIN',
       fechaNacimiento: '22/12/2001', sexo: 'M', curp: 'AUBJ011222HOCGRQK1', vigencia: '18/06/2027', identificacionPasaporte: true,
     });
     expect(parsed.ocrBack).toEqual({ cadena: lines.join('\n'), nombreCompletoMRZ: 'JOAQUIN AGUILAR BRISENO' });
@@ -206,9 +207,10 @@ describe('Peru DNI and FMM', () => {
 });
 
 describe('text helpers', () => {
-  it('cleans names: noise words dropped, diacritics from the lexicon, doubled accent vowels collapsed', () => {
-    expect(cleanName('— YANEZ 7')).toBe('YÁÑEZ');
-    expect(cleanName('ESTEFANIÍA')).toBe('ESTEFANÍA');
+  it('cleans names: noise words dropped, letters kept as printed (no accent added: GOMEZ stays GOMEZ)', () => {
+    expect(cleanName('— YANEZ 7')).toBe('YANEZ');
+    expect(cleanName('GOMEZ')).toBe('GOMEZ');
+    expect(cleanName('GÓMEZ')).toBe('GÓMEZ');
     expect(cleanName('XOCOP')).toBe('XOCOP');
   });
 

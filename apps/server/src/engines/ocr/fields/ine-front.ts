@@ -1,22 +1,27 @@
 /**
- * INE "credencial para votar" front: names on three lines beside the photo, the address, then the
- * codes and dates in label/value rows. Values are read where they are printed, not after their labels
- * (the small labels are misread more often than the values).
+ * INE/IFE "credencial para votar" front, every model in circulation: the whole card is read once, its labels
+ * located and each value taken where its label says (ine-anchored.ts); the codes and short numbers are cut at
+ * those places and read again (legacy engine too). The fixed boxes below are only the fallback for a card whose
+ * page read found nothing. A field not read stays empty; label words never pass as values; what is printed is
+ * returned as printed (docs/decisions.md "Label-anchored ID reading").
  */
 import { normaliseOcrBirthDate, ocrCurpOrEmpty, ocrValidityYear } from '@kyc/contracts/rules';
 import {
   claveBirthState, claveNameLetters, curpNameLetters, repairClaveFrom, repairCurpFrom,
 } from '../id-codes.js';
+import type { Region } from '../page.js';
 import {
   asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText,
 } from './text.js';
+import { isLabelWord, readFrontByLabels, type AnchoredFront, type AnchoredKey } from './ine-anchored.js';
+import type { RawRead } from '../pool.js';
+import { plainForm } from '../lexicon.js';
 import {
   code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader,
   type ParseInput, type ParsedSide,
 } from './spec.js';
 
 const H = 1262;
-const LABELS = /^(NOMBRE|SEXO|DOMICILIO)$/;
 
 /** The name lines (first surname, second surname, given names) of the best reading: most lines, then confidence. */
 function nameLines(input: ParseInput): string[] {
@@ -25,7 +30,7 @@ function nameLines(input: ParseInput): string[] {
   for (const reading of readings(input, 'names')) {
     const lines = reading.lines
       .map((line) => cleanName(lineWords(line).join(' ')))
-      .filter((line) => line.length >= 2 && !LABELS.test(line))
+      .filter((line) => line.length >= 2 && !line.split(' ').some(isLabelWord))
       .slice(0, 3);
     const score = lines.length * 1000 + readConfidence(reading);
     if (score > bestScore) {
@@ -77,14 +82,54 @@ function normaliseNumber(text: string): string {
   return text.split(/\s+/).map((token) => (/^INT\.?$/.test(token) ? 'INT' : asDigits(token))).join(' ');
 }
 
+/** A line of label words only ('DOMICILIO', 'NOMBRE / NAME'), marks aside. */
+function isLabelLine(text: string): boolean {
+  const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  return words.length > 0 && words.every(isLabelWord);
+}
+
+/** A value read by its label, as a one-line read (so the crop readings can follow it in the same list). */
+function asRead(text: string | undefined, confidence = 90): RawRead[] {
+  if (!text) return [];
+  const words = text.split(/\s+/).filter(Boolean).map((t) => ({
+    text: t, confidence, box: { x0: 0, y0: 0, x1: 0, y1: 0 }, symbols: [],
+  }));
+  return [{ text, lines: [{ text, confidence, box: { x0: 0, y0: 0, x1: 0, y1: 0 }, words }] }];
+}
+
+/**
+ * Fields the page read settles by itself: their crops are not read on the first pass. Names and address are cut
+ * and read again at full size: the page read, made smaller, loses accents the crop keeps (used only when the two
+ * agree letter for letter but for the accents).
+ */
+const PAGE_FIELDS: Partial<Record<AnchoredKey, string>> = { fechaNacimiento: 'fechaNacimiento', vigencia: 'vigencia' };
+
+/** The same letters, accents aside. */
+const sameLetters = (a: string, b: string) => plainForm(a).replace(/Ñ/g, 'N') === plainForm(b).replace(/Ñ/g, 'N');
+
+/** Accents and tildes read on a line. */
+const marks = (text: string) => (text.normalize('NFD').match(/[\u0300-\u036f]/g) ?? []).length;
+
+/**
+ * Line by line, the reading that saw more marks when both read the same letters: at this size the LSTM drops an
+ * accent or an Ñ's tilde far more often than it invents one, and either read may be the one that dropped it.
+ */
+function withCropAccents(page: string[], crop: string[]): string[] {
+  if (page.length === 0 || crop.length !== page.length) return page;
+  return page.map((line, i) => (sameLetters(line, crop[i]!) && marks(crop[i]!) > marks(line) ? crop[i]! : line));
+}
+
+const PAGE_SCALE = 0.7;
+
 export const ineFront: DocumentReader = {
   documentType: 'INE',
   side: 'front',
   photo: px(H, 0, 120, 640, 990),
+  page: { scale: PAGE_SCALE },
   fields: [
     { ...line('names', px(H, 550, 303, 1600, 490)), segmentation: 'block' },
     sexLetter(px(H, 1690, 250, 1800, 318), 'HMX'),
-    { key: 'address', region: px(H, 550, 536, 1950, 694), segmentation: 'block' },
+    { ...line('address', px(H, 550, 536, 1950, 694)), segmentation: 'block' },
     code('claveElector', px(H, 862, 718, 1520, 774), ['clave_elector_format_invalid', 'clave_elector_incomplete']),
     code('curp', px(H, 662, 784, 1285, 840), CURP_RETRY),
     short('registro', px(H, 1560, 784, 1800, 840), `${DIGITS} `),
@@ -93,66 +138,127 @@ export const ineFront: DocumentReader = {
     line('vigencia', px(H, 735, 916, 1285, 972), { whitelist: `${DIGITS}- ` }),
     short('emision', px(H, 1435, 916, 1570, 972), DIGITS),
   ],
+  locate(page, width, height) {
+    const anchored = readFrontByLabels(page, width, height);
+    const regions: Record<string, Region> = {};
+    for (const [key, region] of Object.entries(anchored.regions)) if (region) regions[key] = region;
+    // Fields the page read holds, and fields no label points to (this model does not print them), are not cut.
+    const skip = ineFront.fields.map((f) => f.key).filter((key) =>
+      !regions[key] || (PAGE_FIELDS[key as AnchoredKey] && anchored.values[key as AnchoredKey]?.text));
+    return { regions, skip };
+  },
   parse(input): ParsedSide {
-    const warnings: string[] = [];
-    const first = <T>(key: string, read: (text: string) => T | null | '', unreadable = true): T | '' => {
-      for (const reading of readings(input, key)) {
-        const value = read(readText(reading));
-        if (value) return value;
-      }
-      if (unreadable) warnings.push(`${key}_unreadable`);
-      return '';
-    };
-    const names = nameLines(input);
-    if (names.length < 3) warnings.push('names_unreadable');
-    // Two lines: one surname and the given names.
-    const [apellidoPaterno = '', apellidoMaterno = '', nombres = ''] =
-      names.length === 2 ? [names[0], '', names[1]] : names;
-    const birth = first('fechaNacimiento', findDate) || null;
-    const fechaNacimiento = birth ? normaliseOcrBirthDate(dateText(birth), input.today) : '';
-    let sexo = first('sexo', (t) => /[HM]/.exec(t)?.[0] ?? null, false) as 'H' | 'M' | '';
-    const names3 = { apellidoPaterno, apellidoMaterno, nombres };
-    const claveReads = readings(input, 'claveElector').map(readText);
-    const claveFor = (sex: 'H' | 'M' | '') => repairClaveFrom(claveReads, {
-      birthDate: birth,
-      sex: sex || null,
-      nameLetters: claveNameLetters(names3),
-    });
-    const curp = repairCurpFrom(readings(input, 'curp').map(readText), {
-      birthDate: birth,
-      sex: sexo || null,
-      nameLetters: curpNameLetters(names3),
-      // The clave's birth-state digits do not depend on the sex letter.
-      birthState: claveBirthState(claveFor('').value),
-    });
-    // The CURP carries the sex too, under its check digit: a sound CURP settles an unread or misread letter
-    // (the mismatch stays reported).
-    const curpSound = !curp.warnings.some((w) => w === 'curp_check_digit_failed' || w === 'curp_format_invalid');
-    if (curpSound && /[HM]/.test(curp.value[10] ?? '')) sexo = curp.value[10] as 'H' | 'M';
-    const clave = claveFor(sexo);
-    if (!sexo) warnings.push('sexo_unreadable');
-    warnings.push(...curp.warnings, ...clave.warnings);
-    const registro = first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)));
-    const years = first('vigencia', (t) => asDigits(t).match(/\d{4}/g)) || [];
-    const addressLines = (input.reads.address?.lines ?? []).map((l) => lineWords(l).join(' ').toUpperCase());
-    const address = parseIneAddress(addressLines.filter((l) => !/^DOMICILIO$/.test(l.trim())));
-    return {
-      ocrData: {
-        ...nameFields(nombres, apellidoPaterno, apellidoMaterno),
-        fechaNacimiento,
-        sexo,
-        curp: ocrCurpOrEmpty(curp.value),
-        claveElector: clave.value,
-        anioRegistro: registro ? registro[1]! : '',
-        numeroRegistro: registro ? registro[2]! : '',
-        seccion: first('seccion', (t) => findDigits(t, 4)),
-        emision: first('emision', (t) => findDigits(t, 2)),
-        vigencia: years.length > 0 ? ocrValidityYear(years[years.length - 1]!) : '',
-        ...address,
-        ...documentFlags('INE'),
-      },
-      extra: years.length > 1 ? { vigenciaImpresa: `${years[0]} - ${years[years.length - 1]}` } : {},
-      warnings,
-    };
+    const anchored = input.page ? readFrontByLabels(input.page, input.card.width, input.card.height) : null;
+    return parseFront(input, anchored);
   },
 };
+
+function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSide {
+  const warnings: string[] = [];
+  const confidence: Record<string, number> = {};
+  const value = (key: AnchoredKey) => anchored?.values[key];
+  /** Printed on this model (without a page read, every field of the fixed layout is). */
+  const printed = (key: string) => !anchored || anchored.printed.includes(key as AnchoredKey);
+  /** The label-anchored value first, then the crops cut where the label said (or, without labels, the layout). */
+  const all = (key: string, anchoredKey: AnchoredKey = key as AnchoredKey): RawRead[] =>
+    printed(key) ? [...asRead(value(anchoredKey)?.text), ...readings(input, key)] : [];
+  const first = <T>(key: string, read: (text: string) => T | null | '', unreadable = true): T | '' => {
+    for (const reading of all(key)) {
+      const found = read(readText(reading));
+      if (found) {
+        confidence[key] = Math.max(0.3, value(key as AnchoredKey)?.confidence ?? readConfidence(reading) / 100);
+        return found;
+      }
+    }
+    if (unreadable && printed(key)) warnings.push(`${key}_unreadable`);
+    return '';
+  };
+  const pageNames = value('names')?.lines.map(cleanName).filter((l) => l.length >= 2 && !l.split(' ').some(isLabelWord)) ?? [];
+  const cropNames = nameLines(input);
+  const names = cropNames.length > pageNames.length ? cropNames : withCropAccents(pageNames.slice(0, 3), cropNames);
+  if (names.length < 3) warnings.push('names_unreadable');
+  // Two lines: one surname and the given names.
+  const [apellidoPaterno = '', apellidoMaterno = '', nombres = ''] =
+    names.length === 2 ? [names[0], '', names[1]] : names;
+  const birth = first('fechaNacimiento', findDate) || null;
+  const fechaNacimiento = birth ? normaliseOcrBirthDate(dateText(birth), input.today) : '';
+  let sexo = first('sexo', (t) => /^\s*([HM])\s*$/.exec(t)?.[1] ?? /[HM]/.exec(t)?.[0] ?? null, false) as 'H' | 'M' | '';
+  const names3 = { apellidoPaterno, apellidoMaterno, nombres };
+  const claveReads = all('claveElector').map(readText);
+  const claveFor = (sex: 'H' | 'M' | '') => repairClaveFrom(claveReads, {
+    birthDate: birth,
+    sex: sex || null,
+    nameLetters: claveNameLetters(names3),
+  });
+  const curp = repairCurpFrom(all('curp').map(readText), {
+    birthDate: birth,
+    sex: sexo || null,
+    nameLetters: curpNameLetters(names3),
+    // The clave's birth-state digits do not depend on the sex letter.
+    birthState: claveBirthState(claveFor('').value),
+  });
+  // The CURP carries the sex too, under its check digit: a sound CURP settles an unread letter.
+  const curpSound = !curp.warnings.some((w) => w === 'curp_check_digit_failed' || w === 'curp_format_invalid');
+  if (!sexo && curpSound && /[HM]/.test(curp.value[10] ?? '')) sexo = curp.value[10] as 'H' | 'M';
+  const clave = claveFor(sexo);
+  if (!sexo) warnings.push('sexo_unreadable');
+  warnings.push(...curp.warnings, ...clave.warnings);
+  const registro = first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)));
+  const years = first('vigencia', (t) => asDigits(t).match(/(?:19|20)\d{2}/g)) || [];
+  // The crop starts on the label's row: that line is the label, not the address.
+  const cropAddress = (readings(input, 'address')[0]?.lines.map((l) => lineWords(l).join(' ')) ?? [])
+    .filter((l) => !isLabelLine(l));
+  const pageAddress = value('address')?.lines;
+  const addressLines = pageAddress ? withCropAccents(pageAddress, cropAddress) : cropAddress;
+  const printedAddress = addressLines.map((l) => l.toUpperCase())
+    .filter((l) => l.trim() && !l.trim().split(/\s+/).every(isLabelWord));
+  // A credential issued abroad prints a foreign address: it has no colonia or postal code of the Mexican kind,
+  // so the address fields stay empty for the person to type and the printed lines go with the extras.
+  const abroad = anchored?.model === 'desde el extranjero';
+  const address = abroad
+    ? { calle: '', numero: '', colonia: '', cp: '', municipio: '', estado: '' }
+    : parseIneAddress(printedAddress);
+  const curpValue = ocrCurpOrEmpty(curp.value);
+  const nameConfidence = value('names')?.confidence ?? (names.length > 0 ? 0.5 : 0);
+  Object.assign(confidence, {
+    nombreCompleto: names.length >= 2 ? nameConfidence : 0,
+    nombres: nombres ? nameConfidence : 0,
+    apellidoPaterno: apellidoPaterno ? nameConfidence : 0,
+    apellidoMaterno: apellidoMaterno ? nameConfidence : 0,
+    curp: curpValue ? (curpSound ? 0.95 : 0.5) : 0,
+    claveElector: clave.value ? (clave.warnings.length === 0 ? 0.9 : 0.5) : 0,
+  });
+  const emisionText = first('emision', (t) => findDigits(t, 2));
+  const extra: Record<string, string> = {};
+  if (years.length > 1) extra.vigenciaImpresa = `${years[0]} - ${years[years.length - 1]}`;
+  if (anchored) {
+    extra.modeloIne = anchored.model;
+    if (abroad && printedAddress.length > 0) extra.domicilioImpreso = printedAddress.map((l) => cleanWords(l, { keepPunctuation: true })).join('\n');
+    const lugar = value('lugarNacimiento')?.lines.map((l) => cleanWords(l, { keepPunctuation: true })).join(' ');
+    if (lugar) extra.lugarNacimiento = lugar;
+    for (const key of ['estado', 'municipio', 'localidad'] as const) {
+      const text = value(key)?.text;
+      if (text) extra[`${key}Clave`] = asDigits(text).replace(/\D/g, '');
+    }
+  }
+  const ocrData = {
+    ...nameFields(nombres, apellidoPaterno, apellidoMaterno),
+    fechaNacimiento,
+    sexo,
+    curp: curpValue,
+    claveElector: clave.value,
+    anioRegistro: registro ? registro[1]! : '',
+    numeroRegistro: registro ? registro[2]! : '',
+    seccion: first('seccion', (t) => findDigits(t, 4)),
+    emision: emisionText,
+    vigencia: years.length > 0 ? ocrValidityYear(years[years.length - 1]!) : '',
+    ...address,
+    ...documentFlags('INE'),
+  };
+  for (const [key, v] of Object.entries(ocrData)) {
+    if (typeof v !== 'string') continue;
+    if (!v) confidence[key] = 0;
+    else confidence[key] ??= Math.min(1, nameConfidence || 0.5);
+  }
+  return { ocrData, extra, warnings, confidence };
+}

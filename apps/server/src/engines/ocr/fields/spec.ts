@@ -30,6 +30,8 @@ export interface ParseInput {
   today: Date;
   /** ocrData of this document's front, read before (to cross-check the back's MRZ with it). */
   front?: Record<string, string | boolean> | undefined;
+  /** The whole card read once for its words and their boxes (card pixels), when the reader asks for it. */
+  page?: RawRead | undefined;
 }
 
 export interface ParsedSide {
@@ -40,6 +42,16 @@ export interface ParsedSide {
   warnings: string[];
   /** The MRZ lines after a cross-check corrected them (names checked against the print). */
   mrzLines?: string[];
+  /** How sure the reading of each ocrData field is, 0..1 (0: not read, left empty). */
+  confidence?: Record<string, number>;
+}
+
+/** Where a label-anchored reader wants its fields cut from the card, decided from the whole-card read. */
+export interface Located {
+  /** Field key → region on the upright card (fractions); fields absent keep their layout region. */
+  regions: Record<string, Region>;
+  /** Fields the whole-card read already holds: not cut and read again on the first pass. */
+  skip: string[];
 }
 
 export interface DocumentReader {
@@ -50,6 +62,9 @@ export interface DocumentReader {
   photo?: Region;
   /** The fields worth reading once the MRZ is known (all of `fields` when absent). */
   fieldsToRead?(mrz: MrzResult | null): FieldSpec[];
+  /** Read the whole card first (at this scale of the card) and hand its words to `locate` and `parse`. */
+  page?: { scale: number };
+  locate?(page: RawRead, width: number, height: number): Located;
   parse(input: ParseInput): ParsedSide;
 }
 

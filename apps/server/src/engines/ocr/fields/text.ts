@@ -1,6 +1,5 @@
 /** Turning OCR text of one printed field into a wire value. */
 import { formatDate, isCalendarDate, type DateParts } from '@kyc/contracts/rules';
-import { restoreDiacritics } from '../lexicon.js';
 import type { RawLine, RawRead } from '../pool.js';
 import { DIGIT_FOR_LETTER } from '../shapes.js';
 
@@ -35,7 +34,9 @@ export function readWords(read: RawRead | undefined): string {
 
 /**
  * A name or place as printed in capitals: letters (with accents and Ñ), spaces, and the dots and commas
- * of abbreviations; stray single characters at either end (noise next to the print) are dropped.
+ * of abbreviations; stray single characters at either end (noise next to the print) are dropped. Letters are
+ * kept as read: no accent is added or removed (a card printing GOMEZ says GOMEZ), see docs/decisions.md
+ * "Label-anchored ID reading".
  */
 export function cleanWords(text: string, options: { keepPunctuation?: boolean; keepFirst?: RegExp } = {}): string {
   const allowed = options.keepPunctuation ? /[^A-ZÁÉÍÓÚÜÑ0-9.,' -]/g : /[^A-ZÁÉÍÓÚÜÑ' -]/g;
@@ -43,12 +44,12 @@ export function cleanWords(text: string, options: { keepPunctuation?: boolean; k
   words = words.filter((w) => w.replace(/[^A-ZÁÉÍÓÚÜÑ0-9]/g, '') !== '' || options.keepPunctuation);
   while (words.length > 1 && isNoise(words[0]!) && !options.keepFirst?.test(words[0]!)) words.shift();
   while (words.length > 1 && isNoise(words[words.length - 1]!)) words.pop();
-  return restoreDiacritics(words.join(' ').replace(/\s+([.,])/g, '$1'));
+  return words.join(' ').replace(/\s+([.,])/g, '$1');
 }
 
 const isNoise = (word: string): boolean => word.replace(/[^A-ZÁÉÍÓÚÜÑ0-9]/g, '').length <= 1 && word !== 'Y';
 
-/** A name line: words only, diacritics per the lexicon. */
+/** A name line: words only, as read. */
 export function cleanName(text: string): string {
   return cleanWords(text).replace(/[-']/g, ' ').replace(/\s+/g, ' ').trim();
 }

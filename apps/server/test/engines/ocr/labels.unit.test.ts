@@ -1,0 +1,263 @@
+// Label-anchored reading on word boxes as tesseract reports them, card finding without a card edge, and the
+// verdict on an unreadable INE front.
+import { describe, expect, it } from 'vitest';
+import { textBlockExtent } from '../../../src/engines/ocr/card-detect.js';
+import { isLabelWord, readFrontByLabels } from '../../../src/engines/ocr/fields/ine-anchored.js';
+import { ineFront } from '../../../src/engines/ocr/fields/ine-front.js';
+import { INE_LABELS } from '../../../src/engines/ocr/fields/ine-layouts.js';
+import { findLabels } from '../../../src/engines/ocr/fields/labels.js';
+import type { RawImage } from '../../../src/engines/ocr/homography.js';
+import type { RawLine, RawRead } from '../../../src/engines/ocr/pool.js';
+import { judgeRead } from '../../../src/domain/id-reading.js';
+import type { OcrResult } from '../../../src/engines/ocr/types.js';
+
+const W = 2000;
+const H = 1262;
+
+/** A line of words starting at (x, y): 'word@40' sets a confidence of 40; letters 0.6 of the height wide. */
+function line(x: number, y: number, text: string, height = 30): RawLine {
+  let cursor = x;
+  const words = text.split(' ').filter(Boolean).map((token) => {
+    const [word = '', conf] = token.split('@');
+    const box = { x0: cursor, y0: y, x1: cursor + word.length * height * 0.6, y1: y + height };
+    cursor = box.x1 + height * 0.5;
+    return { text: word, confidence: conf ? Number(conf) : 92, box, symbols: [] };
+  });
+  return { text: words.map((w) => w.text).join(' '), confidence: 90, box: { x0: x, y0: y, x1: cursor, y1: y + height }, words };
+}
+
+const page = (...lines: RawLine[]): RawRead => ({ text: lines.map((l) => l.text).join('\n'), lines });
+
+/** The "desde el extranjero" front as its words would be read: bilingual labels, stacked values, no SECCIÓN. */
+const abroad = page(
+  line(250, 60, 'MÉXICO', 40),
+  line(250, 120, 'INSTITUTO NACIONAL ELECTORAL', 40),
+  line(250, 180, 'CREDENCIAL PARA VOTAR DESDE EL EXTRANJERO', 36),
+  line(575, 280, 'NOMBRE / NAME', 22),
+  line(1450, 280, 'FECHA DE NACIMIENTO / DATE OF BIRTH', 22),
+  line(575, 320, 'GOMEZ', 40),
+  line(1450, 320, '15/03/1985', 40),
+  line(575, 372, 'PEREZ', 40),
+  line(1450, 392, 'SEXO / SEX', 22),
+  line(575, 424, 'MARIA FERNANDA', 40),
+  line(1450, 432, 'M', 40),
+  line(575, 505, 'DOMICILIO / ADDRESS', 22),
+  line(575, 545, '1813 OAK AVE APT 22', 36),
+  line(575, 592, 'LOS ANGELES, CA 64812', 36),
+  line(575, 639, 'ESTADOS UNIDOS', 36),
+  line(575, 694, 'CLAVE DE ELECTOR GMPRMR85031514M300', 26),
+  line(575, 746, 'cuR?P GOPM850315MJCMRR09 AÑO DE REGISTRO 2019 03', 26),
+  line(575, 798, 'LUGAR DE NACIMIENTO / PLACE OF BIRTH', 22),
+  line(575, 836, 'JALISCO', 36),
+  line(575, 910, 'ESTADO', 22),
+  line(780, 910, 'EMISIÓN', 22),
+  line(990, 910, 'VIGENCIA', 22),
+  line(575, 948, '14', 36),
+  line(780, 948, '01', 36),
+  line(990, 948, '2019 - 2029', 36),
+);
+
+describe('label location', () => {
+  it('finds labels despite misreads, merged words and their English twins', () => {
+    const read = page(
+      line(100, 100, 'NOMBRF'),
+      line(100, 200, 'CLAVE DE ELECTQR'),
+      line(100, 300, 'AÑODEREGISTRO 2020 00'),
+      line(100, 400, 'cuR?P'),
+      line(100, 500, 'ADDRESS'),
+      line(100, 600, '+50@0 DE@0 REGISTRO'),
+    );
+    const found = findLabels(read, INE_LABELS);
+    expect([...found.keys()].sort()).toEqual(['CLAVE', 'CURP', 'DOMICILIO', 'NOMBRE', 'REGISTRO'].sort());
+    expect(found.get('DOMICILIO')!.form).toBe('ADDRESS');
+    expect(found.get('REGISTRO')!.box.y0).toBe(300);
+  });
+
+  it('does not take a word of a value for a label when the other labels disagree on the layout', () => {
+    const front = readFrontByLabels(abroad, W, H);
+    expect(front.labelsRead).toContain('ESTADO');
+    expect(front.values.address?.lines).toEqual(['1813 OAK AVE APT 22', 'LOS ANGELES, CA 64812', 'ESTADOS UNIDOS']);
+  });
+});
+
+describe('value assignment', () => {
+  const front = readFrontByLabels(abroad, W, H);
+
+  it('recognises the model by its labels', () => {
+    expect(front.model).toBe('desde el extranjero');
+    expect(front.printed).not.toContain('seccion');
+  });
+
+  it('reads each value where its label says: right of it, or under it when stacked', () => {
+    expect(front.values.names?.lines).toEqual(['GOMEZ', 'PEREZ', 'MARIA FERNANDA']);
+    expect(front.values.fechaNacimiento?.text).toBe('15/03/1985');
+    expect(front.values.sexo?.text).toBe('M');
+    expect(front.values.claveElector?.text).toBe('GMPRMR85031514M300');
+    expect(front.values.curp?.text).toBe('GOPM850315MJCMRR09');
+    expect(front.values.registro?.text).toBe('2019 03');
+    expect(front.values.lugarNacimiento?.text).toBe('JALISCO');
+    expect(front.values.estado?.text).toBe('14');
+    expect(front.values.emision?.text).toBe('01');
+    expect(front.values.vigencia?.text).toBe('2019 2029'); // the dash carries no letter or digit
+    expect(front.values.seccion).toBeUndefined();
+  });
+
+  it('places a label the OCR missed by the layout fitted to the labels it read', () => {
+    const withoutCurpLabel = page(...abroad.lines.map((l) =>
+      (l.text.startsWith('cuR?P') ? line(575, 746, 'c@20 GOPM850315MJCMRR09 AÑO DE REGISTRO 2019 03', 26) : l)));
+    const read = readFrontByLabels(withoutCurpLabel, W, H);
+    expect(read.labelsRead).not.toContain('CURP');
+    expect(read.values.curp?.text).toBe('GOPM850315MJCMRR09');
+    expect(read.values.curp?.labelRead).toBe(false);
+  });
+});
+
+/**
+ * The generator's older card as the page read saw it (whole-journey, 'INES HERNANDEZ LOPEZ' read 'INEC HERN
+ * LOPEZ'): a dash read beside NOMBRE joined the SEXO label, whose box then began at x 724, inside the names.
+ */
+const olderCard = page(
+  line(273, 67, 'MÉXICO', 50),
+  { ...line(579, 277, 'NOMBRE', 23), words: [...line(579, 277, 'NOMBRE', 23).words, { text: '—', confidence: 56, box: { x0: 724, y0: 309, x1: 733, y1: 316 }, symbols: [] }, ...line(1611, 277, 'sexo M', 23).words] },
+  line(579, 319, 'HERNANDEZ', 52),
+  line(579, 374, 'LOPEZ', 36),
+  line(579, 421, 'INÉS', 45),
+  line(579, 507, 'DOMICILIO', 23),
+  line(577, 549, 'CDA PEÑUELAS 2368', 31),
+  line(577, 597, 'COL LAS AMÉRICAS 67896', 32),
+  line(579, 646, 'MONTERREY, N.L.', 35),
+  line(577, 737, 'CLAVE DE ELECTOR HRLPIN04073106M778', 23),
+  line(577, 804, 'cuRP HELI040731MCMRPNF7 AÑO DE REGISTRO 2022 01', 23),
+  line(579, 870, 'FECHA DE NACIMIENTO 31/07/2004 SECCIÓN 2404', 23),
+  line(576, 936, 'VIGENCIA 2022 - 2032 EMISIÓN 04', 23),
+);
+
+describe('names read whole', () => {
+  it('does not stretch a label over a mark read beside it', () => {
+    const found = findLabels(olderCard, INE_LABELS);
+    expect(found.get('SEXO')!.box.x0).toBe(1611);
+    const front = readFrontByLabels(olderCard, W, H);
+    expect(front.values.names?.lines).toEqual(['HERNANDEZ', 'LOPEZ', 'INÉS']);
+    expect(front.values.sexo?.text).toBe('M');
+  });
+
+  it('keeps a word that starts in the column whole, and cuts the crop no shorter than the words read', () => {
+    // SEXO read a little left of where it is printed: the first surname runs past it.
+    const shifted = page(...olderCard.lines.map((l) => (l.words.some((w) => w.text === 'sexo')
+      ? page(line(579, 277, 'NOMBRE', 23), line(850, 277, 'sexo M', 23)).lines.reduce((a, b) => ({ ...a, words: [...a.words, ...b.words] }))
+      : l)));
+    const front = readFrontByLabels(shifted, W, H);
+    expect(front.values.names?.lines[0]).toBe('HERNANDEZ');
+    const names = front.regions.names!;
+    const hernandez = olderCard.lines[2]!.words[0]!.box;
+    expect(names.x1 * W).toBeGreaterThan(hernandez.x1);
+    // The crop starts on the label's row: an accent or a tilde over the first line is not cut off...
+    expect(names.y0 * H).toBeLessThanOrEqual(277);
+    // ...and ends before the next label.
+    expect(names.y1 * H).toBeLessThan(507);
+  });
+});
+
+describe('marks read by one reading only', () => {
+  const card: RawImage = { data: Buffer.alloc(W * H, 230), width: W, height: H, channels: 1 };
+  const withName = (surname: string) => page(...olderCard.lines.map((l) => (l.text === 'HERNANDEZ' ? line(579, 319, surname, 52) : l)));
+  const crop = (...texts: string[]): RawRead => page(...texts.map((t, i) => line(10, 10 + 60 * i, t, 40)));
+  const parse = (pageRead: RawRead, names: RawRead) =>
+    ineFront.parse({ reads: { names }, alternates: {}, card, mrz: null, today: new Date('2026-11-26T12:00:00Z'), page: pageRead }).ocrData;
+
+  it('keeps the Ñ whichever of the page read and the crop saw it, and adds none that neither saw', () => {
+    expect(parse(withName('IÑIGUEZ'), crop('NOMBRE', 'INIGUEZ', 'LOPEZ', 'INÉS')).apellidoPaterno).toBe('IÑIGUEZ');
+    expect(parse(withName('INIGUEZ'), crop('NOMBRE', 'IÑIGUEZ', 'LOPEZ', 'INÉS')).apellidoPaterno).toBe('IÑIGUEZ');
+    expect(parse(withName('INIGUEZ'), crop('NOMBRE', 'INIGUEZ', 'LOPEZ', 'INÉS')).apellidoPaterno).toBe('INIGUEZ');
+  });
+});
+
+describe('label words and printed letters', () => {
+  it('never lets a label or header word pass as a value', () => {
+    for (const word of ['NAME', 'ADDRESS', 'NOMBRE', 'NOMBRF', 'DOMICILIO', 'EXTRANJERO', 'DESDE', 'SEX', 'OF']) {
+      expect(isLabelWord(word), word).toBe(true);
+    }
+    for (const word of ['GOMEZ', 'ESTADOS', 'ESTRADA', 'HECTOR', 'NOEMI', 'DE', 'LA', 'ANA']) {
+      expect(isLabelWord(word), word).toBe(false);
+    }
+  });
+
+  it('returns the name as printed (GOMEZ is not re-accented) and keeps label words out of it', () => {
+    const card: RawImage = { data: Buffer.alloc(W * H, 230), width: W, height: H, channels: 1 };
+    const parsed = ineFront.parse({ reads: {}, alternates: {}, card, mrz: null, today: new Date('2026-11-26T12:00:00Z'), page: abroad });
+    expect(parsed.ocrData).toMatchObject({
+      apellidoPaterno: 'GOMEZ', apellidoMaterno: 'PEREZ', nombres: 'MARIA FERNANDA', nombreCompleto: 'MARIA FERNANDA GOMEZ PEREZ',
+      fechaNacimiento: '15/03/1985', sexo: 'M', claveElector: 'GMPRMR85031514M300', anioRegistro: '2019', numeroRegistro: '03',
+      emision: '01', vigencia: '2029', seccion: '',
+      // A foreign address is left for the person to type.
+      calle: '', colonia: '', cp: '',
+    });
+    expect(parsed.extra).toMatchObject({ modeloIne: 'desde el extranjero', lugarNacimiento: 'JALISCO', estadoClave: '14' });
+    expect(parsed.warnings).not.toContain('seccion_unreadable');
+    expect(parsed.confidence?.seccion).toBe(0);
+    expect(parsed.confidence?.apellidoPaterno).toBeGreaterThan(0.5);
+  });
+
+  it('reports a CURP that fails its check digit as read, with the failure flagged', () => {
+    const card: RawImage = { data: Buffer.alloc(W * H, 230), width: W, height: H, channels: 1 };
+    const wrongDigit = page(...abroad.lines.map((l) =>
+      (l.text.startsWith('cuR?P') ? line(575, 746, 'CURP GOPM850315MJCMRR05 AÑO DE REGISTRO 2019 03', 26) : l)));
+    const parsed = ineFront.parse({ reads: {}, alternates: {}, card, mrz: null, today: new Date('2026-11-26T12:00:00Z'), page: wrongDigit });
+    expect(parsed.ocrData.curp).toBe('GOPM850315MJCMRR05');
+    expect(parsed.warnings).toContain('curp_check_digit_failed');
+  });
+});
+
+describe('an unreadable INE front', () => {
+  const result = (ocrData: Record<string, string | boolean>, documentType: OcrResult['documentType'] = 'INE'): OcrResult => ({
+    documentType, side: 'front', ocrData, geometry: { cardFound: true, rotationDeg: 0, cropped: true }, warnings: [], timingsMs: {},
+  });
+
+  it('is refused (unreadable text), not tolerated, when the name or both CURP and clave are missing', () => {
+    expect(judgeRead(result({ nombreCompleto: '', curp: 'GOPM850315MJCMRR09' }), { side: 'front', toleranceUsed: false }))
+      .toMatchObject({ kind: 'rejected', reason: 'incomplete' });
+    expect(judgeRead(result({ nombreCompleto: 'MARIA FERNANDA GOMEZ PEREZ', curp: '', claveElector: '' }), { side: 'front', toleranceUsed: false }))
+      .toMatchObject({ kind: 'rejected', reason: 'incomplete' });
+  });
+
+  it('is still tolerated once when the name and the clave were read but the CURP was not', () => {
+    expect(judgeRead(result({ nombreCompleto: 'MARIA FERNANDA GOMEZ PEREZ', curp: '', claveElector: 'GMPRMR85031514M300' }), { side: 'front', toleranceUsed: false }))
+      .toMatchObject({ kind: 'tolerated' });
+  });
+
+  it('leaves other documents to the spec tolerance (an FMM has no CURP)', () => {
+    expect(judgeRead(result({ nombreCompleto: 'ROBERT ALAN JOHNSON' }, 'FMM'), { side: 'front', toleranceUsed: false }))
+      .toMatchObject({ kind: 'tolerated' });
+  });
+});
+
+describe('card finding without a card edge', () => {
+  /** A card filling the frame (bright everywhere) with a block of print in the middle. */
+  function filled(width: number, height: number, block: { x0: number; y0: number; x1: number; y1: number }) {
+    const data = new Uint8Array(width * height).fill(225);
+    for (let y = block.y0; y < block.y1; y += 12) {
+      for (let x = block.x0; x < block.x1; x++) {
+        if ((x >> 3) % 3 === 0) continue;
+        for (let dy = 0; dy < 5; dy++) data[(y + dy) * width + x] = 40;
+      }
+    }
+    return { data, width, height };
+  }
+
+  it('falls back to the extent of the print (plus a margin) rather than the whole frame', () => {
+    const found = textBlockExtent(filled(640, 480, { x0: 160, y0: 120, x1: 480, y1: 330 }));
+    expect(found).not.toBeNull();
+    const [[x0, y0], , [x1, y1]] = found!.quad;
+    expect(x0).toBeGreaterThan(130);
+    expect(x0).toBeLessThan(160);
+    expect(y0).toBeGreaterThan(95);
+    expect(x1).toBeGreaterThan(480);
+    expect(x1).toBeLessThan(510);
+    expect(y1).toBeLessThan(360);
+  });
+
+  it('finds nothing to crop when the print covers the frame or there is none', () => {
+    expect(textBlockExtent(filled(640, 480, { x0: 5, y0: 5, x1: 635, y1: 470 }))).toBeNull();
+    expect(textBlockExtent({ data: new Uint8Array(640 * 480).fill(225), width: 640, height: 480 })).toBeNull();
+  });
+});
