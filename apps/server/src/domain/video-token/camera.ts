@@ -8,8 +8,9 @@ import { cameraInfo, type CameraInfo } from '@kyc/contracts';
 
 /**
  * Known virtual cameras, matched against the label without case: driver names as they appear in
- * `MediaStreamTrack.label` on Windows, macOS and Linux. Chromium's fake camera ('fake_device_0', used by the
- * browser tests) is not among them: it exists only with a command-line switch.
+ * `MediaStreamTrack.label` on Windows, macOS and Linux. Chromium's fake camera ('fake_device_0'; fed from a file
+ * by the browser tests, it is labelled with the file's path) is not among them: it exists only with a
+ * command-line switch.
  */
 export const virtualCameraPatterns: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: 'OBS Virtual Camera', pattern: /\bOBS\b/i },
