@@ -355,18 +355,26 @@ interface Gradient {
 }
 
 function sobel(s: Small): Gradient {
-  const { width: w, height: h, luma } = s;
+  const { width: w, height: h, luma: l } = s;
   const mag = new Float64Array(w * h);
   const dir = new Float64Array(w * h);
   for (let y = 1; y < h - 1; y += 1) {
     for (let x = 1; x < w - 1; x += 1) {
-      const p = (dx: number, dy: number) => luma[(y + dy) * w + x + dx]!;
-      const gx = p(1, -1) + 2 * p(1, 0) + p(1, 1) - p(-1, -1) - 2 * p(-1, 0) - p(-1, 1);
-      const gy = p(-1, 1) + 2 * p(0, 1) + p(1, 1) - p(-1, -1) - 2 * p(0, -1) - p(1, -1);
-      mag[y * w + x] = Math.hypot(gx, gy) / 4;
+      const i = y * w + x;
+      const nw = l[i - w - 1]!;
+      const n = l[i - w]!;
+      const ne = l[i - w + 1]!;
+      const west = l[i - 1]!;
+      const east = l[i + 1]!;
+      const sw = l[i + w - 1]!;
+      const south = l[i + w]!;
+      const se = l[i + w + 1]!;
+      const gx = ne + 2 * east + se - nw - 2 * west - sw;
+      const gy = sw + 2 * south + se - nw - 2 * n - ne;
+      mag[i] = Math.sqrt(gx * gx + gy * gy) / 4;
       let d = Math.atan2(gy, gx);
       if (d < 0) d += Math.PI;
-      dir[y * w + x] = d;
+      dir[i] = d;
     }
   }
   return { mag, dir };
@@ -510,14 +518,33 @@ export function blueCast(s: Small, face: FaceBox): number {
   const y0 = clamp(Math.floor((face[1] - face[3] / 2) / s.scale), 0, s.height);
   const x1 = clamp(Math.ceil((face[0] + 1.5 * face[2]) / s.scale), 0, s.width);
   const y1 = clamp(Math.ceil((face[1] + 1.5 * face[3]) / s.scale), 0, s.height);
-  const pixels: number[] = [];
-  for (let y = y0; y < y1; y += 1) for (let x = x0; x < x1; x += 1) pixels.push(y * s.width + x);
-  if (pixels.length === 0) return 0;
-  pixels.sort((a, b) => s.luma[b]! - s.luma[a]!);
-  const top = pixels.slice(0, Math.max(1, Math.floor(pixels.length / 10)));
+  const total = (x1 - x0) * (y1 - y0);
+  if (total <= 0) return 0;
+  // The brightest tenth: a luma histogram gives its lower bound without sorting.
+  const histogram = new Int32Array(256);
+  for (let y = y0; y < y1; y += 1) {
+    for (let x = x0; x < x1; x += 1) {
+      const bin = Math.min(255, Math.round(s.luma[y * s.width + x]!));
+      histogram[bin] = histogram[bin]! + 1;
+    }
+  }
+  const wanted = Math.max(1, Math.floor(total / 10));
+  let bound = 255;
+  for (let seen = 0; bound > 0; bound -= 1) {
+    seen += histogram[bound]!;
+    if (seen >= wanted) break;
+  }
   let cast = 0;
-  for (const i of top) cast += (s.b[i]! - s.r[i]!) / Math.max(1, s.luma[i]!);
-  return cast / top.length;
+  let n = 0;
+  for (let y = y0; y < y1; y += 1) {
+    for (let x = x0; x < x1; x += 1) {
+      const i = y * s.width + x;
+      if (Math.round(s.luma[i]!) < bound) continue;
+      cast += (s.b[i]! - s.r[i]!) / Math.max(1, s.luma[i]!);
+      n += 1;
+    }
+  }
+  return n > 0 ? cast / n : 0;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
