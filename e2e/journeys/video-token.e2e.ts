@@ -66,6 +66,11 @@ describe('face video token with the fake camera and microphone and the real face
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    // The camera's label and settings go with each video (info_camara, issue 18).
+    const uploads: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/v2/videotoken')) uploads.push(request.postDataBuffer()?.toString('latin1') ?? '');
+    });
     await sessionWithIdFront(page, server, holder.frontPng);
 
     await startVideo(page, 'desktop-42-video');
@@ -93,6 +98,13 @@ describe('face video token with the fake camera and microphone and the real face
     const codes = JSON.parse(stored.codes ?? '[]') as Array<{ code: string }>;
     expect(codes).toHaveLength(2);
     for (const { code } of codes) expect(code).toMatch(/^\d{4}$/);
+    // Chromium's fake camera fed from a file is labelled with the file's path (without a file: 'fake_device_0'):
+    // no virtual-camera name, so the match above stands with RECHAZAR_CAMARA_VIRTUAL on or off.
+    expect(uploads).toHaveLength(2);
+    for (const body of uploads) {
+      const field = /name="info_camara"\r\n\r\n([^\r]*)\r\n/.exec(body)?.[1];
+      expect(JSON.parse(field ?? '{}')).toMatchObject({ label: expect.stringMatching(/\.y4m$/), width: expect.any(Number), height: expect.any(Number) });
+    }
     expect(pageErrors).toEqual([]);
     await context.close();
   }, 200_000);

@@ -5,8 +5,12 @@ import { errorTexts, faceMessages } from '@kyc/contracts';
 import { faceFrameJpeg, generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtures';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
+import { evidenceKind, type VideoTokenDecision } from '../src/domain/evidence-kinds.js';
+import { latestEvidence } from '../src/store/evidence.js';
+import { writeParams } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
-import { trxHeaders } from './support/fixtures.js';
+import { demoId, trxHeaders } from './support/fixtures.js';
 import { followsTestSchedule, testSchedule, testScheduleEnv } from './support/schedule.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
@@ -85,8 +89,9 @@ describe.each(engines)('face video token ($name)', (engine) => {
     return res.json().payload.codes as { code: string; created: string; expire: string; schedule: unknown };
   }
 
-  const videoToken = (headers: Headers, codes: { created: string; expire: string }, video: Buffer, filename = 'video.webm') =>
+  const videoToken = (headers: Headers, codes: { created: string; expire: string }, video: Buffer, filename = 'video.webm', camera?: object) =>
     multipart('/v2/videotoken', headers, [
+      ...(camera ? [{ name: 'info_camara', value: JSON.stringify(camera) }] : []),
       { name: 'uuidUser', value: headers.cliente },
       { name: 'created', value: codes.created },
       { name: 'expire', value: codes.expire },
@@ -142,6 +147,60 @@ describe.each(engines)('face video token ($name)', (engine) => {
     const rows = await t.db.selectFrom('evidence').select(['id']).where('uuid_trx', '=', headers.transaccion).where('kind', '=', 'video_token').execute();
     expect(rows).toHaveLength(2);
   }, 120_000);
+
+  it('records the camera, the recorder check and the screen evidence with every decision; refuses a virtual camera or a non-browser file only when the grantor asks (issue 18)', async () => {
+    const headers = trxHeaders();
+    const ocr = await multipart('/v2/ocr', headers, [
+      { name: 'uuidUser', value: headers.cliente },
+      { name: 'side', value: 'front' },
+      { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front.image },
+    ]);
+    expect(ocr.statusCode, ocr.body).toBe(200);
+    const cipher = createDataCipher(loadDataKey(t.config).key);
+    const stored = async () => (await latestEvidence(t.db, cipher, headers.transaccion, evidenceKind.videoToken))?.payload as VideoTokenDecision & { outcome: string };
+    const obs = { label: 'OBS Virtual Camera', width: 1280, height: 720, frameRate: 30 };
+    // Chromium's fake camera, as the browser journeys report it.
+    const fake = { label: 'fake_device_0', width: 640, height: 480, frameRate: 20 };
+
+    // Default (parameters off): a virtual camera and an ffmpeg-made file are recorded, not refused.
+    const recorded = await videoToken(headers, await code(headers), videos.live, 'video.webm', obs);
+    expect(recorded.statusCode, recorded.body).toBe(200);
+    const first = await stored();
+    expect(first.camera).toEqual({ reported: true, label: 'OBS Virtual Camera', width: 1280, height: 720, frameRate: 30, virtualCamera: 'OBS Virtual Camera', refused: false });
+    // The fixture's WebM is muxed by ffmpeg (encoder Lavf...), not by a browser's MediaRecorder.
+    expect(first.recorder).toMatchObject({ checked: true, consistent: false, origin: 'tool', refused: false });
+    expect(first.liveness.signals).toMatchObject({ screenVerdict: 'none', screenStrong: 'none', screenFrames: 3 });
+    expect(typeof first.liveness.signals.screenMoire).toBe('number');
+    expect(first.liveness.signals.screenMs).toBeLessThan(2000);
+
+    await writeParams(t.db, demoId, { RECHAZAR_CAMARA_VIRTUAL: 'true' });
+    try {
+      // The grantor refuses virtual cameras: the OBS camera is refused (an attempt counted, the video kept)...
+      const refused = await videoToken(headers, await code(headers), videos.live, 'video.webm', obs);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({ message_client: errorTexts.watchdog });
+      expect(refused.json().message).toMatch(/^Video source refused: the camera 'OBS Virtual Camera' is a virtual camera/);
+      expect(await stored()).toMatchObject({ outcome: 'refused_source', match: false, camera: { label: 'OBS Virtual Camera', refused: true } });
+      expect((await attempts(headers.transaccion)).attempts).toEqual({ video_token: 1 });
+      // ...and Chromium's fake camera, which the browser journeys use, is not.
+      const journeyCamera = await videoToken(headers, await code(headers), videos.live, 'video.webm', fake);
+      expect(journeyCamera.statusCode, journeyCamera.body).toBe(200);
+      expect((await stored()).camera).toMatchObject({ label: 'fake_device_0', virtualCamera: null, refused: false });
+    } finally {
+      await writeParams(t.db, demoId, { RECHAZAR_CAMARA_VIRTUAL: 'false' });
+    }
+
+    await writeParams(t.db, demoId, { RECHAZAR_VIDEO_NO_NAVEGADOR: 'true' });
+    try {
+      const tool = await videoToken(headers, await code(headers), videos.live, 'video.webm', fake);
+      expect(tool.statusCode, tool.body).toBe(400);
+      expect(tool.json().message).toMatch(/^Video source refused: the file is not a browser recording: written by 'Lavf/);
+      expect((await stored()).recorder).toMatchObject({ consistent: false, refused: true });
+      expect((await attempts(headers.transaccion)).attempts).toEqual({ video_token: 2 });
+    } finally {
+      await writeParams(t.db, demoId, { RECHAZAR_VIDEO_NO_NAVEGADOR: 'false' });
+    }
+  }, 300_000);
 
   it('decides the face video of the ID holder, another person and a still photo; refuses bad uploads and spent codes', async () => {
     const headers = trxHeaders();

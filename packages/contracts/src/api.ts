@@ -121,6 +121,8 @@ const realtimeStartMessage = z.object({
   side: z.string().max(20).optional(),
   isPassport: channelFlag.optional(),
   identificacion_pasaporte: channelFlag.optional(),
+  // project: the camera (JSON of cameraInfo), as the recorded upload's info_camara.
+  info_camara: z.string().max(2000).optional(),
 });
 /** res carries what the matching HTTP call answers: { status, payload: { match, liveness } } or an error body. */
 const realtimeReply = z.object({ status: z.number().int(), res: z.unknown() });
@@ -262,6 +264,8 @@ export const calls = {
       identificacion_pasaporte: { kind: 'text', required: false },
       videotoken: { kind: 'file', required: true, accept: videoTypes },
       iOS: { kind: 'text', required: false },
+      // project: the camera that recorded the video (JSON of cameraInfo: label and track settings).
+      info_camara: { kind: 'text', required: false },
     },
     response: envelope(faceResult),
   },
@@ -276,6 +280,8 @@ export const calls = {
       originOS: { kind: 'text', required: false },
       service_call: { kind: 'text', required: true },
       videotoken: { kind: 'file', required: true, accept: videoTypes },
+      // project: as in videoToken.
+      info_camara: { kind: 'text', required: false },
     },
     response: envelope(faceResult),
   },

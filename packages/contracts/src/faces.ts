@@ -67,3 +67,19 @@ export const serverCalls = {
     response: facesCompareResult,
   },
 } as const;
+
+/**
+ * project: the camera that recorded a face video, sent by the browser as the multipart text field `info_camara`
+ * (JSON): `MediaStreamTrack.label` and the track's `getSettings()`. `deviceId` is a hash made in the browser
+ * (SHA-256 of the page's device id, 16 hex digits), never the id itself.
+ */
+export const cameraInfo = z.object({
+  label: z.string().max(200),
+  width: z.number().int().min(0).max(20_000).optional(),
+  height: z.number().int().min(0).max(20_000).optional(),
+  frameRate: z.number().min(0).max(1000).optional(),
+  facingMode: z.string().max(40).optional(),
+  deviceId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+});
+
+export type CameraInfo = z.infer<typeof cameraInfo>;

@@ -89,6 +89,12 @@ export const grantorParamDefaults = {
   // the ID photo (spec leaves it open; calibrated for at most 0.1 % false accepts on real photos of the same people on
   // different days, see docs/decisions.md "Face match calibrated on real photos").
   UMBRAL_ROSTRO: '0.825',
+  // project: the face video is refused when the browser names a known virtual camera (OBS Virtual Camera, ManyCam,
+  // Snap Camera, XSplit VCam, e2eSoft VCam, CamTwist, any "Virtual" camera...); the label is recorded either way.
+  RECHAZAR_CAMARA_VIRTUAL: 'false',
+  // project: the recorded face video is refused when its container or encoder is not what a browser's
+  // MediaRecorder writes (e.g. a file muxed by ffmpeg); the check is recorded either way (docs/decisions.md).
+  RECHAZAR_VIDEO_NO_NAVEGADOR: 'false',
 } as const;
 
 export type GrantorParamId = keyof typeof grantorParamDefaults;

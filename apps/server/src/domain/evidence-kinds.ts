@@ -3,6 +3,8 @@
  * store/evidence.ts). Scoring, the report PDF and the evidence bundle read these; each capability writes its own.
  * Payloads are JSON; fields may be added, never renamed.
  */
+import type { CameraRecord } from './camera.js';
+import type { ContainerInfo } from '../engines/media/container.js';
 export const evidenceKind = {
   /** ID front read (features/id-capture/ocr-routes.ts): { verdict, documentType, ocrData, ocrBack?, extra, mrz?, warnings, ... }. */
   idFront: 'ocr_frente',
@@ -97,6 +99,10 @@ export interface VideoTokenDecision {
   /** The section 8 message when the decision was not a match. */
   message?: string;
   service_call?: string;
+  /** The camera as the browser reported it (label, settings) and whether it names a virtual camera (camera.ts). */
+  camera?: CameraRecord;
+  /** Whether the uploaded file is what a browser's MediaRecorder writes (container.ts); real-time recordings are not checked. */
+  recorder?: { checked: boolean; consistent: boolean | null; origin: string; detail: string; container?: ContainerInfo; refused: boolean };
 }
 
 export interface ConsentAcceptance {

@@ -31,6 +31,8 @@ export interface RealtimeStartMessage {
   side: string;
   isPassport: boolean;
   identificacion_pasaporte: 'true' | 'false';
+  /** project: the camera's label and settings (JSON, media/camera-info.ts), as the recorded upload's info_camara. */
+  info_camara?: string;
 }
 
 export interface StartMessageInput {
@@ -45,6 +47,8 @@ export interface StartMessageInput {
   platform: PlatformHints;
   /** The ID side (hologram only). */
   side?: string;
+  /** The camera as JSON (face video only). */
+  camera?: string | undefined;
 }
 
 export function isIPad(hints: PlatformHints): boolean {
@@ -78,6 +82,7 @@ export function startMessage(input: StartMessageInput): RealtimeStartMessage {
     side: input.side ?? '',
     isPassport: input.passport,
     identificacion_pasaporte: input.passport ? 'true' : 'false',
+    ...(input.camera ? { info_camara: input.camera } : {}),
   };
 }
 

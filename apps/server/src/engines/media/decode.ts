@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { containerInfo, type ContainerInfo } from './container.js';
 import type { RgbImage } from '../face/types.js';
 import { ffmpegBinary, FfmpegSpawnError, rawOutputSize, runFfmpeg, type FfmpegRun } from './ffmpeg.js';
 
@@ -55,6 +56,8 @@ export interface DecodedMedia {
   durationMs: number;
   /** Null when the file has no sound track. */
   audio: AudioTrack | null;
+  /** What ffmpeg says of the file: demuxer, encoder tag, brands, codecs (container.ts). */
+  container: ContainerInfo;
 }
 
 export interface DecodeOptions {
@@ -181,7 +184,7 @@ export async function decodeMedia(input: MediaInput, options: DecodeOptions = {}
       timesMs: Array.from({ length: thumbCount }, (_, i) => Math.round((i * durationMs) / Math.max(1, thumbCount))),
       frames: Array.from({ length: thumbCount }, (_, i) => new Uint8Array(grey.buffer, grey.byteOffset + i * thumbBytes, thumbBytes)),
     };
-    return { frames, thumbnails, fps, durationMs, audio: track };
+    return { frames, thumbnails, fps, durationMs, audio: track, container: containerInfo(probe.stderr) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

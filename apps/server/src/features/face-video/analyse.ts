@@ -13,6 +13,7 @@ import { measureFrame, type FrameMeasures } from './frame-measures.js';
 import { challengeWindow, judgeLiveness, livenessSignals, type ChallengeWindow, type LivenessSignals, type LivenessVerdict } from './liveness.js';
 import type { VideoTokenOutcome } from './outcome.js';
 import { judgeQuality, type QualityProblem } from './quality.js';
+import { screenSignals, type ScreenFrame, type ScreenSignals } from './screen-replay.js';
 import type { SpeechRecognizer, SpokenCodeCheck } from '../../engines/speech/spoken-code.js';
 
 /** Frames described per video: see docs/decisions.md ("Face match calibrated on real photos") for the cost. */
@@ -36,6 +37,9 @@ export interface VideoAnalysis {
   embeddings: number[][];
   /** The measures of every sampled frame (for measuring the capture judgement). */
   measures: FrameMeasures[];
+  /** The screen-replay evidence (also in decision.liveness.signals), and the frames it was measured on. */
+  screen: ScreenSignals;
+  screenFrames: ScreenFrame[];
 }
 
 function largest(faces: readonly FaceObservation[]): FaceObservation | undefined {
@@ -110,10 +114,31 @@ function signalRecord(s: LivenessSignals, verdict: LivenessVerdict, passive: { r
     scheduleStrayMs: s.schedule.strayMs,
     scheduleLongestAnswerMs: s.schedule.longestAnswerMs,
     scheduleMouth: `${s.schedule.mouthOpened} opened, ${s.schedule.mouthRested}/${s.schedule.gapsSeen} rested, ${s.schedule.mouthStrayFrames} stray`,
+    ...(s.screen ? screenRecord(s.screen) : {}),
   };
   if (passive.real !== null) record.passiveReal = round(passive.real);
   if (passive.live !== null) record.passiveLive = round(passive.live);
   return record;
+}
+
+/** The screen-replay evidence as stored with the decision (screen-replay.ts; technical detail in English). */
+export function screenRecord(screen: ScreenSignals): Record<string, number | string> {
+  return {
+    screenFrames: screen.framesMeasured,
+    screenMoire: round(screen.moire, 2),
+    screenBanding: round(screen.banding, 2),
+    screenBezelSides: screen.bezelSides,
+    screenGlare: round(screen.glare, 4),
+    screenBlueCast: round(screen.blueCast, 3),
+    screenStrong: screen.strong.join(',') || 'none',
+    screenVerdict: screen.verdict,
+    screenMs: Math.round(screen.ms),
+  };
+}
+
+/** The frames with their largest face, for screenSignals. */
+export function screenFrames(media: DecodedMedia, faces: ReadonlyArray<readonly FaceObservation[]>): ScreenFrame[] {
+  return media.frames.map((frame, i) => ({ image: frame.image, face: largest(faces[i] ?? [])?.box ?? null }));
 }
 
 export interface OutcomeInputs {
@@ -176,6 +201,9 @@ export async function analyseVideo(
 
   started = Date.now();
   const signals = livenessSignals(measures, media.thumbnails, media.audio ? { stepMs: media.audio.envelopeStepMs, rms: media.audio.envelope } : null, window);
+  const framesWithFaces = screenFrames(media, tracked.map((t) => t.faces));
+  const screen = screenSignals(framesWithFaces);
+  signals.screen = screen;
   const verdict = judgeLiveness(signals);
   const spoken: SpokenCodeCheck = media.audio
     ? await options.speech.check({ samples: media.audio.samples, sampleRate: media.audio.sampleRate }, options.code)
@@ -196,5 +224,5 @@ export async function analyseVideo(
     },
     spokenCode: spoken,
   };
-  return { outcome, decision, timingsMs: timings, embeddings, measures };
+  return { outcome, decision, timingsMs: timings, embeddings, measures, screen, screenFrames: framesWithFaces };
 }

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { errorTexts, faceMessages, grantorParamDefaults, paramInt, paramValue, type GrantorParam } from '@kyc/contracts';
+import { errorTexts, faceMessages, grantorParamDefaults, paramEnabled, paramInt, paramValue, type GrantorParam } from '@kyc/contracts';
 import type { BlobStore } from '../../blob/blob-store.js';
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import type { FaceEngineProvider } from '../../engines/face/provider.js';
@@ -19,7 +19,9 @@ import { compactTimestamp } from '../../domain/evidence.js';
 import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
 import { attemptSteps, isLocked, lockUntilAfter } from '../../domain/transactions.js';
 import { analyseVideo, holderEmbedding } from './analyse.js';
+import { cameraRecord } from '../../domain/camera.js';
 import { codeRefusal, codeState, SHOWN_DIGITS } from './codes.js';
+import { recorderCheck } from './container.js';
 import { challengeWindow } from './liveness.js';
 import { attemptEffect, exhaustedAfter, exhaustedReply, failureReply, type VideoTokenOutcome } from './outcome.js';
 import { specSchedule } from './schedule.js';
@@ -57,6 +59,13 @@ export interface VideoTokenRequest {
   /** 'videotoken-embedding', 'videotoken-pdf' or the real-time service name; kept with the evidence. */
   serviceCall: string;
   originOS?: string;
+  /** The browser's `info_camara` field (JSON: camera label and track settings), as received. */
+  cameraInfo?: string;
+  /**
+   * 'upload' (the browser's MediaRecorder file: its container is checked) or 'realtime' (written by the media
+   * server: not checked). Default 'upload'.
+   */
+  source?: 'upload' | 'realtime';
   /**
    * The attempts counter and its limit when not the main flow's (`video_token`, INTENTOS_VIDEO_TOKEN): the
    * result-link flow counts its own (spec §9: 5 in the link variant).
@@ -117,7 +126,11 @@ export async function decideVideoToken(deps: VideoTokenDeps, request: VideoToken
     return { ok: false, status: 409, message: `${faceMessages.comparisonFailed}: the ID front with the holder's photo was not read for this transaction`, message_client: faceMessages.comparisonFailed };
   }
 
-  type Ran = { refused: { status: number; message: string; message_client?: string } } | { analysis: Awaited<ReturnType<typeof analyseVideo>> };
+  const camera = cameraRecord(request.cameraInfo, paramEnabled(request.params, 'RECHAZAR_CAMARA_VIRTUAL'));
+  const threshold = faceThreshold(request.params);
+  type Ran =
+    | { refused: { status: number; message: string; message_client?: string } }
+    | { analysis: Pick<Awaited<ReturnType<typeof analyseVideo>>, 'outcome' | 'decision' | 'timingsMs'> };
   const ran = await deps.face.withSlot(async (engine): Promise<Ran> => {
     let media;
     try {
@@ -128,19 +141,39 @@ export async function decideVideoToken(deps: VideoTokenDeps, request: VideoToken
     }
     // Only a usable video spends the code.
     if (!(await useCode(db, issued.id, now))) return { refused: { ...codeRefusal.used, message_client: errorTexts.watchdog } };
+    const checked = request.source !== 'realtime' ? recorderCheck(media.container) : null;
+    const recorder: NonNullable<VideoTokenDecision['recorder']> = checked
+      ? { checked: true, consistent: checked.consistent, origin: checked.origin, detail: checked.detail, container: checked.container, refused: checked.consistent === false && paramEnabled(request.params, 'RECHAZAR_VIDEO_NO_NAVEGADOR') }
+      : { checked: false, consistent: null, origin: 'realtime', detail: 'recorded by the real-time media server, not by the browser', refused: false };
+    // The grantor refuses this source (a virtual camera, a file no browser recorded): decided without analysing it.
+    if (camera.refused || recorder.refused) {
+      const detail = camera.refused ? `the camera '${camera.label}' is a virtual camera (${camera.virtualCamera})` : `the file is not a browser recording: ${recorder.detail}`;
+      const decision: VideoTokenDecision = {
+        match: false,
+        faceScore: null,
+        threshold,
+        liveness: { passed: false, spoof: false, signals: { verdict: `not judged: ${detail}` } },
+        spokenCode: { verified: null, engine: 'none', detail: 'not checked: the source was refused' },
+        camera,
+        recorder,
+      };
+      return { analysis: { outcome: { kind: 'refused_source', detail }, decision, timingsMs: {} } };
+    }
     const photo = await blobs.get(holder.blobKey!);
     // Described while the video's frames are tracked.
     const reference = holderEmbedding(engine, photo.buffer);
     reference.catch(() => undefined);
     const analysis = await analyseVideo(engine, media, reference, {
       code: issued.code,
-      threshold: faceThreshold(request.params),
+      threshold,
       speech: deps.speech ?? noSpeechRecognizer,
       // The schedule shown with this code; the spec's fixed timing for a code issued before schedules were stored.
       // Both paths use it as is: the real-time recording starts when the start message arrives, sent at the
       // browser's time 0 (docs/decisions.md "Randomised digit schedule": its delay is within the answer latency).
       window: challengeWindow(issued.schedule ?? specSchedule(Math.min(issued.code.length, SHOWN_DIGITS))),
     });
+    analysis.decision.camera = camera;
+    analysis.decision.recorder = recorder;
     return { analysis };
   });
   if (ran === undefined) return { ok: false, status: 503, message: 'Busy: too many face videos are being checked; try again', message_client: errorTexts.serviceUnavailable };

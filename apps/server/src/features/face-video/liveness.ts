@@ -9,6 +9,7 @@
  */
 import type { FrameMeasures } from './frame-measures.js';
 import { specSchedule, type ChallengeSchedule } from './schedule.js';
+import type { ScreenSignals } from './screen-replay.js';
 
 export interface ChallengeWindow {
   /** When the first digit is shown, from the start of the recording, and when speech may end. */
@@ -131,6 +132,8 @@ export interface LivenessSignals {
   naturalMotion: boolean;
   /** The schedule check (scheduleSignals). */
   schedule: ScheduleSignals;
+  /** Evidence of a screen held up to the camera (screen-replay.ts), when measured. */
+  screen?: ScreenSignals;
 }
 
 export interface Utterance {
@@ -162,7 +165,7 @@ export interface ScheduleSignals {
 export type LivenessVerdict =
   | { kind: 'live' }
   /** A replayed picture or clip: the attempts run out at once (spec §8 'Spoof detected'). */
-  | { kind: 'spoof'; reason: 'frozen' | 'looped' | 'voice_over_still_face' }
+  | { kind: 'spoof'; reason: 'frozen' | 'looped' | 'voice_over_still_face' | 'screen_replay' }
   /** No proof of life in this recording (no reading aloud seen or heard): an attempt is counted. */
   | { kind: 'not_shown'; reason: string };
 
@@ -421,6 +424,10 @@ export function livenessSignals(
 export function judgeLiveness(s: LivenessSignals): LivenessVerdict {
   if (s.frozen) return { kind: 'spoof', reason: 'frozen' };
   if (s.looped) return { kind: 'spoof', reason: 'looped' };
+  // A screen in front of the camera: overwhelming evidence (three signals) is a spoof; strong evidence (two)
+  // refuses with one attempt counted, as a false screen would otherwise lock a real customer out for an hour.
+  if (s.screen?.verdict === 'spoof') return { kind: 'spoof', reason: 'screen_replay' };
+  if (s.screen?.verdict === 'refuse') return { kind: 'not_shown', reason: `the face was seen on a screen (${s.screen.strong.join(', ')})` };
   // Someone reads the code while the face in front of the camera stays rigid: a photo held up.
   if (s.speechActive && !s.mouthActive && !s.naturalMotion) return { kind: 'spoof', reason: 'voice_over_still_face' };
   if (!s.mouthActive) return { kind: 'not_shown', reason: 'the mouth did not move while the digits were shown' };

@@ -20,7 +20,9 @@ export type VideoTokenOutcome =
   | { kind: 'capture_problem'; message: string; detail: string }
   | { kind: 'no_match'; detail: string }
   | { kind: 'not_live'; detail: string }
-  | { kind: 'spoof'; detail: string };
+  | { kind: 'spoof'; detail: string }
+  /** The source is refused by the grantor's parameters (a virtual camera, a file no browser recorded): an attempt. */
+  | { kind: 'refused_source'; detail: string };
 
 export type AttemptEffect = 'none' | 'count' | 'exhaust';
 
@@ -59,6 +61,8 @@ export function failureReply(outcome: Exclude<VideoTokenOutcome, { kind: 'match'
       return { status: 400, message: faceMessages.phrase, message_client: faceMessages.phrase };
     case 'spoof':
       return { status: 404, message: errorTexts.spoofDetected, message_client: errorTexts.attemptsExceeded };
+    case 'refused_source':
+      return { status: 400, message: `Video source refused: ${outcome.detail}`, message_client: errorTexts.watchdog };
   }
 }
 

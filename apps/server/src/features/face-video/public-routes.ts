@@ -76,6 +76,7 @@ export function registerPublicVideoTokenRoutes(app: ZodApp, deps: Deps): void {
         expire: fields.expire ?? '',
         serviceCall: fields.service_call ?? '',
         ...(fields.originOS ? { originOS: fields.originOS } : {}),
+        ...(fields.info_camara ? { cameraInfo: fields.info_camara } : {}),
       });
       request.log.info({ grantorId: auth.link.grantorId, uuidTrx: auth.link.uuidTrx, linkId: auth.link.linkId, status: result.status }, 'link-flow face video decided');
       if (!result.ok) throw new HttpError(result.status, result.message, result.message_client);

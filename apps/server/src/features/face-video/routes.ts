@@ -119,10 +119,11 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
           expire: fields.expire ?? '',
           serviceCall: fields.service_call ?? '',
           ...(fields.originOS ? { originOS: fields.originOS } : {}),
+          ...(fields.info_camara ? { cameraInfo: fields.info_camara } : {}),
         },
       );
       request.log.info(
-        { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, status: result.status, match: result.decision?.match, faceScore: result.decision?.faceScore, liveness: result.decision?.liveness.passed, spoof: result.decision?.liveness.spoof },
+        { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, status: result.status, match: result.decision?.match, faceScore: result.decision?.faceScore, liveness: result.decision?.liveness.passed, spoof: result.decision?.liveness.spoof, camera: result.decision?.camera?.label, virtualCamera: result.decision?.camera?.virtualCamera, recorder: result.decision?.recorder?.origin },
         'face video decided',
       );
       if (!result.ok) throw new HttpError(result.status, result.message, result.message_client);

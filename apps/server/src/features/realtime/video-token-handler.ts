@@ -28,6 +28,8 @@ export function videoTokenRecordingHandlers(deps: VideoTokenDeps, links: LinkCon
       expire: message.expire,
       serviceCall: message.service ?? 'videotoken-embedding',
       originOS: isTrue(message.ios) ? 'ios' : 'android',
+      source: 'realtime',
+      ...(message.info_camara ? { cameraInfo: message.info_camara } : {}),
     });
     if (result.ok) return { status: 200, res: { status: 200, payload: result.payload } };
     const { status, message: text, message_client } = result;
@@ -46,6 +48,8 @@ export function videoTokenRecordingHandlers(deps: VideoTokenDeps, links: LinkCon
       expire: message.expire,
       serviceCall: message.service ?? linkServiceCall,
       originOS: isTrue(message.ios) ? 'ios' : 'android',
+      source: 'realtime',
+      ...(message.info_camara ? { cameraInfo: message.info_camara } : {}),
     });
     if (result.ok) return { status: 200, res: { status: 200, payload: result.payload } };
     const { status, message: text, message_client } = result;

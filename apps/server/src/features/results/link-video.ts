@@ -76,7 +76,7 @@ export function assertLinkUser(auth: LinkAuth, uuidUser: string): void {
   if (uuidUser.trim().toLowerCase() !== auth.link.uuidUser) throw new LinkFlowError(403, 'The result link belongs to another user', errorTexts.badUrl);
 }
 
-export type LinkVideoRequest = Pick<VideoTokenRequest, 'video' | 'contentType' | 'created' | 'expire' | 'originOS' | 'now'> & {
+export type LinkVideoRequest = Pick<VideoTokenRequest, 'video' | 'contentType' | 'created' | 'expire' | 'originOS' | 'now' | 'cameraInfo' | 'source'> & {
   serviceCall?: string;
 };
 
@@ -99,6 +99,8 @@ export async function decideLinkVideo(deps: VideoTokenDeps, links: LinkContext, 
     serviceCall: request.serviceCall || linkServiceCall,
     attempts: linkVideoAttempts,
     ...(request.originOS ? { originOS: request.originOS } : {}),
+    ...(request.cameraInfo ? { cameraInfo: request.cameraInfo } : {}),
+    ...(request.source ? { source: request.source } : {}),
     ...(request.now ? { now: request.now } : {}),
   });
   if (!result.ok) {

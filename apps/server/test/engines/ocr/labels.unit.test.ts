@@ -8,7 +8,7 @@ import { INE_LABELS } from '../../../src/engines/ocr/fields/ine-layouts.js';
 import { findLabels } from '../../../src/engines/ocr/fields/labels.js';
 import type { RawImage } from '../../../src/engines/ocr/homography.js';
 import type { RawLine, RawRead } from '../../../src/engines/ocr/pool.js';
-import { judgeRead } from '../../../src/domain/id-reading.js';
+import { judgeRead } from '../../../src/features/id-capture/id-reading.js';
 import type { OcrResult } from '../../../src/engines/ocr/types.js';
 
 const W = 2000;

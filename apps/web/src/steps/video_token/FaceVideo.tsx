@@ -4,6 +4,7 @@ import { api, sendAudit } from '../../api/calls';
 import { ApiError, isAbortError } from '../../api/client';
 import { useJourney } from '../../journey/run';
 import { openFaceCamera } from '../../media/camera';
+import { cameraInfoField, describeCamera } from '../../media/camera-info';
 import { cameraErrorDatum, classifyCameraError, type CameraErrorKind } from '../../media/camera-select';
 import { canvasToBlob, grabFrame } from '../../media/capture';
 import type { Size } from '../../media/geometry';
@@ -173,8 +174,11 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       }
     }
 
+    // The camera's label and settings go with the video (issue 18: a virtual camera is recorded, or refused).
+    const camera = describeCamera(stream?.getVideoTracks()[0]).then(cameraInfoField, () => undefined);
+
     async function uploadVideo(video: Blob, codes: Codes, uploadSignal: AbortSignal): Promise<FaceResult> {
-      const fields = { uuidUser: session.uuidUser ?? '', codes, origin: originOS(platform) };
+      const fields = { uuidUser: session.uuidUser ?? '', codes, origin: originOS(platform), camera: await camera };
       try {
         const response = await (flow === 'link'
           ? api().postMultipart<{ payload?: Partial<FaceResult> }>('publicVideoToken', linkVideoForm(video, fields), { step, signal: uploadSignal, ...linkCall(session.linkToken) })
@@ -226,6 +230,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
             service: serviceCall(flow),
             passport,
             platform,
+            camera: await camera,
           }),
         });
         // Its failure is read after the wait; until then it must not be reported as unhandled.

@@ -18,6 +18,13 @@ describe('face video forms', () => {
     expect(form.get('identificacion_pasaporte')).toBe('false');
   });
 
+  it('the camera (info_camara) goes with the video when known, in both flows', () => {
+    const camera = JSON.stringify({ label: 'fake_device_0', width: 640, height: 480, frameRate: 20 });
+    expect(videoTokenForm(video, { uuidUser: 'u-1', codes, origin: 'ios', flow: 'main', passport: false, ios: true, camera }).get('info_camara')).toBe(camera);
+    expect(linkVideoForm(video, { uuidUser: 'u-1', codes, origin: 'android', camera }).get('info_camara')).toBe(camera);
+    expect(videoTokenForm(video, { uuidUser: 'u-1', codes, origin: 'ios', flow: 'main', passport: false, ios: true }).has('info_camara')).toBe(false);
+  });
+
   it('the link flow sends its credential instead of the api key headers', () => {
     expect(linkCall('a.b.c')).toEqual({ identify: false, headers: { 'X-Consumer-Custom-ID': 'a.b.c' } });
   });

@@ -15,7 +15,7 @@ export function linkCall(linkToken: string | null): { identify: false; headers: 
   return { identify: false, headers: { 'X-Consumer-Custom-ID': linkToken ?? '' } };
 }
 
-/** Spec §7 public_video_token: uuidUser, created, expire, originOS, service_call and videotoken. */
+/** Spec §7 public_video_token: uuidUser, created, expire, originOS, service_call and videotoken (+ project's info_camara). */
 export function linkVideoForm(video: Blob, fields: Omit<VideoTokenFields, 'flow' | 'passport' | 'ios'>): FormData {
   const form = new FormData();
   form.append('uuidUser', fields.uuidUser);
@@ -24,6 +24,7 @@ export function linkVideoForm(video: Blob, fields: Omit<VideoTokenFields, 'flow'
   form.append('originOS', fields.origin);
   form.append('service_call', serviceCall('link'));
   form.append('videotoken', video, `videotoken.${recordingExtension(video.type)}`);
+  if (fields.camera) form.append('info_camara', fields.camera);
   return form;
 }
 
@@ -42,6 +43,8 @@ export interface VideoTokenFields {
   flow: FaceFlow;
   passport: boolean;
   ios: boolean;
+  /** project: the camera's label and settings as JSON (media/camera-info.ts), sent as info_camara when known. */
+  camera?: string | undefined;
 }
 
 /**
@@ -58,5 +61,6 @@ export function videoTokenForm(video: Blob, fields: VideoTokenFields): FormData 
   form.append('identificacion_pasaporte', String(fields.passport));
   form.append('iOS', String(fields.ios));
   form.append('videotoken', video, `videotoken.${recordingExtension(video.type)}`);
+  if (fields.camera) form.append('info_camara', fields.camera);
   return form;
 }
