@@ -1,4 +1,5 @@
 import type { Migration } from 'kysely';
+import { eventCountsMigration } from './events/migration.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
 import { resultsMigration } from './results/migration.js';
@@ -13,4 +14,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0002_postal_catalogue': postalCatalogueMigration,
   '0005_results': resultsMigration,
   '0006_sms': smsMigration,
+  '0009_event_counts': eventCountsMigration,
 };
