@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -12,6 +12,8 @@ import { cameraFrame } from '../support/camera.js';
 import { FakeMedia, generateHolder, readingVideo, type FaceMedia, type Holder } from '../support/face-video.js';
 import { acceptConsents, captureId, confirmData, faceVideoOutcome, fillAddress, recordFaceVideo, session, startAndAcceptTerms, type Session } from '../support/journey-steps.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { createDataCipher, loadDataKey } from '../../apps/server/src/crypto/data-cipher.js';
+import { listOutbox } from '../../apps/server/src/mail/mailer.js';
 import { grantorCli, transactionEvents } from '../support/transactions.js';
 
 /**
@@ -90,11 +92,16 @@ async function upToTheVideo(page: Page, entry: string, shot: string, viewport: V
   return session(page);
 }
 
-/** The .eml files of the server's outbox (SMTP_URL unset), once one lands. */
+/** The messages of the server's outbox (SMTP_URL unset), sealed with its data key at rest: file → decrypted .eml. */
+async function outboxMail(): Promise<Map<string, string>> {
+  const cipher = createDataCipher(loadDataKey({ dataDir: server.dataDir, dataEncryptionKey: undefined }).key);
+  return new Map((await listOutbox(server.dataDir, cipher)).map((m) => [m.file, m.eml]));
+}
+
 async function outboxMessages(): Promise<string[]> {
   const dir = path.join(server.dataDir, 'outbox');
   const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((n) => n.endsWith('.eml')).map((n) => path.join(dir, n));
+  return names.filter((n) => n.endsWith('.eml.sealed')).map((n) => path.join(dir, n));
 }
 
 async function greenJourney(viewport: ViewportName): Promise<void> {
@@ -136,8 +143,8 @@ async function greenJourney(viewport: ViewportName): Promise<void> {
     .poll(async () => {
       const fresh = (await outboxMessages()).filter((f) => !before.has(f));
       if (fresh.length === 0) return false;
-      eml = await readFile(fresh[0]!, 'utf8');
-      return true;
+      eml = (await outboxMail()).get(fresh[0]!) ?? '';
+      return eml !== '';
     }, { timeout: 30_000, interval: 250 })
     .toBe(true);
   const mail = await simpleParser(eml);

@@ -88,7 +88,14 @@ export async function record(on: Page, session: Session): Promise<{ id: string; 
         if (track) await transceiver.sender.replaceTrack(track);
       }
     };
-    const created = await fetch('/record/connections', { method: 'POST' });
+    // The connection is opened for the transaction of the session's start message: with its api key, or with the
+    // result link's credential (a signed token) for VIDEO_TOKEN_PDF, as the flow does.
+    const startStep = steps.find((s) => typeof s === 'object' && !s.reply) as { send: string } | undefined;
+    const opening = startStep ? (JSON.parse(startStep.send) as { key: string; transaccion: string; cliente: string; type: string }) : undefined;
+    const headers: Record<string, string> = opening
+      ? { transaccion: opening.transaccion, cliente: opening.cliente, ...(opening.type === 'VIDEO_TOKEN_PDF' && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(opening.key) ? { 'x-consumer-custom-id': opening.key } : { apikey: opening.key }) }
+      : {};
+    const created = await fetch('/record/connections', { method: 'POST', headers });
     if (!created.ok) throw new Error(`POST /record/connections: ${created.status}`);
     const { id, localDescription } = (await created.json()) as { id: string; localDescription: RTCSessionDescriptionInit };
     const pc = new RTCPeerConnection({ iceServers: [] });

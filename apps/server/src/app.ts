@@ -14,6 +14,7 @@ import { registerHealthRoutes } from './http/health.js';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { registerParamsRoutes } from './features/grantors/params-routes.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerRateLimits } from './http/rate-limits.js';
 import { registerWeb } from './http/web.js';
 import { responseSerializerCompiler } from './http/serializer.js';
 import { registerOcrRoutes } from './features/id-capture/ocr-routes.js';
@@ -129,6 +130,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const deps = { config, db, cipher, blobs, ocr, face, speech: speech.recognizer };
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app);
+    // Before any route: it hooks the costly ones as they are added.
+    await registerRateLimits(app, config.rateLimits);
     await registerMultipart(app, uploadLimits(config));
     await registerOpenApi(app, serviceVersion(), uploadLimits(config).fileBytes);
     registerHealthRoutes(app, deps, migrationsComplete);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseIdentityGateways, type IdentityGatewaysConfig } from './features/identity-checks/gateways/config.js';
 import { parseRealtimeEnv, type RealtimeConfig } from './features/realtime/config.js';
 import { parseSpeechEnv, type SpeechConfig } from './engines/speech/config.js';
+import { parseRateLimitEnv, type RateLimitConfig } from './http/rate-limit-config.js';
 import { testScheduleFromEnv, type ChallengeSchedule } from './features/face-video/schedule.js';
 
 export class ConfigError extends Error {
@@ -75,6 +76,14 @@ export interface Config {
   realtime: RealtimeConfig;
   /** The spoken-code recogniser (ASR_* variables, engines/speech/config.ts); none by default. */
   speech: SpeechConfig;
+  /** Abuse limits per transaction, client IP and api key (RATE_LIMIT_* and REDIS_URL, http/rate-limit-config.ts). */
+  rateLimits: RateLimitConfig;
+  /** Lifecycle plus audit events one transaction may store (EVENTS_PER_TRANSACTION); beyond it 429, nothing stored. */
+  eventsPerTransaction: number;
+  /** Result e-mails of one transaction after the first (RESULT_EMAIL_RESENDS), all to the one confirmed address. */
+  resultEmailResends: number;
+  /** Hours a development outbox message (DATA_DIR/outbox) is kept before it is deleted (OUTBOX_RETENTION_HOURS). */
+  outboxRetentionHours: number;
   /** TEST ONLY (VIDEO_TOKEN_TEST_SCHEDULE_MS, refused unless NODE_ENV=test): one digit schedule for every code. */
   videoTokenTestSchedule?: ChallengeSchedule | undefined;
 }
@@ -187,6 +196,9 @@ const envSchema = z.object({
   ),
   MAIL_FROM: optional(z.string().trim().regex(/^[^\r\n]{3,200}$/, { error: 'must be an address such as "Onboarding <no-reply@example.com>"' })),
   TSA_URL: optional(publicUrl),
+  EVENTS_PER_TRANSACTION: optional(integer(10, 1_000_000)),
+  RESULT_EMAIL_RESENDS: optional(integer(0, 20)),
+  OUTBOX_RETENTION_HOURS: optional(integer(1, 24 * 365)),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -242,6 +254,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
   if (!realtime.ok) throw new ConfigError(`Invalid configuration: ${realtime.problems.join('; ')}`);
   const speech = parseSpeechEnv(env);
   if (!speech.ok) throw new ConfigError(`Invalid configuration: ${speech.problems.join('; ')}`);
+  const rateLimits = parseRateLimitEnv(env);
+  if (!rateLimits.ok) throw new ConfigError(`Invalid configuration: ${rateLimits.problems.join('; ')}`);
   const testSchedule = testScheduleFromEnv(env);
   if (!testSchedule.ok) throw new ConfigError(`Invalid configuration: ${testSchedule.problem}`);
   return {
@@ -276,6 +290,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     realtime: realtime.config,
     speech: speech.config,
     videoTokenTestSchedule: testSchedule.schedule,
+    rateLimits: rateLimits.config,
+    eventsPerTransaction: e.EVENTS_PER_TRANSACTION ?? 1000,
+    resultEmailResends: e.RESULT_EMAIL_RESENDS ?? 2,
+    outboxRetentionHours: e.OUTBOX_RETENTION_HOURS ?? 72,
   };
 }
 

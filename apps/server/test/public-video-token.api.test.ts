@@ -183,7 +183,7 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
   }, 60_000);
   it('authorises the real-time VIDEO_TOKEN_PDF by the link credential in key', async () => {
     const link = await issue('autorizacion');
-    const offer = await createConnection(t);
+    const offer = await createConnection(t, { transaccion: h.transaccion, cliente: h.cliente, 'x-consumer-custom-id': link.credential });
     const client = await connectClient(t, offer, { sendTracks: false });
     const message = (overrides: Record<string, unknown>) =>
       JSON.stringify({ uuid: h.cliente, cliente: h.cliente, transaccion: h.transaccion, type: 'VIDEO_TOKEN_PDF', key: link.credential, service: 'videotoken-pdf', ...overrides });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errorTexts, realtimeChannel } from '@kyc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from './support/app.js';
-import { demoKey } from './support/fixtures.js';
+import { demoKey, trxHeaders } from './support/fixtures.js';
 import { answer, connectClient, createConnection, udpSockets } from './support/realtime-client.js';
 
 function startMessage(overrides: Record<string, unknown> = {}) {
@@ -26,6 +26,9 @@ function startMessage(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+/** The start message fields naming the connection's own transaction. */
+const ownTrx = (offer: { headers: { transaccion: string; cliente: string } }) => ({ transaccion: offer.headers.transaccion, cliente: offer.headers.cliente, uuid: offer.headers.cliente });
 
 describe.each(engines)('real-time media server ($name)', (engine) => {
   let t: TestApp;
@@ -102,8 +105,12 @@ describe.each(engines)('real-time media server ($name)', (engine) => {
       const wrongKey = JSON.parse(await client.send(JSON.stringify(startMessage({ key: 'not-a-key' }))));
       expect(wrongKey).toEqual({ status: 401, res: { status: 401, message: 'Invalid api key', message_client: errorTexts.badUrl } });
 
+      // The connection's own transaction only.
+      const otherTrx = JSON.parse(await client.send(JSON.stringify(startMessage())));
+      expect(otherTrx).toMatchObject({ status: 403, res: { message: 'The start message names another transaction than its connection' } });
+
       // Authenticated, but this client negotiated no media to send.
-      const noMedia = JSON.parse(await client.send(JSON.stringify(startMessage())));
+      const noMedia = JSON.parse(await client.send(JSON.stringify(startMessage(ownTrx(offer)))));
       expect(noMedia).toMatchObject({ status: 400, res: { message: 'Invalid message: no media track was negotiated' } });
     } finally {
       await client.close();
@@ -115,7 +122,7 @@ describe.each(engines)('real-time media server ($name)', (engine) => {
     const offer = await createConnection(t);
     const client = await connectClient(t, offer, { sendTracks: true });
     try {
-      const message = startMessage();
+      const message = startMessage(ownTrx(offer));
       client.sendOnly(JSON.stringify(message));
       const finished = JSON.parse(await client.send(realtimeChannel.finish));
       expect(finished).toEqual({
@@ -137,12 +144,72 @@ describe.each(engines)('real-time media server ($name)', (engine) => {
 describe('real-time media server limits', () => {
   const engine = engines[0]!;
 
+  it('refuses a connection without a valid transaction of a grantor: 16 unauthenticated calls open nothing', async () => {
+    const t = await startTestApp(engine, { REALTIME_MAX_CONNECTIONS: '2', RATE_LIMITS: 'off' });
+    try {
+      for (let i = 0; i < 16; i++) {
+        const bare = await t.app.inject({ method: 'POST', url: '/record/connections' });
+        expect(bare.statusCode).toBe(400);
+        expect(bare.json().message).toMatch(/header transaccion is missing|header/);
+      }
+      const noKey = await t.app.inject({ method: 'POST', url: '/record/connections', headers: { transaccion: randomUUID(), cliente: randomUUID() } });
+      expect(noKey.statusCode).toBe(401);
+      const wrongKey = await t.app.inject({ method: 'POST', url: '/record/connections', headers: trxHeaders('not-a-key') });
+      expect(wrongKey.json()).toMatchObject({ status: 401, message: 'Invalid api key', message_client: errorTexts.badUrl });
+      const badLink = await t.app.inject({ method: 'POST', url: '/record/connections', headers: { transaccion: randomUUID(), cliente: randomUUID(), 'x-consumer-custom-id': 'a.b.c' } });
+      expect(badLink.statusCode).toBeGreaterThanOrEqual(400);
+      expect(badLink.statusCode).toBeLessThan(500);
+      // Another user's transaction.
+      const owned = trxHeaders();
+      await createConnection(t, owned);
+      expect((await t.app.inject({ method: 'POST', url: '/record/connections', headers: { ...owned, cliente: randomUUID() } })).statusCode).toBe(403);
+      // The server still has room for a customer.
+      await createConnection(t);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps one live connection per transaction: a second one replaces the first', async () => {
+    const t = await startTestApp(engine, { REALTIME_MAX_CONNECTIONS: '2' });
+    try {
+      const headers = trxHeaders();
+      const first = await createConnection(t, headers);
+      const second = await createConnection(t, headers);
+      expect(second.id).not.toBe(first.id);
+      expect((await answer(t, first.id, { type: 'answer', sdp: 'v=0\r\n' })).statusCode).toBe(404);
+      // Replacing frees the slot: with a capacity of 2, the same transaction can reconnect again and again.
+      for (let i = 0; i < 3; i++) await createConnection(t, headers);
+      await createConnection(t);
+      expect((await t.app.inject({ method: 'DELETE', url: `/record/connections/${second.id}` })).statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses more than REALTIME_CONNECTIONS_PER_IP live connections from one client address with 429', async () => {
+    const t = await startTestApp(engine, { REALTIME_CONNECTIONS_PER_IP: '2', RATE_LIMITS: 'off' });
+    try {
+      await createConnection(t);
+      const second = await createConnection(t);
+      const third = await t.app.inject({ method: 'POST', url: '/record/connections', headers: trxHeaders() });
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toMatchObject({ status: 429, message: expect.stringContaining('REALTIME_CONNECTIONS_PER_IP') });
+      const elsewhere = await t.app.inject({ method: 'POST', url: '/record/connections', headers: trxHeaders(), remoteAddress: '10.9.9.9' });
+      expect(elsewhere.statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'DELETE', url: `/record/connections/${second.id}` })).statusCode).toBe(200);
+      await createConnection(t);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('refuses connections beyond REALTIME_MAX_CONNECTIONS with 503 and frees a slot on close', async () => {
     const t = await startTestApp(engine, { REALTIME_MAX_CONNECTIONS: '2' });
     try {
       const first = await createConnection(t);
       await createConnection(t);
-      const refused = await t.app.inject({ method: 'POST', url: '/record/connections' });
+      const refused = await t.app.inject({ method: 'POST', url: '/record/connections', headers: trxHeaders() });
       expect(refused.statusCode).toBe(503);
       expect(refused.json()).toMatchObject({ status: 503, message_client: errorTexts.serviceUnavailable });
       expect((await t.app.inject({ method: 'DELETE', url: `/record/connections/${first.id}` })).statusCode).toBe(200);

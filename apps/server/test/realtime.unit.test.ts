@@ -84,7 +84,7 @@ describe('REALTIME_* configuration', () => {
   const message = configErrorMessage;
 
   it('has defaults and reads every variable', () => {
-    expect(loadConfig({}).realtime).toEqual({ maxConnections: 16, connectionSeconds: 90, portRange: undefined, stunUrls: [] });
+    expect(loadConfig({}).realtime).toEqual({ maxConnections: 16, connectionSeconds: 90, connectionsPerIp: 4, portRange: undefined, stunUrls: [] });
     expect(
       loadConfig({
         REALTIME_MAX_CONNECTIONS: '40',
@@ -92,7 +92,7 @@ describe('REALTIME_* configuration', () => {
         REALTIME_PORT_RANGE: '40000-40199',
         REALTIME_STUN_URLS: 'stun:stun.example.mx:3478, stun:10.0.0.2',
       }).realtime,
-    ).toEqual({ maxConnections: 40, connectionSeconds: 120, portRange: [40000, 40199], stunUrls: ['stun:stun.example.mx:3478', 'stun:10.0.0.2'] });
+    ).toEqual({ maxConnections: 40, connectionSeconds: 120, connectionsPerIp: 4, portRange: [40000, 40199], stunUrls: ['stun:stun.example.mx:3478', 'stun:10.0.0.2'] });
   });
 
   it('names the variable of a bad value', () => {

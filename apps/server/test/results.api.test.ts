@@ -253,7 +253,7 @@ describe.each(engines)('results ($name)', (engine) => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: full, payload: body });
     expect(res.statusCode, res.body).toBe(200);
     const { jobId } = res.json().payload as { jobId: string };
-    const mail = await waitFor(async () => (await listOutbox(t.dataDir)).find((m) => m.file.endsWith(`${jobId}.eml`)));
+    const mail = await waitFor(async () => (await listOutbox(t.dataDir, cipherOf(t))).find((m) => m.file.endsWith(`${jobId}.eml.sealed`)));
     expect(mail.eml).toContain('To: cliente@correo.example');
     expect(mail.eml).toMatch(/pdf_token\?uuid=/);
     const [attachment] = emlAttachments(mail.eml);
@@ -389,7 +389,7 @@ describe.each(engines)('result e-mail across a restart ($name)', (engine) => {
       await t.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('id', '=', jobId).execute();
       const { buildApp } = await import('../src/app.js');
       second = await buildApp({ ...t.config, smtpUrl: undefined }, { db: t.db, results: { jobPollMs: 100 } });
-      const mail = await waitFor(async () => (await listOutbox(t.dataDir)).find((m) => m.file.endsWith(`${jobId}.eml`)));
+      const mail = await waitFor(async () => (await listOutbox(t.dataDir, cipherOf(t))).find((m) => m.file.endsWith(`${jobId}.eml.sealed`)));
       expect(mail.eml).toContain('To: rosa@correo.example');
       expect(await pdfText(emlAttachments(mail.eml)[0]!.content)).toContain('ROSA ELENA MARTÍNEZ ÁVILA');
       expect(await waitFor(async () => ((await jobState(t.db, jobId))?.state === 'done' ? true : undefined))).toBe(true);

@@ -409,7 +409,15 @@ export const calls = {
   },
   recordConnections: {
     ...routes.recordConnections,
-    summary: 'Real-time media server: new peer connection with its offer.',
+    summary: 'Real-time media server: new peer connection with its offer, for a transaction of a grantor (one live connection each).',
+    // project (issue #15): the flow's transaction headers, with its api key or, in the result-link flow, the link
+    // credential in X-Consumer-Custom-ID; the start message on the data channel must name the same transaction.
+    headers: z.object({
+      transaccion: uuid,
+      cliente: uuid,
+      apikey: z.string().min(1).max(200).optional(),
+      'x-consumer-custom-id': z.string().min(1).max(2000).optional(),
+    }),
     response: z.object({ id: z.string(), localDescription: z.object({ type: z.string(), sdp: z.string() }) }),
   },
   recordRemoteDescription: {

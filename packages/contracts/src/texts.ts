@@ -29,6 +29,10 @@ export const errorTexts = {
   processFailure: 'Finalizado por reintentos',
   cancelled: 'Cancelado',
   noScore: 'Sin valores en el score',
+  // project: the abuse limits' 429 (issue #15); an honest customer never sees it.
+  tooManyRequests: 'Recibimos demasiadas solicitudes en poco tiempo. Espera un momento e intenta nuevamente.',
+  emailAlreadySent: 'El resultado ya fue enviado a tu correo electrónico.',
+  emailOtherAddress: 'El resultado de este proceso solo puede enviarse al correo que confirmaste.',
 } as const;
 
 /** Face step server messages (spec §8). The first seven do not count an attempt. */

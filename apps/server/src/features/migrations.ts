@@ -1,7 +1,8 @@
 import type { Migration } from 'kysely';
+import { eventCountsMigration } from './events/migration.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
-import { resultsMigration } from './results/migration.js';
+import { resultEmailsMigration, resultsMigration } from './results/migration.js';
 import { smsMigration } from './sms/migration.js';
 
 /**
@@ -13,4 +14,6 @@ export const featureMigrations: Record<string, Migration> = {
   '0002_postal_catalogue': postalCatalogueMigration,
   '0005_results': resultsMigration,
   '0006_sms': smsMigration,
+  '0009_event_counts': eventCountsMigration,
+  '0010_result_emails': resultEmailsMigration,
 };

@@ -24,7 +24,9 @@ describe('the result e-mail', () => {
     const html = mailHtml(blocks);
     expect(html).toContain(`<a href="http://localhost:8080/pdf_token?uuid=${'a'.repeat(560)}&amp;x=1">Consultar mi documento</a>`);
     expect(html).not.toMatch(/<p>[^<]*pdf_token/);
-    expect(html).toContain('Hola José &lt;Luis&gt;:');
+    // The request's free text never reaches the message (issue #15).
+    expect(html).toContain('<p>Hola:</p>');
+    expect(html).not.toContain('José');
     const text = mailText(blocks);
     expect(text.split('\n\n')).toContain(payload().pdfTokenUrl);
   });

@@ -1,13 +1,18 @@
 import { expect } from 'vitest';
 import { MediaStreamTrack, RTCPeerConnection, useOPUS, useVP8, type RTCDataChannel } from 'werift';
 import type { TestApp } from './app.js';
+import { trxHeaders } from './fixtures.js';
 
 export type Offer = { id: string; localDescription: { type: string; sdp: string } };
 
-export async function createConnection(t: TestApp): Promise<Offer> {
-  const res = await t.app.inject({ method: 'POST', url: '/record/connections' });
+/** The transaction headers a connection is opened for (the demo key and fresh ids unless given). */
+export type ConnectionHeaders = { transaccion: string; cliente: string; apikey?: string; 'x-consumer-custom-id'?: string };
+
+/** Opens a connection for `headers`' transaction; the offer carries them back, for the start message. */
+export async function createConnection(t: TestApp, headers: ConnectionHeaders = trxHeaders()): Promise<Offer & { headers: ConnectionHeaders }> {
+  const res = await t.app.inject({ method: 'POST', url: '/record/connections', headers });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as Offer;
+  return { ...(res.json() as Offer), headers };
 }
 
 export async function answer(t: TestApp, id: string, body: unknown) {

@@ -1,4 +1,4 @@
-import { calls, schemas, type LifecycleEvent } from '@kyc/contracts';
+import { calls, errorTexts, schemas, type LifecycleEvent } from '@kyc/contracts';
 import type { z } from 'zod';
 import { consentAcceptanceOf } from './consent-acceptance.js';
 import { evidenceKind } from '../../domain/evidence-kinds.js';
@@ -6,7 +6,7 @@ import { decideLifecycleEvent } from './lifecycle.js';
 import { normalizeId } from '../../domain/transactions.js';
 import { findOutcome, recordOutcome } from '../results/outcomes.js';
 import { addEvidence, listEvidence } from '../../store/evidence.js';
-import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents } from './store.js';
+import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents, takeEventSlot } from './store.js';
 import { findTransaction, readAttempts, setCurrentStep, setLockUntil } from '../../store/transactions.js';
 import { authorizeTransaction, requireGrantor } from '../../http/auth.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
@@ -16,7 +16,13 @@ type StoredAuditEvent = Omit<z.output<typeof schemas.auditEventBody>, 'apikey'>;
 
 const sameId = (a: string, b: string) => normalizeId(a) === normalizeId(b);
 
-export function registerEventRoutes(app: ZodApp, { db, cipher }: Deps): void {
+/** 429 once the transaction stored EVENTS_PER_TRANSACTION events: nothing more is stored (issue #15). */
+function eventBoundReached(max: number): HttpError {
+  return new HttpError(429, `This transaction already stored the most events allowed (${max}, EVENTS_PER_TRANSACTION); nothing was stored`, errorTexts.tooManyRequests);
+}
+
+export function registerEventRoutes(app: ZodApp, { db, cipher, config }: Deps): void {
+  const maxEvents = config.eventsPerTransaction;
   const cycle = calls.updateCycle;
   app.route({
     method: cycle.method,
@@ -40,6 +46,7 @@ export function registerEventRoutes(app: ZodApp, { db, cipher }: Deps): void {
         // Spec §4: a finished transaction is never re-opened; a retry-limit failure locks it for an hour.
         const decision = decideLifecycleEvent({ finished: (await findOutcome(tx, transaction.uuidTrx)) !== undefined }, body, now);
         if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
+        if (!(await takeEventSlot(tx, transaction.uuidTrx, maxEvents))) throw eventBoundReached(maxEvents);
         if (decision.finish && !(await recordOutcome(tx, transaction.uuidTrx, decision.finish.status, now))) {
           throw new HttpError(409, 'The transaction is finished: it accepts no more updates');
         }
@@ -79,13 +86,16 @@ export function registerEventRoutes(app: ZodApp, { db, cipher }: Deps): void {
       // browser are kept with the event because an acceptance is evidence (who accepted, from where).
       const { apikey: _secret, ...fields } = body;
       const payload = { ...fields, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
-      const id = await insertAuditEvent(db, cipher, {
-        uuidTrx: transaction.uuidTrx,
-        grantorId: grantor.id,
-        paso: body.paso,
-        tipo: body.tipo,
-        finished: body.finished,
-        payload,
+      const id = await db.transaction().execute(async (tx) => {
+        if (!(await takeEventSlot(tx, transaction.uuidTrx, maxEvents))) throw eventBoundReached(maxEvents);
+        return insertAuditEvent(tx, cipher, {
+          uuidTrx: transaction.uuidTrx,
+          grantorId: grantor.id,
+          paso: body.paso,
+          tipo: body.tipo,
+          finished: body.finished,
+          payload,
+        });
       });
       // An acceptance is also the consent evidence the clause and authorization documents cite.
       const acceptance = consentAcceptanceOf(body, { ip: request.ip, userAgent: payload.userAgent }, new Date());

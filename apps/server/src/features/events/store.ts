@@ -1,6 +1,7 @@
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import type { Db } from '../../store/db.js';
 import { uuidv7 } from '../../store/ids.js';
+import type {} from './tables.js';
 
 export interface StoredEvent {
   id: string;
@@ -82,4 +83,23 @@ export function listLifecycleEvents(db: Db, cipher: DataCipher, uuidTrx: string)
 
 export function listAuditEvents(db: Db, cipher: DataCipher, uuidTrx: string): Promise<StoredEvent[]> {
   return listEvents(db, cipher, 'audit_events', auditContext, uuidTrx);
+}
+
+/**
+ * Takes one of the transaction's `max` event slots in one statement (an insert, or an increment guarded by the
+ * bound), so concurrent requests and several nodes never store more than `max`. False: the bound is reached.
+ * Run it in the same database transaction as the insert of the event, so a refused or failed event takes none.
+ */
+export async function takeEventSlot(db: Db, uuidTrx: string, max: number): Promise<boolean> {
+  const result = await db
+    .insertInto('transaction_event_counts')
+    .values({ uuid_trx: uuidTrx, events: 1 })
+    .onConflict((oc) =>
+      oc
+        .column('uuid_trx')
+        .doUpdateSet((eb) => ({ events: eb(eb.ref('transaction_event_counts.events'), '+', 1) }))
+        .where('transaction_event_counts.events', '<', max),
+    )
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }

@@ -4,6 +4,8 @@ import { z } from 'zod';
 export interface RealtimeConfig {
   /** Peer connections alive at once; more are refused with 503. */
   maxConnections: number;
+  /** Live connections from one client address; more are refused with 429 (one address cannot fill the server). */
+  connectionsPerIp: number;
   /** A connection is closed this long after it was created, whatever it is doing. */
   connectionSeconds: number;
   /** UDP ports the ICE sockets bind to (so a firewall can open them); any free port when undefined. */
@@ -53,6 +55,7 @@ const stunUrls = z
 const envSchema = z.object({
   REALTIME_MAX_CONNECTIONS: z.preprocess(blankToUndefined, integer(1, 1000).optional()),
   REALTIME_CONNECTION_SECONDS: z.preprocess(blankToUndefined, integer(1, 3600).optional()),
+  REALTIME_CONNECTIONS_PER_IP: z.preprocess(blankToUndefined, integer(1, 1000).optional()),
   REALTIME_PORT_RANGE: z.preprocess(blankToUndefined, portRange.optional()),
   REALTIME_STUN_URLS: z.preprocess(blankToUndefined, stunUrls.optional()),
 });
@@ -70,6 +73,7 @@ export function parseRealtimeEnv(env: NodeJS.ProcessEnv): RealtimeConfigResult {
     config: {
       maxConnections: e.REALTIME_MAX_CONNECTIONS ?? 16,
       connectionSeconds: e.REALTIME_CONNECTION_SECONDS ?? 90,
+      connectionsPerIp: e.REALTIME_CONNECTIONS_PER_IP ?? 4,
       portRange: e.REALTIME_PORT_RANGE,
       stunUrls: e.REALTIME_STUN_URLS ?? [],
     },

@@ -32,6 +32,17 @@ async function authorizeLinkMessage(links: LinkContext, message: RealtimeStartMe
   return { grantor: link.grantor, transaction: { uuidTrx, uuidUser, grantorId }, link };
 }
 
+/** Who may open a connection: the transaction of the headers, by its grantor's key or by the result link's credential. */
+async function authorizeConnection(db: Deps['db'], links: LinkContext, headers: { transaccion: string; cliente: string; apikey?: string | undefined; 'x-consumer-custom-id'?: string | undefined }): Promise<RealtimeAuth> {
+  const credential = headers['x-consumer-custom-id'];
+  if (credential) {
+    return authorizeLinkMessage(links, { key: credential, transaccion: headers.transaccion, cliente: headers.cliente } as RealtimeStartMessage);
+  }
+  if (!headers.apikey) throw new HttpError(401, 'The apikey header (or the result link credential in X-Consumer-Custom-ID) is required', errorTexts.badUrl);
+  const { grantor, transaction } = await authorizeTransaction(db, { apikey: headers.apikey, transaccion: headers.transaccion, cliente: headers.cliente });
+  return { grantor, transaction };
+}
+
 const unknownConnection = (id: string) => new HttpError(404, `Unknown real-time connection ${id} (closed, expired or never created)`);
 
 /**
@@ -79,10 +90,21 @@ export function registerRealtimeRoutes(app: ZodApp, deps: Deps, options: Realtim
   app.route({
     method: create.method,
     url: create.path,
-    schema: { summary: create.summary, tags, response: { 200: create.response, ...errorResponses } },
-    handler: async (_request, reply) => {
-      const { id, session } = await registry.create((newId) => RecordingSession.open(newId, config.realtime, services));
-      log.info({ connectionId: id, open: registry.size }, 'real-time connection created');
+    schema: { summary: create.summary, tags, headers: create.headers, response: { 200: create.response, ...errorResponses } },
+    handler: async (request, reply) => {
+      const owner = await authorizeConnection(db, links, request.headers);
+      const uuidTrx = owner.transaction.uuidTrx;
+      // The start message on the data channel must name the transaction the connection was opened for.
+      const bound: SessionServices = {
+        ...services,
+        async authorize(message) {
+          const auth = await services.authorize(message);
+          if (auth.transaction.uuidTrx !== uuidTrx) throw new HttpError(403, 'The start message names another transaction than its connection', errorTexts.badUrl);
+          return auth;
+        },
+      };
+      const { id, session, replaced } = await registry.create((newId) => RecordingSession.open(newId, config.realtime, bound), { uuidTrx, ip: request.ip });
+      log.info({ connectionId: id, uuidTrx, open: registry.size, ...(replaced ? { replaced } : {}) }, 'real-time connection created');
       reply.header('cache-control', 'no-store');
       return { id, localDescription: session.localDescription() };
     },

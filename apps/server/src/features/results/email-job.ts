@@ -15,6 +15,7 @@ export interface EmailJobPayload {
   grantorId: string;
   grantorName: string;
   email: string;
+  /** Kept for jobs queued before issue #15; never written into the message. */
   name: string;
   flag: ScoreFlag;
   tipo_envio: string;
@@ -38,7 +39,8 @@ type MailBlock = string | { link: string; label: string };
 /** Subject and body of the result e-mail by flag (the final screens' outcomes, docs/decisions.md). */
 export function resultMailText(p: EmailJobPayload): { subject: string; blocks: MailBlock[] } {
   const folio = folioOf(p.uuidUser);
-  const greeting = `Hola ${p.name.trim() || 'cliente'}:`;
+  // No text of the request reaches the message (issue #15): the greeting names nobody, whatever p.name holds.
+  const greeting = 'Hola:';
   const link: MailBlock[] =
     p.pdfTokenUrl && p.fecha
       ? [

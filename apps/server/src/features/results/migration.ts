@@ -44,3 +44,18 @@ export const resultsMigration: Migration = {
       .execute();
   },
 };
+
+/** 0010_result_emails: the one recipient and the send count of each transaction's result e-mail (issue #15). */
+export const resultEmailsMigration: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('result_emails')
+      .addColumn('uuid_trx', 'text', (c) => c.primaryKey().references('transactions.uuid_trx').onDelete('cascade'))
+      .addColumn('recipient_hash', 'text', (c) => c.notNull())
+      .addColumn('recipient_enc', 'text', (c) => c.notNull())
+      .addColumn('sends', 'integer', (c) => c.notNull())
+      .addColumn('first_at', 'text', (c) => c.notNull())
+      .addColumn('last_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};

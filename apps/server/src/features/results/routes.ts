@@ -1,4 +1,4 @@
-import { calls, paramEnabled, paramValue } from '@kyc/contracts';
+import { calls, errorTexts, paramEnabled, paramValue } from '@kyc/contracts';
 import { publicBaseUrl } from '../../config.js';
 import { loadLinkKey } from '../../crypto/link-key.js';
 import { ownerParams } from '../../domain/grantor-params.js';
@@ -8,13 +8,14 @@ import { startJobWorker, type JobWorker } from '../../jobs/worker.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { createMailer } from '../../mail/mailer.js';
 import { storeBundle } from './bundle.js';
-import { generateDocuments, latestDocuments, userDataOf } from './documents-service.js';
+import { generateDocuments, latestDocuments } from './documents-service.js';
 import { emailJobHandler, emailJobKind, type EmailJobPayload } from './email-job.js';
+import { claimResultEmail, releaseResultEmail } from './result-emails.js';
 import { scoreOf } from './facts.js';
 import { checkLinkToken, consumeLink, enlaceUrl, issueResultLink, LinkRefusedError, signLinkToken, type LinkContext, type ResultDocument } from './links.js';
 import { assertTransactionOpen } from './outcomes.js';
 import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
-import { addEvidence, latestEvidence, listEvidenceWithPayload } from '../../store/evidence.js';
+import { addEvidence, latestEvidence } from '../../store/evidence.js';
 import { readStoredParams } from '../../store/grantors.js';
 import { authorizeTransaction } from '../../http/auth.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
@@ -73,7 +74,7 @@ function linkHours(params: Parameters<typeof paramValue>[0]): number {
 export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsOptions = {}): { worker: JobWorker } {
   const { config, db, cipher, blobs } = deps;
   const links = resultLinkContext(deps);
-  const mailer = createMailer(config);
+  const mailer = createMailer(config, cipher);
   app.log.info({ mail: mailer.kind }, mailer.kind === 'smtp' ? 'result e-mail through SMTP' : 'result e-mail to the local outbox (DATA_DIR/outbox)');
   const worker = startJobWorker({
     db,
@@ -199,37 +200,52 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       if (semaforo(result.flag) !== body.semaforo) {
         request.log.warn({ uuidTrx: transaction.uuidTrx, client: body.semaforo, server: result.flag }, 'the client sent another semaforo than the server computes');
       }
+      // One recipient per transaction, taken before anything is written: the address the customer confirmed on the
+      // final screen (the first accepted call); later calls may only resend to it, RESULT_EMAIL_RESENDS times.
+      const claim = await claimResultEmail(db, cipher, transaction.uuidTrx, body.email, config.resultEmailResends, now);
+      if (claim.kind === 'other_address') {
+        request.log.warn({ uuidTrx: transaction.uuidTrx }, 'result e-mail refused: another address than the confirmed one');
+        throw new HttpError(409, 'The result e-mail of this transaction goes only to the address confirmed first; nothing was sent', errorTexts.emailOtherAddress);
+      }
+      if (claim.kind === 'exhausted') {
+        throw new HttpError(409, `The result e-mail of this transaction was already sent ${claim.sends} times (1 + RESULT_EMAIL_RESENDS); nothing was sent`, errorTexts.emailAlreadySent);
+      }
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
       const grantorName = paramValue(grantorParams, 'NOMBRE_CORTO').trim() || grantor.name;
       const id = resultCustomId(grantorParams, now, transaction.uuidUser);
-      const link =
-        result.flag === 'RED'
-          ? undefined
-          : await issueResultLink(links, { ...trx, document: 'autorizacion' as ResultDocument, expiresAt: new Date(now.getTime() + linkHours(grantorParams) * 3_600_000) }, now);
-      // The data the user confirmed reaches the server only here: kept as data_user evidence, the documents
-      // generated later (proccessdocuments, result links) show it too, not just this e-mail's report.
-      if (body.data_user && body.data_user.length > 0) {
-        await addEvidence(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, kind: evidenceKind.userData, payload: body.data_user });
+      let jobId: string;
+      try {
+        const link =
+          result.flag === 'RED'
+            ? undefined
+            : await issueResultLink(links, { ...trx, document: 'autorizacion' as ResultDocument, expiresAt: new Date(now.getTime() + linkHours(grantorParams) * 3_600_000) }, now);
+        // The data the user confirmed reaches the server only here: kept as data_user evidence, the documents
+        // generated later (proccessdocuments, result links) show it too, not just this e-mail's report.
+        if (body.data_user && body.data_user.length > 0) {
+          await addEvidence(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, kind: evidenceKind.userData, payload: body.data_user });
+        }
+        const bodyData = body.data_user?.map((d) => [d.description, d.value] as [string, string]);
+        // No text of the request reaches the message: the greeting names nobody (body.name is free text).
+        const payload: EmailJobPayload = {
+          ...trx,
+          grantorName,
+          email: body.email.trim(),
+          name: '',
+          flag: result.flag,
+          tipo_envio: tipoEnvio(result.flag),
+          semaforo: semaforo(result.flag),
+          customId: id,
+          clientCustomId: body.custom_uuid,
+          ...(link ? { pdfTokenUrl: link.pdfTokenUrl, fecha: link.fecha } : {}),
+          ...(bodyData ? { userData: bodyData } : {}),
+        };
+        jobId = await enqueueJob(db, cipher, { kind: emailJobKind, uuidTrx: transaction.uuidTrx, payload }, now);
+      } catch (error) {
+        await releaseResultEmail(db, transaction.uuidTrx).catch(() => undefined);
+        throw error;
       }
-      const records = await listEvidenceWithPayload(db, cipher, transaction.uuidTrx, evidenceKind.userData);
-      const bodyData = body.data_user?.map((d) => [d.description, d.value] as [string, string]);
-      const name = body.name.trim() || userDataOf(records, bodyData).name;
-      const payload: EmailJobPayload = {
-        ...trx,
-        grantorName,
-        email: body.email,
-        name,
-        flag: result.flag,
-        tipo_envio: tipoEnvio(result.flag),
-        semaforo: semaforo(result.flag),
-        customId: id,
-        clientCustomId: body.custom_uuid,
-        ...(link ? { pdfTokenUrl: link.pdfTokenUrl, fecha: link.fecha } : {}),
-        ...(bodyData ? { userData: bodyData } : {}),
-      };
-      const jobId = await enqueueJob(db, cipher, { kind: emailJobKind, uuidTrx: transaction.uuidTrx, payload }, now);
       void worker.poke();
-      request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, jobId, flag: result.flag }, 'result e-mail queued');
+      request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, jobId, flag: result.flag, send: claim.sends }, 'result e-mail queued');
       reply.header('cache-control', 'no-store');
       return { status: 200 as const, payload: { jobId } };
     },

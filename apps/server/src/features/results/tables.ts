@@ -38,7 +38,23 @@ export interface TransactionOutcomesTable {
   finished_at: string;
 }
 
+/**
+ * The result e-mail of a transaction (migration 0010_result_emails): the one address it may go to (bound by the
+ * first accepted call) and how many were queued, at most 1 + RESULT_EMAIL_RESENDS.
+ */
+export interface ResultEmailsTable {
+  uuid_trx: string;
+  /** HMAC of the normalised address (features/results/result-emails.ts). */
+  recipient_hash: string;
+  /** The address, encrypted with the data key. */
+  recipient_enc: string;
+  sends: number;
+  first_at: string;
+  last_at: string;
+}
+
 export interface ResultsTables {
+  result_emails: ResultEmailsTable;
   result_links: ResultLinksTable;
   jobs: JobsTable;
   transaction_outcomes: TransactionOutcomesTable;

@@ -212,7 +212,13 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
         realtimeSetup = connectRealtime({
           stream,
           signalling: {
-            open: () => api().request('recordConnections', { step, signal }),
+            // The connection is opened for this transaction (its headers); the link flow proves it with its credential.
+            open: () =>
+              api().request('recordConnections', {
+                step,
+                signal,
+                ...(flow === 'link' ? { headers: { 'X-Consumer-Custom-ID': session.linkToken ?? '' } } : {}),
+              }),
             answer: async (id, description) => {
               await api().request('recordRemoteDescription', { step, params: { id }, body: description, signal });
             },
