@@ -101,9 +101,12 @@ describe.each(engines)('attempts when the server fails ($name)', (engine) => {
   it('gives the attempt back when the engine fails (500), also under concurrency', async () => {
     const headers = trxHeaders();
     const replies = await Promise.all(Array.from({ length: 4 }, () => t.app.inject(ocrRequest(headers))));
-    expect(replies.map((r) => r.statusCode)).toEqual([500, 500, 500, 500]);
-    // Never more reads at once than attempts left.
-    expect(reads.count).toBeLessThanOrEqual(4);
+    // At most 3 at once; a fourth is refused while they are decided (429, no lock), or runs after a give-back.
+    const statuses = replies.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 500).length).toBeGreaterThanOrEqual(3);
+    expect(statuses.filter((s) => s !== 500 && s !== 429)).toEqual([]);
+    expect(reads.count).toBe(statuses.filter((s) => s === 500).length);
+    // Nothing counted, nothing locked: a later good capture still has all its attempts.
     const state = await transactionState(t, headers.transaccion);
     expect(state.transaction.attempts).toEqual({});
     expect(state.transaction.lockedUntil).toBeNull();
