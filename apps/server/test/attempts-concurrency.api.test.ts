@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OcrEngineProvider } from '../src/engines/ocr/provider.js';
 import { engines, startSecondNode, startTestApp, type TestApp } from './support/app.js';
-import { trxHeaders } from './support/fixtures.js';
+import { demoId, trxHeaders } from './support/fixtures.js';
 import { multipartBody } from './uploads/samples.js';
 
 /**
@@ -54,6 +54,15 @@ function ocrRequest(headers: Headers) {
   return { method: 'POST' as const, url: '/v2/ocr', headers: { ...headers, 'content-type': contentType }, payload };
 }
 
+function proofRequest(headers: Headers) {
+  const { payload, contentType } = multipartBody([
+    { name: 'folder', value: `${demoId}/${headers.cliente}/domicilio` },
+    { name: 'uuid', value: headers.cliente },
+    { name: 'file', filename: 'comprobante.png', contentType: 'image/png', data: blank },
+  ]);
+  return { method: 'POST' as const, url: '/v1/file', headers: { ...headers, 'content-type': contentType }, payload };
+}
+
 async function transactionState(t: TestApp, uuidTrx: string) {
   const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { apikey: 'demo' } });
   return res.json().payload as { transaction: { attempts: Record<string, number>; lockedUntil: string | null }; evidence?: Array<{ kind: string }> };
@@ -86,6 +95,19 @@ describe.each(engines)('attempts under concurrency ($name)', (engine) => {
     expect(state.transaction.attempts).toEqual({ id_frontal: 3 });
     expect(Date.parse(state.transaction.lockedUntil ?? '')).toBeGreaterThan(Date.now() + 59 * 60_000);
     expect((state.evidence ?? []).filter((e) => e.kind === 'ocr_frente')).toHaveLength(3);
+  }, 120_000);
+
+  it('8 concurrent unreadable proofs of address with a limit of 3 read exactly 3', async () => {
+    const headers = trxHeaders();
+    reads.count = 0;
+    const replies = await Promise.all(Array.from({ length: 8 }, () => t.app.inject(proofRequest(headers))));
+    expect(reads.count).toBe(3);
+    const read = replies.filter((r) => r.statusCode === 200).map((r) => r.json().payload.lectura.intentosRestantes as number);
+    expect(read.sort()).toEqual([0, 1, 2]);
+    expect(replies.filter((r) => r.statusCode === 429)).toHaveLength(5);
+    const state = await transactionState(t, headers.transaccion);
+    expect(state.transaction.attempts).toEqual({ comprobante: 3 });
+    expect(state.transaction.lockedUntil).not.toBeNull();
   }, 120_000);
 });
 
