@@ -25,7 +25,7 @@ import { registerResultsRoutes, resultLinkContext, type ResultsOptions } from '.
 import { registerIdentityCheckRoutes } from './features/identity-checks/routes.js';
 import { registerIdCalibrateRoutes } from './features/id-capture/calibrate-routes.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
-import { lazyOcrEngine } from './engines/ocr/provider.js';
+import { lazyOcrEngine, type OcrEngineProvider } from './engines/ocr/provider.js';
 import { createFaceEngine } from './engines/face/engine.js';
 import { lazyFaceEngine } from './engines/face/provider.js';
 import { createSpeechRecognizer } from './engines/speech/recognizer.js';
@@ -52,6 +52,8 @@ export interface BuildOptions {
   results?: ResultsOptions;
   /** Decisions of real-time recordings by type, replacing the ones registered here (tests inject theirs). */
   recordingHandlers?: Partial<RecordingHandlers>;
+  /** Wraps the OCR engine provider (tests count the reads that reach the engine). */
+  wrapOcr?: (provider: OcrEngineProvider) => OcrEngineProvider;
 }
 
 function serviceVersion(): string {
@@ -120,7 +122,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       app.log.warn('blobs are kept on the local disk (DATA_DIR/blobs): set S3_BUCKET when several nodes share the database');
     }
 
-    const ocr = lazyOcrEngine(() => createOcrEngine());
+    const lazyOcr = lazyOcrEngine(() => createOcrEngine());
+    const ocr = options.wrapOcr ? options.wrapOcr(lazyOcr) : lazyOcr;
     app.addHook('onClose', async () => ocr.close());
     const face = lazyFaceEngine(() => createFaceEngine());
     app.addHook('onClose', async () => face.close());

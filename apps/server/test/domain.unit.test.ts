@@ -2,8 +2,6 @@ import { grantorParamDefaults, grantorParamIds } from '@kyc/contracts';
 import { describe, expect, it } from 'vitest';
 import { effectiveParams, ownerParams, paramValueProblem, publicParams } from '../src/domain/grantor-params.js';
 import {
-  attemptsExhausted,
-  attemptsLeft,
   decideTransaction,
   isLocked,
   lockUntilAfter,
@@ -36,12 +34,6 @@ describe('attempts and lockout', () => {
     expect(isLocked(until, now)).toBe(true);
     expect(isLocked(until, new Date('2025-01-01T11:00:00.000Z'))).toBe(false);
     expect(isLocked(null, now)).toBe(false);
-  });
-  it('counts attempts left', () => {
-    expect(attemptsLeft(1, 3)).toBe(2);
-    expect(attemptsLeft(5, 3)).toBe(0);
-    expect(attemptsExhausted(2, 3)).toBe(false);
-    expect(attemptsExhausted(3, 3)).toBe(true);
   });
 });
 

@@ -17,7 +17,8 @@ import { createFaceEngine } from '../src/engines/face/engine.js';
 import { lazyFaceEngine } from '../src/engines/face/provider.js';
 import { videoTokenRecordingHandlers } from '../src/features/realtime/video-token-handler.js';
 import { authorizeLink, LinkFlowError } from '../src/features/results/link-video.js';
-import { raiseAttempts, setLockUntil } from '../src/store/transactions.js';
+import { raiseAttempts } from '../src/store/attempts.js';
+import { setLockUntil } from '../src/store/transactions.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
 // Seed 22 puts face fa-s6-b on the INE; fa-s3-a is somebody else (as in video-token.api.test.ts).

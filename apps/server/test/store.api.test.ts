@@ -8,7 +8,8 @@ import { seedDemoGrantor } from '../src/seed.js';
 import { createDatabase } from '../src/store/db.js';
 import { findGrantorByApiKey, readStoredParams, writeParams } from '../src/store/grantors.js';
 import { migrateToLatest, migrationsComplete } from '../src/migrations.js';
-import { incrementAttempt, insertTransactionIfAbsent, readAttempts, resetAttempts, setLockUntil, findTransaction } from '../src/store/transactions.js';
+import { endAttempt, raiseAttempts, readAttempts, resetAttempts, spendAttempt } from '../src/store/attempts.js';
+import { insertTransactionIfAbsent, setLockUntil, findTransaction } from '../src/store/transactions.js';
 import { createTestDatabase, engines, type TestDatabase } from './support/app.js';
 import { demoId } from './support/fixtures.js';
 
@@ -54,12 +55,25 @@ describe.each(engines)('store ($name)', (engine) => {
     const uuidTrx = randomUUID();
     expect(await insertTransactionIfAbsent(t.db, { uuidTrx, uuidUser: randomUUID(), grantorId: demoId })).toBe(true);
     expect(await insertTransactionIfAbsent(t.db, { uuidTrx, uuidUser: randomUUID(), grantorId: demoId })).toBe(false);
-    const counts = await Promise.all([1, 2, 3].map(() => incrementAttempt(t.db, uuidTrx, 'video_token')));
-    expect(counts.sort()).toEqual([1, 2, 3]);
-    expect(await incrementAttempt(t.db, uuidTrx, 'id_frontal')).toBe(1);
+    // Eight spends at once on a limit of 3: exactly three go ahead; being decided, none is counted yet.
+    const spends = await Promise.all(Array.from({ length: 8 }, () => spendAttempt(t.db, uuidTrx, 'video_token', 3)));
+    expect(spends.filter(Boolean)).toHaveLength(3);
+    expect(await readAttempts(t.db, uuidTrx)).toEqual({});
+    // One counted, one given back, one using them all.
+    expect(await endAttempt(t.db, uuidTrx, 'video_token', { kind: 'count' })).toBe(1);
+    expect(await endAttempt(t.db, uuidTrx, 'video_token', { kind: 'give_back' })).toBe(1);
+    expect(await spendAttempt(t.db, uuidTrx, 'video_token', 3)).toBe(true);
+    expect(await spendAttempt(t.db, uuidTrx, 'video_token', 3)).toBe(false);
+    expect(await endAttempt(t.db, uuidTrx, 'video_token', { kind: 'use_all', limit: 3 })).toBe(3);
+    expect(await endAttempt(t.db, uuidTrx, 'video_token', { kind: 'give_back' })).toBe(3);
+    expect(await spendAttempt(t.db, uuidTrx, 'video_token', 3)).toBe(false);
+    expect(await spendAttempt(t.db, uuidTrx, 'id_frontal', 0)).toBe(false);
+    expect(await spendAttempt(t.db, uuidTrx, 'id_frontal', 3)).toBe(true);
+    expect(await endAttempt(t.db, uuidTrx, 'id_frontal', { kind: 'count' })).toBe(1);
     expect(await readAttempts(t.db, uuidTrx)).toEqual({ video_token: 3, id_frontal: 1 });
+    expect(await raiseAttempts(t.db, uuidTrx, 'id_frontal', 3)).toBe(3);
     await resetAttempts(t.db, uuidTrx, 'video_token');
-    expect(await readAttempts(t.db, uuidTrx)).toEqual({ id_frontal: 1 });
+    expect(await readAttempts(t.db, uuidTrx)).toEqual({ id_frontal: 3 });
   });
 
   it('stores and clears a lockout', async () => {

@@ -47,21 +47,3 @@ export function isLocked(lockUntil: string | null, now: Date): boolean {
   const until = Date.parse(lockUntil);
   return Number.isFinite(until) && until > now.getTime();
 }
-
-/** Attempts still available at a step with `max` allowed attempts (never negative). */
-export function attemptsLeft(count: number, max: number): number {
-  return Math.max(0, max - count);
-}
-
-export function attemptsExhausted(count: number, max: number): boolean {
-  return count >= max;
-}
-
-/** Attempt counters are kept per step; these are the steps the spec limits (INTENTOS_*). */
-export const attemptSteps = {
-  idFront: { step: 'id_frontal', limitParam: 'INTENTOS_ID_FRONTAL' },
-  idBack: { step: 'id_reverso', limitParam: 'INTENTOS_ID_REVERSO' },
-  videoToken: { step: 'video_token', limitParam: 'INTENTOS_VIDEO_TOKEN' },
-  // Spec §2 proof of address: "When front attempts reach the limit a final screen shows": unreadable proofs count.
-  proof: { step: 'comprobante', limitParam: 'INTENTOS_ID_FRONTAL' },
-} as const;

@@ -94,4 +94,11 @@ export const coreMigrations: Record<string, Migration> = {
     },
   },
   '0007_secret_keys': secretKeysMigration,
+  // Attempts being decided, apart from the counted ones (store/attempts.ts): a request spends one before its work
+  // while count + in_flight < limit. 0010, not 0009: the abuse-limits branch takes 0009.
+  '0011_attempts_in_flight': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('transaction_attempts').addColumn('in_flight', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { SecretKeyTables } from '../secret-keys/tables.js';
 /** Row types of every table (see migrations.ts). Timestamps are ISO-8601 UTC text; flags are 0/1 integers. */
 export interface GrantorsTable {
@@ -30,7 +31,10 @@ export interface TransactionsTable {
 export interface TransactionAttemptsTable {
   uuid_trx: string;
   step: string;
+  /** Attempts whose outcome counted (failed captures). */
   count: number;
+  /** Attempts spent and still being decided (migration 0010; see store/attempts.ts). */
+  in_flight: Generated<number>;
   updated_at: string;
 }
 

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from './db.js';
 import type { TransactionsTable } from './schema.js';
 
@@ -67,48 +66,4 @@ export async function setLockUntil(db: Db, uuidTrx: string, lockUntil: string | 
     .set({ lock_until: lockUntil, updated_at: now.toISOString() })
     .where('uuid_trx', '=', uuidTrx)
     .execute();
-}
-
-/** Atomically counts one more attempt at a step and returns the new count. */
-export async function incrementAttempt(db: Db, uuidTrx: string, step: string, now: Date = new Date()): Promise<number> {
-  const at = now.toISOString();
-  const row = await db
-    .insertInto('transaction_attempts')
-    .values({ uuid_trx: uuidTrx, step, count: 1, updated_at: at })
-    .onConflict((oc) =>
-      oc.columns(['uuid_trx', 'step']).doUpdateSet({
-        count: sql<number>`transaction_attempts.count + 1`,
-        updated_at: at,
-      }),
-    )
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-/** Sets the attempts of a step to at least `count` (a spoof uses them all at once); returns the stored count. */
-export async function raiseAttempts(db: Db, uuidTrx: string, step: string, count: number, now: Date = new Date()): Promise<number> {
-  const at = now.toISOString();
-  const row = await db
-    .insertInto('transaction_attempts')
-    .values({ uuid_trx: uuidTrx, step, count, updated_at: at })
-    .onConflict((oc) =>
-      oc.columns(['uuid_trx', 'step']).doUpdateSet({
-        count: sql<number>`case when transaction_attempts.count > ${count} then transaction_attempts.count else ${count} end`,
-        updated_at: at,
-      }),
-    )
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-/** Attempts counted so far, by step. */
-export async function readAttempts(db: Db, uuidTrx: string): Promise<Record<string, number>> {
-  const rows = await db.selectFrom('transaction_attempts').select(['step', 'count']).where('uuid_trx', '=', uuidTrx).execute();
-  return Object.fromEntries(rows.map((r) => [r.step, Number(r.count)]));
-}
-
-export async function resetAttempts(db: Db, uuidTrx: string, step: string): Promise<void> {
-  await db.deleteFrom('transaction_attempts').where('uuid_trx', '=', uuidTrx).where('step', '=', step).execute();
 }

@@ -23,6 +23,8 @@ export const engines: Engine[] = [
 export interface TestDatabase {
   db: Db;
   config: Config;
+  /** Where `db` points (its PostgreSQL schema included), for a second node on the same database. */
+  database: Config['database'];
   dataDir: string;
   close(): Promise<void>;
 }
@@ -75,7 +77,7 @@ export async function createTestDatabase(engine: Engine, env: Record<string, str
     await close();
     throw error;
   }
-  return { db, config, dataDir, close };
+  return { db, config, database, dataDir, close };
 }
 
 export interface TestApp extends TestDatabase {
@@ -101,6 +103,27 @@ export async function startTestApp(
     };
   } catch (error) {
     await database.close();
+    throw error;
+  }
+}
+
+/**
+ * A second node of `first`'s service: another app with its own connection pool, engines and caches on the same
+ * database (PostgreSQL: the same schema), the same data key and blob folder. Closed before `first`.
+ */
+export async function startSecondNode(first: TestApp, options: Omit<BuildOptions, 'db'> = {}): Promise<{ app: ZodApp; close(): Promise<void> }> {
+  const db = createDatabase(first.database);
+  try {
+    const app = await buildApp(first.config, { ...options, db });
+    return {
+      app,
+      async close() {
+        await app.close();
+        await db.destroy().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
     throw error;
   }
 }

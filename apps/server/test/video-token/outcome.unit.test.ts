@@ -2,7 +2,8 @@ import { errorTexts, faceMessages } from '@kyc/contracts';
 import { describe, expect, it } from 'vitest';
 import { codeState, issueCode, CODE_LIFETIME_MS } from '../../src/features/face-video/codes.js';
 import type { FrameMeasures } from '../../src/features/face-video/frame-measures.js';
-import { attemptEffect, exhaustedAfter, failureReply, recoverableFaceMessages } from '../../src/features/face-video/outcome.js';
+import { locksAfter } from '../../src/domain/attempts.js';
+import { attemptEffect, failureReply, recoverableFaceMessages } from '../../src/features/face-video/outcome.js';
 import { judgeQuality } from '../../src/features/face-video/quality.js';
 import { videoOutcome, type OutcomeInputs } from '../../src/features/face-video/analyse.js';
 
@@ -21,11 +22,12 @@ describe('face-video outcomes (spec §8)', () => {
   });
 
   it('exhausts the attempts at the limit', () => {
-    expect(exhaustedAfter('count', 1, 3)).toBe(false);
-    expect(exhaustedAfter('count', 3, 3)).toBe(true);
-    expect(exhaustedAfter('exhaust', 3, 3)).toBe(true);
+    const lockAfter = (count: number, outcome: Parameters<typeof attemptEffect>[0]) => locksAfter(attemptEffect(outcome), count, 3);
+    expect(lockAfter(1, { kind: 'no_match', detail: '' })).toBe(false);
+    expect(lockAfter(3, { kind: 'no_match', detail: '' })).toBe(true);
+    expect(lockAfter(1, { kind: 'spoof', detail: '' })).toBe(true);
     // A capture problem never locks, even with the counter at the limit from elsewhere.
-    expect(exhaustedAfter('none', 3, 3)).toBe(false);
+    expect(lockAfter(3, { kind: 'capture_problem', message: faceMessages.blurry, detail: '' })).toBe(false);
   });
 
   it('answers with the spec texts', () => {

@@ -13,17 +13,17 @@ import type { FaceEngineProvider } from '../../engines/face/provider.js';
 import { decodeMedia, MediaError, type DecodeOptions, type MediaInput } from '../../engines/media/decode.js';
 import type { Db } from '../../store/db.js';
 import { addEvidence, latestEvidence } from '../../store/evidence.js';
-import { findTransaction, incrementAttempt, raiseAttempts, readAttempts, setLockUntil } from '../../store/transactions.js';
+import { checkOpen, runAttempt, type AttemptWork } from '../../attempts/service.js';
 import { findCode, useCode } from './codes-store.js';
 import { compactTimestamp } from '../../domain/evidence.js';
 import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
-import { attemptSteps, isLocked, lockUntilAfter } from '../../domain/transactions.js';
+import { attemptSteps, refusalMessages, type AttemptCounter } from '../../domain/attempts.js';
 import { analyseVideo, holderEmbedding } from './analyse.js';
 import { cameraRecord } from '../../domain/camera.js';
 import { codeRefusal, codeState, SHOWN_DIGITS } from './codes.js';
 import { recorderCheck } from './container.js';
 import { challengeWindow } from './liveness.js';
-import { attemptEffect, exhaustedAfter, exhaustedReply, failureReply, type VideoTokenOutcome } from './outcome.js';
+import { attemptEffect, exhaustedReply, failureReply, type VideoTokenOutcome } from './outcome.js';
 import { specSchedule } from './schedule.js';
 import { noSpeechRecognizer, type SpeechRecognizer } from '../../engines/speech/spoken-code.js';
 
@@ -102,28 +102,49 @@ function mediaRefusal(error: MediaError): { status: number; message: string; mes
   }
 }
 
-export async function decideVideoToken(deps: VideoTokenDeps, request: VideoTokenRequest): Promise<VideoTokenResult> {
-  const { db, cipher, blobs } = deps;
-  const now = request.now ?? new Date();
+/** The face video's counter: a video refused because the attempts are used up locks the transaction again. */
+export function videoCounter(request: Pick<VideoTokenRequest, 'attempts' | 'params'>): AttemptCounter {
   const step = request.attempts?.step ?? attemptSteps.videoToken.step;
-  const limit = request.attempts?.limit ?? paramInt(request.params, 'INTENTOS_VIDEO_TOKEN');
+  const limit = request.attempts?.limit ?? paramInt(request.params, attemptSteps.videoToken.limitParam);
+  return { step, limit, lockWhenRefused: true };
+}
 
-  const stored = await findTransaction(db, request.uuidTrx);
-  if (!stored) return { ok: false, status: 404, message: 'Unknown transaction' };
-  if (isLocked(stored.lockUntil, now)) return { ok: false, status: 429, message: 'Attempts exhausted: the transaction is locked', message_client: errorTexts.attemptsExceeded };
-  const used = (await readAttempts(db, request.uuidTrx))[step] ?? 0;
-  if (used >= limit) {
-    await setLockUntil(db, request.uuidTrx, lockUntilAfter(now));
-    return { ok: false, ...exhaustedReply };
-  }
+const lockedReply = { status: 429, message: 'Attempts exhausted: the transaction is locked', message_client: errorTexts.attemptsExceeded } as const;
 
+/**
+ * One face-video attempt: spent before the work (attempts/service.ts); a match, a recoverable capture message, a
+ * refused code or video and a busy or failing engine give it back, a failed match or phrase keeps it, a spoof uses
+ * them all; the attempt that leaves none locks the transaction.
+ */
+export async function decideVideoToken(deps: VideoTokenDeps, request: VideoTokenRequest): Promise<VideoTokenResult> {
+  const now = request.now ?? new Date();
+  const open = await checkOpen(deps.db, request.uuidTrx, now);
+  if (open === 'unknown') return { ok: false, status: 404, message: 'Unknown transaction' };
+  if (open === 'locked') return { ok: false, ...lockedReply };
+  const run = await runAttempt(deps.db, request.uuidTrx, videoCounter(request), () => decideOnce(deps, request, now), now);
+  if (!run.ran) return { ok: false, ...exhaustedReply, message: refusalMessages[run.reason] };
+  const { result, outcome } = run.value;
+  // A spoof answers 'Spoof detected' (the flow then shows its final screen); other failures that used the last attempt answer 429.
+  if (!result.ok && run.tally.locked && outcome?.kind !== 'spoof') return { ...result, ...exhaustedReply };
+  return result;
+}
+
+type Decided = { result: VideoTokenResult; outcome?: VideoTokenOutcome };
+
+const refused = (reply: { status: number; message: string; message_client?: string }): AttemptWork<Decided> => ({
+  value: { result: { ok: false, ...reply } },
+  effect: 'none',
+});
+
+async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now: Date): Promise<AttemptWork<Decided>> {
+  const { db, cipher, blobs } = deps;
   const issued = await findCode(db, cipher, request.uuidTrx, request.created, request.expire);
   const state = codeState(issued, now);
-  if (state !== 'usable' || !issued) return { ok: false, ...codeRefusal[state === 'usable' ? 'unknown' : state], message_client: errorTexts.watchdog };
+  if (state !== 'usable' || !issued) return refused({ ...codeRefusal[state === 'usable' ? 'unknown' : state], message_client: errorTexts.watchdog });
 
   const holder = await latestEvidence(db, cipher, request.uuidTrx, evidenceKind.holderPhoto);
   if (!holder?.blobKey) {
-    return { ok: false, status: 409, message: `${faceMessages.comparisonFailed}: the ID front with the holder's photo was not read for this transaction`, message_client: faceMessages.comparisonFailed };
+    return refused({ status: 409, message: `${faceMessages.comparisonFailed}: the ID front with the holder's photo was not read for this transaction`, message_client: faceMessages.comparisonFailed });
   }
 
   const camera = cameraRecord(request.cameraInfo, paramEnabled(request.params, 'RECHAZAR_CAMARA_VIRTUAL'));
@@ -176,8 +197,8 @@ export async function decideVideoToken(deps: VideoTokenDeps, request: VideoToken
     analysis.decision.recorder = recorder;
     return { analysis };
   });
-  if (ran === undefined) return { ok: false, status: 503, message: 'Busy: too many face videos are being checked; try again', message_client: errorTexts.serviceUnavailable };
-  if ('refused' in ran) return { ok: false, ...ran.refused };
+  if (ran === undefined) return refused({ status: 503, message: 'Busy: too many face videos are being checked; try again', message_client: errorTexts.serviceUnavailable });
+  if ('refused' in ran) return refused(ran.refused);
 
   const { outcome, decision, timingsMs } = ran.analysis;
   const reply = outcome.kind === 'match' ? undefined : failureReply(outcome);
@@ -196,19 +217,10 @@ export async function decideVideoToken(deps: VideoTokenDeps, request: VideoToken
     payload: { ...decision, outcome: outcome.kind, detail: 'detail' in outcome ? outcome.detail : undefined, originOS: request.originOS, timingsMs } satisfies VideoTokenDecision & Record<string, unknown>,
   }, now);
 
-  if (!reply) return { ok: true, status: 200, payload: { match: true, liveness: true }, decision, evidenceId };
-
-  const effect = attemptEffect(outcome);
-  // The stored counter is the truth when attempts of the same transaction overlap.
-  const counted =
-    effect === 'count' ? await incrementAttempt(db, request.uuidTrx, step, now)
-    : effect === 'exhaust' ? await raiseAttempts(db, request.uuidTrx, step, limit, now)
-    : used;
-  const exhausted = exhaustedAfter(effect, counted, limit);
-  if (exhausted) await setLockUntil(db, request.uuidTrx, lockUntilAfter(now));
-  // A spoof answers 'Spoof detected' (the flow then shows its final screen); other failures that used the last attempt answer 429.
-  if (exhausted && outcome.kind !== 'spoof') return { ok: false, ...exhaustedReply, decision, evidenceId };
-  return { ok: false, ...reply, decision, evidenceId };
+  const result: VideoTokenResult = reply
+    ? { ok: false, ...reply, decision, evidenceId }
+    : { ok: true, status: 200, payload: { match: true, liveness: true }, decision, evidenceId };
+  return { value: { result, outcome }, effect: attemptEffect(outcome) };
 }
 
 export type { VideoTokenOutcome };

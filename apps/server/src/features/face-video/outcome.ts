@@ -1,8 +1,10 @@
 /**
  * What a face-video result means for the caller and for the attempts (spec §8): the recoverable capture messages
- * do not count an attempt, a no-match or an unread phrase counts one, a spoof uses them all at once. Pure.
+ * do not count an attempt, a no-match or an unread phrase counts one, a spoof uses them all at once (the effect is
+ * applied by attempts/service.ts). Pure.
  */
 import { errorTexts, faceMessages } from '@kyc/contracts';
+import type { AttemptEffect } from '../../domain/attempts.js';
 
 /** The recoverable messages (spec §8 lists seven; this project's set, see docs/decisions.md). */
 export const recoverableFaceMessages: ReadonlySet<string> = new Set([
@@ -24,8 +26,6 @@ export type VideoTokenOutcome =
   /** The source is refused by the grantor's parameters (a virtual camera, a file no browser recorded): an attempt. */
   | { kind: 'refused_source'; detail: string };
 
-export type AttemptEffect = 'none' | 'count' | 'exhaust';
-
 export function attemptEffect(outcome: VideoTokenOutcome): AttemptEffect {
   switch (outcome.kind) {
     case 'match':
@@ -39,18 +39,13 @@ export function attemptEffect(outcome: VideoTokenOutcome): AttemptEffect {
   }
 }
 
-/** Whether an outcome that left the counter at `count` used up the attempts (the transaction is then locked). */
-export function exhaustedAfter(effect: AttemptEffect, count: number, limit: number): boolean {
-  return effect !== 'none' && count >= limit;
-}
-
 export interface FailureReply {
   status: number;
   message: string;
   message_client?: string;
 }
 
-/** The error reply of a failed outcome (the attempts-exhausted reply takes precedence, see exhaustedAfter). */
+/** The error reply of a failed outcome (the attempts-exhausted reply takes precedence when the outcome used the last attempt, see decideVideoToken). */
 export function failureReply(outcome: Exclude<VideoTokenOutcome, { kind: 'match' }>): FailureReply {
   switch (outcome.kind) {
     case 'capture_problem':

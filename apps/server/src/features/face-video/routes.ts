@@ -1,12 +1,12 @@
 import { calls, errorTexts, faceMessages } from '@kyc/contracts';
 import sharp from 'sharp';
 import { ownerParams } from '../../domain/grantor-params.js';
-import { isLocked, normalizeId } from '../../domain/transactions.js';
+import { checkOpen } from '../../attempts/service.js';
+import { normalizeId } from '../../domain/transactions.js';
 import { frameCovered, measureCover } from './face-cover.js';
 import { decideVideoToken, issueCode, type VideoContentType } from './index.js';
 import { insertCode } from './codes-store.js';
 import { readStoredParams } from '../../store/grantors.js';
-import { findTransaction } from '../../store/transactions.js';
 import { checkContent } from '../../uploads/check-content.js';
 import { ContentRejectedError } from '../../uploads/content-error.js';
 import { uploadLimits } from '../../uploads/limits.js';
@@ -47,8 +47,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
   const limits = uploadLimits(config);
 
   async function lockedCheck(uuidTrx: string) {
-    const stored = await findTransaction(db, uuidTrx);
-    if (isLocked(stored?.lockUntil ?? null, new Date())) throw new HttpError(429, 'Attempts exhausted: the transaction is locked', errorTexts.attemptsExceeded);
+    if ((await checkOpen(db, uuidTrx, new Date())) === 'locked') throw new HttpError(429, 'Attempts exhausted: the transaction is locked', errorTexts.attemptsExceeded);
   }
 
   async function storeCode(grantorId: string, uuidTrx: string, origin: 'otp' | 'code') {

@@ -1,5 +1,6 @@
 import { frontDataCheck } from '@kyc/contracts/rules';
 import type { GrantorParamId } from '@kyc/contracts';
+import { attemptSteps } from '../../domain/attempts.js';
 import type { IdSide, OcrResult } from '../../engines/ocr/types.js';
 
 /**
@@ -7,8 +8,8 @@ import type { IdSide, OcrResult } from '../../engines/ocr/types.js';
  * does the IO and applies the verdict.
  */
 export const idSides = {
-  front: { attemptStep: 'id_frontal', limitParam: 'INTENTOS_ID_FRONTAL' as GrantorParamId, evidenceKind: 'ocr_frente' },
-  back: { attemptStep: 'id_reverso', limitParam: 'INTENTOS_ID_REVERSO' as GrantorParamId, evidenceKind: 'ocr_reverso' },
+  front: { attemptStep: attemptSteps.idFront.step, limitParam: attemptSteps.idFront.limitParam as GrantorParamId, evidenceKind: 'ocr_frente' },
+  back: { attemptStep: attemptSteps.idBack.step, limitParam: attemptSteps.idBack.limitParam as GrantorParamId, evidenceKind: 'ocr_reverso' },
 } as const;
 
 export const idEvidenceKinds = {

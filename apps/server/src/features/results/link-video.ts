@@ -1,9 +1,8 @@
 import { errorTexts, type GrantorParam } from '@kyc/contracts';
 import { effectiveParams } from '../../domain/grantor-params.js';
-import { isLocked } from '../../domain/transactions.js';
+import { checkOpen } from '../../attempts/service.js';
 import { decideVideoToken, type VideoTokenDeps, type VideoTokenRequest } from '../face-video/index.js';
 import { findGrantorById, readStoredParams, type Grantor } from '../../store/grantors.js';
-import { findTransaction, readAttempts } from '../../store/transactions.js';
 import { checkLinkCredential, LinkRefusedError, verifyResultLink, type LinkContext, type OpenLink } from './links.js';
 
 /**
@@ -60,12 +59,11 @@ export async function authorizeLink(links: LinkContext, credential: string | und
   }
   const grantor = await findGrantorById(links.db, link.grantorId);
   if (!grantor?.active) throw new LinkFlowError(403, 'The grantor of this link is not active', errorTexts.badUrl);
-  const stored = await findTransaction(links.db, link.uuidTrx);
-  if (!stored) throw new LinkFlowError(404, 'The transaction of this link is unknown');
-  if (isLocked(stored.lockUntil, now)) throw new LinkFlowError(429, 'Attempts exhausted: the transaction is locked', errorTexts.attemptsExceeded);
   // After the fifth failed face video the link stays dead, also once the hour's lock has passed (no code, no video).
-  const used = (await readAttempts(links.db, link.uuidTrx))[linkVideoAttempts.step] ?? 0;
-  if (used >= linkVideoAttempts.limit) {
+  const open = await checkOpen(links.db, link.uuidTrx, now, linkVideoAttempts);
+  if (open === 'unknown') throw new LinkFlowError(404, 'The transaction of this link is unknown');
+  if (open === 'locked') throw new LinkFlowError(429, 'Attempts exhausted: the transaction is locked', errorTexts.attemptsExceeded);
+  if (open === 'exhausted') {
     throw new LinkFlowError(429, `Attempts exhausted: the link's face re-verification failed ${linkVideoAttempts.limit} times`, errorTexts.attemptsExceeded);
   }
   return { link, grantor, params: effectiveParams(grantor, await readStoredParams(links.db, grantor.id)) };
