@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseIdentityGateways, type IdentityGatewaysConfig } from './features/identity-checks/gateways/config.js';
 import { parseRealtimeEnv, type RealtimeConfig } from './features/realtime/config.js';
+import { parseConsoleEnv, type ConsoleConfig } from './features/console/config.js';
 import { parseSpeechEnv, type SpeechConfig } from './engines/speech/config.js';
 import { testScheduleFromEnv, type ChallengeSchedule } from './features/face-video/schedule.js';
 
@@ -75,6 +76,8 @@ export interface Config {
   realtime: RealtimeConfig;
   /** The spoken-code recogniser (ASR_* variables, engines/speech/config.ts); none by default. */
   speech: SpeechConfig;
+  /** The review console (CONSOLE_* variables, features/console/config.ts). */
+  console: ConsoleConfig;
   /** TEST ONLY (VIDEO_TOKEN_TEST_SCHEDULE_MS, refused unless NODE_ENV=test): one digit schedule for every code. */
   videoTokenTestSchedule?: ChallengeSchedule | undefined;
 }
@@ -242,6 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
   if (!realtime.ok) throw new ConfigError(`Invalid configuration: ${realtime.problems.join('; ')}`);
   const speech = parseSpeechEnv(env);
   if (!speech.ok) throw new ConfigError(`Invalid configuration: ${speech.problems.join('; ')}`);
+  const consoleEnv = parseConsoleEnv(env);
+  if (!consoleEnv.ok) throw new ConfigError(`Invalid configuration: ${consoleEnv.problems.join('; ')}`);
   const testSchedule = testScheduleFromEnv(env);
   if (!testSchedule.ok) throw new ConfigError(`Invalid configuration: ${testSchedule.problem}`);
   return {
@@ -275,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     identityGateways: gateways.config,
     realtime: realtime.config,
     speech: speech.config,
+    console: consoleEnv.config,
     videoTokenTestSchedule: testSchedule.schedule,
   };
 }

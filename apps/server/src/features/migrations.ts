@@ -1,4 +1,5 @@
 import type { Migration } from 'kysely';
+import { consoleMigration } from './console/migrations.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
 import { resultsMigration } from './results/migration.js';
@@ -13,4 +14,6 @@ export const featureMigrations: Record<string, Migration> = {
   '0002_postal_catalogue': postalCatalogueMigration,
   '0005_results': resultsMigration,
   '0006_sms': smsMigration,
+  // Numbered at merge time: another branch may also have taken 0009.
+  '0009_console': consoleMigration,
 };

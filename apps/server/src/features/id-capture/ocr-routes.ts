@@ -16,6 +16,7 @@ import { multipartRouteSchema } from '../../uploads/plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
 import { extensionOf } from '../../uploads/sniff.js';
 import { assertTransactionOpen } from '../results/outcomes.js';
+import { recordCaseIdentity } from '../console/case-index.js';
 import { authorizeTransaction } from '../../http/auth.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
@@ -130,6 +131,12 @@ export function registerOcrRoutes(app: ZodApp, { config, db, cipher, blobs, ocr 
         const unreadable = verdict.kind === 'rejected' && (verdict.reason === 'incomplete' || verdict.reason === 'mrz_invalid');
         const text = unreadable ? errorTexts.idUnreadable : failureText[side];
         throw new HttpError(422, `Unreadable ${side}: ${verdict.kind === 'rejected' ? verdict.detail : 'unreadable image'}`, text);
+      }
+      if (side === 'front') {
+        // The review console lists and finds the case by the holder's name and CURP (blind index, never in clear).
+        const read = result.ocrData as Record<string, unknown>;
+        const text = (key: string) => (typeof read[key] === 'string' ? (read[key] as string) : undefined);
+        await recordCaseIdentity(db, cipher, { ...base, name: text('nombreCompleto'), curp: text('curp') });
       }
       if (verdict.kind === 'tolerated') await addEvidence(db, cipher, { ...base, kind: idEvidenceKinds.toleratedFront, payload: { reason: verdict.reason } });
       if (result.faceCrop) {
