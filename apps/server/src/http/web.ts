@@ -51,6 +51,10 @@ function underPrefix(pathname: string, prefix: string): boolean {
   return pathname === prefix || pathname.startsWith(`${prefix}/`);
 }
 
+function sendSubPage(reply: FastifyReply, sub: SubApp, html: string): FastifyReply {
+  return reply.code(200).header('cache-control', 'no-cache').header('content-security-policy', sub.contentSecurityPolicy).type('text/html; charset=utf-8').send(html);
+}
+
 /**
  * Serves the built web app (WEB_DIST) with the SPA fallback: a page request for any path the service does
  * not own gets index.html, so that client-side routes such as /{apikey} or /terminos load the app.
@@ -77,6 +81,8 @@ export async function registerWeb(app: ZodApp, config: Pick<Config, 'webDist'>, 
         res.setHeader('cache-control', relative.startsWith('assets/') ? immutable : 'no-cache');
       },
     });
+    // The folder itself: the static plugin (index: false) would answer 403.
+    app.get(`${sub.prefix}/`, { schema: { hide: true } }, async (_request, reply) => sendSubPage(reply, sub, html));
   }
 
   if (available) {
@@ -103,13 +109,7 @@ export async function registerWeb(app: ZodApp, config: Pick<Config, 'webDist'>, 
     const sub = subApps.find((s) => underPrefix(pathname, s.prefix));
     if (sub) {
       const html = subPages.get(sub.prefix);
-      if (html === undefined) return sendWebNotBuilt(reply);
-      return reply
-        .code(200)
-        .header('cache-control', 'no-cache')
-        .header('content-security-policy', sub.contentSecurityPolicy)
-        .type('text/html; charset=utf-8')
-        .send(html);
+      return html === undefined ? sendWebNotBuilt(reply) : sendSubPage(reply, sub, html);
     }
     if (!available) return sendWebNotBuilt(reply);
     return reply.code(200).sendFile('index.html');
