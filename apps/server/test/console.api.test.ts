@@ -246,6 +246,24 @@ describe.each(engines)('review console ($name)', (engine) => {
     expect(seen).not.toContain(otherTrx);
   });
 
+  it('a finished case is listed with the flag of its score, and the status filter finds it', async () => {
+    const viewer = await createUser('--grantor', demoId, '--email', 'flags@demo.example', '--role', 'viewer');
+    const s = await signIn('flags@demo.example', viewer);
+    const h = trxHeaders();
+    expect((await post('/v1/update_cycle', lifecycleEvent(h), h)).statusCode).toBe(200);
+    const finish = lifecycleEvent(h, { step: 'finished', event: JSON.stringify({ status: 'OK', step: 'finished', description: 'Terminó' }) });
+    expect((await post('/v1/update_cycle', finish, h)).statusCode).toBe(200);
+    const listed = (await cases(s.cookie)).json().cases.find((c: { uuidTrx: string }) => c.uuidTrx === h.transaccion);
+    // No evidence at all: the score's rules (ID read, face) fail, so the flag is not GREEN; which of the others is the score's business.
+    expect(['YELLOW', 'RED']).toContain(listed.status);
+    const stored = await t.db.selectFrom('console_cases').select('flag').where('uuid_trx', '=', h.transaccion).executeTakeFirstOrThrow();
+    expect(stored.flag).toBe(listed.status);
+    const filtered = (await cases(s.cookie, `?status=${listed.status}`)).json().cases.map((c: { uuidTrx: string }) => c.uuidTrx);
+    expect(filtered).toContain(h.transaccion);
+    expect((await cases(s.cookie, '?status=GREEN')).json().cases.map((c: { uuidTrx: string }) => c.uuidTrx)).not.toContain(h.transaccion);
+    expect((await cases(s.cookie, '?status=in_progress')).json().cases.map((c: { uuidTrx: string }) => c.uuidTrx)).not.toContain(h.transaccion);
+  });
+
   it('a platform operator chooses the grantor', async () => {
     const operator = await createUser('--email', 'ops@plataforma.example', '--role', 'operator');
     expect(operator.secret).toBeDefined();
