@@ -134,7 +134,7 @@ export function registerOcrRoutes(app: ZodApp, { config, db, cipher, blobs, ocr 
       }
       if (side === 'front') {
         // The review console lists and finds the case by the holder's name and CURP (blind index, never in clear).
-        const read = result.ocrData as Record<string, unknown>;
+        const read = (result.ocrData ?? {}) as Record<string, unknown>;
         const text = (key: string) => (typeof read[key] === 'string' ? (read[key] as string) : undefined);
         await recordCaseIdentity(db, cipher, { ...base, name: text('nombreCompleto'), curp: text('curp') });
       }
