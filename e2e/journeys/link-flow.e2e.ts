@@ -75,7 +75,7 @@ async function withServerDb<T>(use: (db: ServerDb, config: ServerConfig) => Prom
 /** The link the result e-mail would carry, issued in the server's own database with its link key. */
 async function issueLink(subject: { uuidTrx: string; uuidUser: string }): Promise<string> {
   const { loadLinkKey } = (await import(dist('crypto/link-key.js'))) as typeof import('../../apps/server/src/crypto/link-key.js');
-  const { issueResultLink } = (await import(dist('results/links.js'))) as typeof import('../../apps/server/src/features/results/links.js');
+  const { issueResultLink } = (await import(dist('features/results/links.js'))) as typeof import('../../apps/server/src/features/results/links.js');
   return withServerDb(async (db, config) => {
     const grantor = await db.selectFrom('grantors').select('id').executeTakeFirstOrThrow();
     const ctx = { db, linkKey: loadLinkKey(config).key, baseUrl: server.url };
@@ -129,7 +129,7 @@ describe('result-link flow with the fake camera and the real face engine', () =>
     const subject = await transactionWithDocuments();
     const url = await issueLink(subject);
     // Two failed videos already (as the earlier attempts of this person would have left them, server and browser).
-    const { raiseAttempts } = (await import(dist('store/transactions.js'))) as typeof import('../../apps/server/src/store/transactions.js');
+    const { raiseAttempts } = (await import(dist('store/attempts.js'))) as typeof import('../../apps/server/src/store/attempts.js');
     await withServerDb((db) => raiseAttempts(db, subject.uuidTrx, 'video_token_pdf', 2));
     const strangerBrowser = await launchBrowser({ videoFile: stranger.y4m, audioFile: stranger.wav });
     try {

@@ -16,6 +16,8 @@ import { registerParamsRoutes } from './features/grantors/params-routes.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { registerWeb } from './http/web.js';
+import { consoleContentSecurityPolicy } from './http/security-headers.js';
+import { registerConsoleRoutes } from './features/console/routes.js';
 import { responseSerializerCompiler } from './http/serializer.js';
 import { registerOcrRoutes } from './features/id-capture/ocr-routes.js';
 import { registerLauncherRoutes } from './features/launcher/routes.js';
@@ -159,9 +161,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),
       openApi: { tags: ['postal-codes'], errorResponses },
     });
+    registerConsoleRoutes(app, deps, config.console);
     registerOpenApiRoute(app);
-    const web = await registerWeb(app, config);
+    const web = await registerWeb(app, config, [{ prefix: '/console', root: config.console.dist, contentSecurityPolicy: consoleContentSecurityPolicy }]);
     if (!web.available) app.log.warn({ webDist: config.webDist }, 'the web app is not built: run npm run build');
+    if (!web.subApps['/console']) app.log.warn({ consoleDist: config.console.dist }, 'the review console is not built: run npm run build');
     await app.ready();
     return app;
   } catch (error) {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseIdentityGateways, type IdentityGatewaysConfig } from './features/identity-checks/gateways/config.js';
 import { parseRealtimeEnv, type RealtimeConfig } from './features/realtime/config.js';
+import { parseConsoleEnv, type ConsoleConfig } from './features/console/config.js';
 import { parseSpeechEnv, type SpeechConfig } from './engines/speech/config.js';
 import { parseRateLimitEnv, type RateLimitConfig } from './http/rate-limit-config.js';
 import { testScheduleFromEnv, type ChallengeSchedule } from './features/face-video/schedule.js';
@@ -84,6 +85,8 @@ export interface Config {
   resultEmailResends: number;
   /** Hours a development outbox message (DATA_DIR/outbox) is kept before it is deleted (OUTBOX_RETENTION_HOURS). */
   outboxRetentionHours: number;
+  /** The review console (CONSOLE_* variables, features/console/config.ts). */
+  console: ConsoleConfig;
   /** TEST ONLY (VIDEO_TOKEN_TEST_SCHEDULE_MS, refused unless NODE_ENV=test): one digit schedule for every code. */
   videoTokenTestSchedule?: ChallengeSchedule | undefined;
 }
@@ -256,6 +259,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
   if (!speech.ok) throw new ConfigError(`Invalid configuration: ${speech.problems.join('; ')}`);
   const rateLimits = parseRateLimitEnv(env);
   if (!rateLimits.ok) throw new ConfigError(`Invalid configuration: ${rateLimits.problems.join('; ')}`);
+  const consoleEnv = parseConsoleEnv(env);
+  if (!consoleEnv.ok) throw new ConfigError(`Invalid configuration: ${consoleEnv.problems.join('; ')}`);
   const testSchedule = testScheduleFromEnv(env);
   if (!testSchedule.ok) throw new ConfigError(`Invalid configuration: ${testSchedule.problem}`);
   return {
@@ -289,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     identityGateways: gateways.config,
     realtime: realtime.config,
     speech: speech.config,
+    console: consoleEnv.config,
     videoTokenTestSchedule: testSchedule.schedule,
     rateLimits: rateLimits.config,
     eventsPerTransaction: e.EVENTS_PER_TRANSACTION ?? 1000,

@@ -87,6 +87,11 @@ describe.each(engines)('POST /v2/ocr ($name)', (engine) => {
       fechaNacimiento: front.truth.ocrFront?.fechaNacimiento,
       identificacionElectoral: true,
     });
+    // The review console lists and finds the case by the name and CURP read (features/console/case-index.ts).
+    const terms = await t.db.selectFrom('console_search_terms').select('kind').where('uuid_trx', '=', headers.transaccion).execute();
+    expect(new Set(terms.map((r) => r.kind))).toEqual(new Set(['curp', 'name']));
+    const indexed = await t.db.selectFrom('console_cases').select('holder_name_enc').where('uuid_trx', '=', headers.transaccion).executeTakeFirstOrThrow();
+    expect(indexed.holder_name_enc).toMatch(/^v1:/);
 
     const backRes = await post(headers, ocrForm(headers, 'back', back.image));
     expect(backRes.statusCode, backRes.body).toBe(200);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../src/http/security-headers.js';
+import { consoleContentSecurityPolicy, contentSecurityPolicy } from '../src/http/security-headers.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
@@ -97,5 +97,43 @@ describe.each(engines)('web app not built ($name)', (engine) => {
       expect(res.json()).toEqual({ status: 503, message: 'the web app is not built: run npm run build' });
     }
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+});
+
+describe.each(engines)('the review console under /console ($name)', (engine) => {
+  let t: TestApp;
+  const webDist = mkdtempSync(path.join(tmpdir(), 'kyc-web-dist-'));
+  const consoleDist = mkdtempSync(path.join(tmpdir(), 'kyc-console-dist-'));
+  const consoleHtml = '<!doctype html><html lang="es-MX"><head><script type="module" src="/console/assets/c-1.js"></script></head><body></body></html>';
+  beforeAll(async () => {
+    writeFileSync(path.join(webDist, 'index.html'), indexHtml);
+    mkdirSync(path.join(consoleDist, 'assets'));
+    writeFileSync(path.join(consoleDist, 'index.html'), consoleHtml);
+    writeFileSync(path.join(consoleDist, 'assets', 'c-1.js'), 'console.log("console");');
+    t = await startTestApp(engine, { WEB_DIST: webDist, CONSOLE_DIST: consoleDist });
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(webDist, { recursive: true, force: true });
+    rmSync(consoleDist, { recursive: true, force: true });
+  });
+
+  it("serves the console's own page with its stricter CSP at /console and its client routes, never the flow's", async () => {
+    for (const url of ['/console', '/console/', '/console/casos']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: html });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toBe(consoleHtml);
+      expect(res.headers['content-security-policy']).toBe(consoleContentSecurityPolicy);
+      expect(res.headers['content-security-policy']).not.toContain('unsafe-inline');
+    }
+    const asset = await t.app.inject({ method: 'GET', url: '/console/assets/c-1.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // The flow is unchanged beside it.
+    expect((await t.app.inject({ method: 'GET', url: '/demo', headers: html })).body).toBe(indexHtml);
+    // The console's API answers JSON, never a page.
+    const api = await t.app.inject({ method: 'GET', url: '/console/api/nothing', headers: html });
+    expect(api.statusCode).toBe(404);
+    expect(api.headers['content-type']).toMatch(/json/);
   });
 });

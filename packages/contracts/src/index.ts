@@ -5,3 +5,4 @@ export * from './params.js';
 export * from './texts.js';
 export * from './state.js';
 export * from './faces.js';
+export * from './console.js';

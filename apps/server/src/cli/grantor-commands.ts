@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { grantorParamIds, uuid } from '@kyc/contracts';
 import { generateApiKey } from '../crypto/apikeys.js';
+import type { DataCipher } from '../crypto/data-cipher.js';
+import { ConsoleCliError, createConsoleUser } from '../features/console/cli.js';
 import { effectiveParams, isKnownParamId, managedParamIds, paramIdPattern, paramValueProblem } from '../domain/grantor-params.js';
 import type { Db } from '../store/db.js';
 import * as grantors from '../store/grantors.js';
@@ -33,6 +35,11 @@ export const usage = `Usage: kyc-grantor <command> [arguments]
                                        create a secret server key (Authorization: Bearer …); shown once
   secret-list [grantorId]              list secret server keys (id, grantor, state, hint, label, last use)
   secret-revoke <secretKeyId>          refuse a secret server key from now on
+  console-user-create --grantor <id> --email <address> [--role admin|reviewer|viewer] [--totp]
+  console-user-create --email <address> --role operator
+                                       create a review console user (/console); prints a generated
+                                       password and, for admin and operator (or --totp), the TOTP
+                                       enrolment URI, each shown once
 
 The api key is publishable (it is in the flow's URL); server-to-server calls need a secret server key.
 Several secret keys may be active at once: create the new one, deploy it, then revoke the old one.
@@ -168,12 +175,21 @@ async function secretRevoke(db: Db, id: string | undefined, io: CliIO) {
 }
 
 /** Runs one command; returns the process exit code. Errors are written to io.err. */
-export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseUrl?: string): Promise<number> {
+export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseUrl?: string, openCipher?: () => DataCipher): Promise<number> {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { name: { type: 'string' }, id: { type: 'string' }, label: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        name: { type: 'string' },
+        id: { type: 'string' },
+        label: { type: 'string' },
+        grantor: { type: 'string' },
+        email: { type: 'string' },
+        role: { type: 'string' },
+        totp: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
     const [command, target, ...rest] = positionals;
     if (values.help) {
@@ -191,10 +207,18 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
       case 'secret-create': await secretCreate(db, target, values.label, io); break;
       case 'secret-list': await secretList(db, target, io); break;
       case 'secret-revoke': await secretRevoke(db, target, io); break;
+      case 'console-user-create':
+        if (!openCipher) throw new CliError('console-user-create needs the data key (run it through kyc-grantor)');
+        await createConsoleUser(db, openCipher(), { grantorId: values.grantor, email: values.email, role: values.role, totp: values.totp === true }, io.out);
+        break;
       default: throw new CliError(command ? `unknown command "${command}"\n\n${usage}` : usage, 2);
     }
     return 0;
   } catch (error) {
+    if (error instanceof ConsoleCliError) {
+      io.err(error.message);
+      return 2;
+    }
     if (error instanceof CliError) {
       io.err(error.message);
       return error.exitCode;

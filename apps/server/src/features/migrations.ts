@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import { eventCountsMigration } from './events/migration.js';
+import { consoleMigration } from './console/migrations.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
 import { resultEmailsMigration, resultsMigration } from './results/migration.js';
@@ -16,4 +17,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0006_sms': smsMigration,
   '0009_event_counts': eventCountsMigration,
   '0010_result_emails': resultEmailsMigration,
+  '0012_console': consoleMigration,
 };

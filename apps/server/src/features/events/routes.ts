@@ -5,6 +5,7 @@ import { evidenceKind } from '../../domain/evidence-kinds.js';
 import { decideLifecycleEvent } from './lifecycle.js';
 import { normalizeId } from '../../domain/transactions.js';
 import { findOutcome, recordOutcome } from '../results/outcomes.js';
+import { recordCaseIdentity } from '../console/case-index.js';
 import { addEvidence, listEvidence } from '../../store/evidence.js';
 import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents, takeEventSlot } from './store.js';
 import { readAttempts } from '../../store/attempts.js';
@@ -61,6 +62,7 @@ export function registerEventRoutes(app: ZodApp, { db, cipher, config }: Deps): 
         await setCurrentStep(tx, transaction.uuidTrx, body.step);
         return eventId;
       });
+      if (body.nombreCompleto) await recordCaseIdentity(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, name: body.nombreCompleto });
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, step: body.step, eventId: id }, 'lifecycle event stored');
       return { status: 200 as const, payload: { id } };
     },

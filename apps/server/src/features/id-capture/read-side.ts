@@ -17,6 +17,7 @@ import { checkContent } from '../../uploads/check-content.js';
 import { ContentRejectedError } from '../../uploads/content-error.js';
 import type { UploadedFile } from '../../uploads/read-multipart.js';
 import { extensionOf } from '../../uploads/sniff.js';
+import { recordCaseIdentity } from '../console/case-index.js';
 import { idEvidenceKinds, idImageKey, idSides, judgeRead, type ReadVerdict } from './id-reading.js';
 
 export interface IdSideRequest {
@@ -115,6 +116,12 @@ async function readOnce({ db, cipher, blobs, ocr }: ReadDeps, request: IdSideReq
   if (verdict.kind === 'rejected' || !result) {
     const rejected = verdict.kind === 'rejected' ? verdict : ({ reason: 'not_a_document', detail: 'unreadable image' } as const);
     return { value: { kind: 'unreadable', detail: rejected.detail, reason: rejected.reason, exhausted: false }, effect: 'count' };
+  }
+  if (request.side === 'front') {
+    // The review console lists and finds the case by the holder's name and CURP (blind index, never in clear).
+    const read = (result.ocrData ?? {}) as Record<string, unknown>;
+    const text = (key: string) => (typeof read[key] === 'string' ? (read[key] as string) : undefined);
+    await recordCaseIdentity(db, cipher, { ...base, name: text('nombreCompleto'), curp: text('curp') });
   }
   if (verdict.kind === 'tolerated') await addEvidence(db, cipher, { ...base, kind: idEvidenceKinds.toleratedFront, payload: { reason: verdict.reason } });
   if (result.faceCrop) {

@@ -7,6 +7,7 @@ import { normalizeId } from '../../domain/transactions.js';
 import { httpIneGateway, type IneGateway, type IneQuery } from './gateways/ine.js';
 import { httpRenapoGateway, type RenapoGateway } from './gateways/renapo.js';
 import { addEvidence, latestEvidence } from '../../store/evidence.js';
+import { recordCaseIdentity } from '../console/case-index.js';
 import { readStoredParams } from '../../store/grantors.js';
 import type { Db } from '../../store/db.js';
 import type { DataCipher } from '../../crypto/data-cipher.js';
@@ -68,6 +69,8 @@ export function registerIdentityCheckRoutes(app: ZodApp, { config, db, cipher }:
       requireOwnUser(request.body.uuid, transaction.uuidUser);
       const curp = normaliseCurp(request.body.curp);
       if (!/^[A-Z0-9Ñ]+$/.test(curp)) throw new HttpError(400, 'Invalid request: body field curp must be letters and digits');
+      // The review console finds the case by this CURP (blind index), whether or not it is checked here.
+      await recordCaseIdentity(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, curp });
       reply.header('cache-control', 'no-store');
       const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
       if (!paramEnabled(params, 'ENABLE_RENAPO')) {

@@ -1,0 +1,54 @@
+import { consoleCsrfHeader, consolePaths } from '@kyc/contracts/console-routes';
+import type { ConsoleCaseQuery, ConsoleCasePage, ConsoleGrantors, ConsoleSessionState } from '@kyc/contracts';
+
+/** A refused call, with the Spanish text the service gives for people (message_client). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {
+    super(text);
+  }
+}
+
+const fallbackText = 'No pudimos completar la solicitud. Inténtalo de nuevo.';
+
+/** The session's CSRF token, kept in memory only (never in storage a script of another page could read). */
+let csrfToken = '';
+
+async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers[consoleCsrfHeader] = csrfToken;
+  let response: Response;
+  try {
+    response = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, 'Sin conexión con el servidor. Revisa tu red e inténtalo de nuevo.');
+  }
+  if (response.status === 204) return undefined as T;
+  const data = (await response.json().catch(() => undefined)) as (T & { message_client?: string }) | undefined;
+  if (!response.ok || data === undefined) throw new ApiError(response.status, data?.message_client ?? fallbackText);
+  return data;
+}
+
+function remember(state: ConsoleSessionState): ConsoleSessionState {
+  csrfToken = state.csrfToken;
+  return state;
+}
+
+export const api = {
+  session: async () => remember(await call<ConsoleSessionState>('GET', consolePaths.session)),
+  signIn: async (email: string, password: string) => remember(await call<ConsoleSessionState>('POST', consolePaths.session, { email, password })),
+  totp: async (code: string) => remember(await call<ConsoleSessionState>('POST', consolePaths.sessionTotp, { code })),
+  signOut: async () => {
+    await call<void>('DELETE', consolePaths.session);
+    csrfToken = '';
+  },
+  grantors: () => call<ConsoleGrantors>('GET', consolePaths.grantors),
+  cases: (query: ConsoleCaseQuery) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+    return call<ConsoleCasePage>('GET', `${consolePaths.cases}?${params.toString()}`);
+  },
+};

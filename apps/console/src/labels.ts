@@ -1,0 +1,54 @@
+import type { ConsoleCase, ConsoleCaseStatus, ConsoleRole } from '@kyc/contracts';
+
+export const statusLabels: Record<ConsoleCaseStatus, string> = {
+  in_progress: 'En curso',
+  abandoned: 'Abandonado',
+  finished: 'Finalizado, sin calificar',
+  GREEN: 'Verde',
+  YELLOW: 'Amarillo',
+  RED: 'Rojo',
+};
+
+export const roleLabels: Record<ConsoleRole, string> = {
+  admin: 'Administración',
+  reviewer: 'Revisión',
+  viewer: 'Consulta',
+  operator: 'Operación de la plataforma',
+};
+
+/** The flow's step ids as people read them. */
+const stepLabels: Record<string, string> = {
+  inicio: 'inicio',
+  terminos: 'términos y aviso de privacidad',
+  pasos_configuracion: 'preparación',
+  preparacion_identificacion: 'preparación de la identificación',
+  holograma: 'holograma',
+  identificacion: 'identificación',
+  resultados_identificacion: 'datos de la identificación',
+  datos_direccion_ocr_page: 'domicilio',
+  clausula: 'cláusula',
+  validacion_documento: 'validación del documento',
+  autorizacion_solicitud: 'autorización',
+  autorizacion_documento: 'documento de autorización',
+  video_token: 'video de verificación',
+  pdf_video_token: 'video de verificación',
+  preparacion_comprobante: 'preparación del comprobante',
+  comprobante: 'comprobante de domicilio',
+  consulta_historial: 'consulta de historial',
+  validar_movil: 'validación del móvil',
+  validar_sms: 'código SMS',
+  finalizado: 'fin',
+  finished: 'fin',
+};
+
+export function statusText(c: Pick<ConsoleCase, 'status' | 'step'>): string {
+  if (c.status === 'abandoned') return c.step ? `Abandonado en ${stepLabels[c.step] ?? c.step}` : 'Abandonado';
+  if (c.status === 'in_progress' && c.step) return `En curso: ${stepLabels[c.step] ?? c.step}`;
+  return statusLabels[c.status];
+}
+
+const dateFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Mexico_City' });
+
+export function formatDate(iso: string): string {
+  return dateFormat.format(new Date(iso));
+}

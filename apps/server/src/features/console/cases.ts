@@ -1,0 +1,152 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DataCipher } from '../../crypto/data-cipher.js';
+import { ownerParams } from '../../domain/grantor-params.js';
+import type { Db } from '../../store/db.js';
+import type { Database } from '../../store/schema.js';
+import { findGrantorById, readStoredParams } from '../../store/grantors.js';
+import { scoreOf } from '../results/facts.js';
+import type {} from '../results/tables.js';
+import { blindTerm, caseNameContext, nameWords, normaliseCurpTerm, recordCaseFlag } from './case-index.js';
+import type {} from './tables.js';
+
+/** What the list says of a case. `reviewed` arrives with the review screen (issue #16). */
+export const caseStatuses = ['in_progress', 'abandoned', 'finished', 'GREEN', 'YELLOW', 'RED'] as const;
+export type CaseStatus = (typeof caseStatuses)[number];
+
+export interface CaseRow {
+  uuidTrx: string;
+  createdAt: string;
+  updatedAt: string;
+  status: CaseStatus;
+  /** The step the case was at when it went quiet (abandoned) or is at now. */
+  step: string | null;
+  holderName: string | null;
+}
+
+export interface CaseQuery {
+  grantorId: string;
+  status?: CaseStatus | undefined;
+  /** ISO date-times: created_at >= from, created_at < to. */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Folio prefix, CURP or name words. */
+  q?: string | undefined;
+  cursor?: { createdAt: string; uuidTrx: string } | undefined;
+  /** One transaction id (the case view). */
+  only?: string | undefined;
+  limit: number;
+  abandonAfterMs: number;
+}
+
+type Eb = ExpressionBuilder<Database & { t: Database['transactions']; c: Database['console_cases']; o: Database['transaction_outcomes'] }, 't' | 'c' | 'o'>;
+
+function statusCondition(eb: Eb, status: CaseStatus, quietSince: string) {
+  switch (status) {
+    case 'GREEN':
+    case 'YELLOW':
+    case 'RED':
+      return eb('c.flag', '=', status);
+    case 'finished':
+      return eb.and([eb('o.uuid_trx', 'is not', null), eb('c.flag', 'is', null)]);
+    case 'abandoned':
+      return eb.and([eb('o.uuid_trx', 'is', null), eb('t.updated_at', '<', quietSince)]);
+    case 'in_progress':
+      return eb.and([eb('o.uuid_trx', 'is', null), eb('t.updated_at', '>=', quietSince)]);
+  }
+}
+
+function hasTerm(eb: Eb, cipher: DataCipher, grantorId: string, kind: 'curp' | 'name', term: string) {
+  return eb.exists(
+    eb
+      .selectFrom('console_search_terms as s')
+      .select(sql`1`.as('one'))
+      .where('s.grantor_id', '=', grantorId)
+      .where('s.kind', '=', kind)
+      .where('s.term_hmac', '=', blindTerm(cipher, grantorId, kind, term))
+      .whereRef('s.uuid_trx', '=', 't.uuid_trx'),
+  );
+}
+
+/** The search box: a folio prefix, a CURP or words of the name; a text that could be several is tried as each. */
+function searchCondition(eb: Eb, cipher: DataCipher, grantorId: string, q: string) {
+  const text = q.trim();
+  const options = [];
+  const folio = text.toLowerCase();
+  if (/^[0-9a-f-]{4,36}$/.test(folio)) options.push(eb('t.uuid_trx', 'like', `${folio.replace(/[%_]/g, '')}%`));
+  const curp = normaliseCurpTerm(text);
+  if (/^[A-Z]{4}\d{6}[A-Z0-9]{8}$/.test(curp)) options.push(hasTerm(eb, cipher, grantorId, 'curp', curp));
+  const words = nameWords(text);
+  if (words.length > 0) options.push(eb.and(words.map((w) => hasTerm(eb, cipher, grantorId, 'name', w))));
+  return options.length > 0 ? eb.or(options) : eb.val(false);
+}
+
+function rowStatus(row: { flag: string | null; finished: string | null; updated_at: string }, quietSince: string): CaseStatus {
+  if (row.flag === 'GREEN' || row.flag === 'YELLOW' || row.flag === 'RED') return row.flag;
+  if (row.finished !== null) return 'finished';
+  return row.updated_at < quietSince ? 'abandoned' : 'in_progress';
+}
+
+/**
+ * Scores the grantor's finished cases that have no flag yet (as of when they finished), so that the status
+ * filter sees them. Bounded per call; in steady state only the cases finished since the last look are scored.
+ */
+export async function scoreFinishedCases(db: Db, cipher: DataCipher, grantorId: string, max = 50): Promise<number> {
+  const pending = await db
+    .selectFrom('transactions as t')
+    .innerJoin('transaction_outcomes as o', 'o.uuid_trx', 't.uuid_trx')
+    .leftJoin('console_cases as c', 'c.uuid_trx', 't.uuid_trx')
+    .select(['t.uuid_trx', 'o.finished_at'])
+    .where('t.grantor_id', '=', grantorId)
+    .where('c.flag', 'is', null)
+    .limit(max)
+    .execute();
+  if (pending.length === 0) return 0;
+  const grantor = await findGrantorById(db, grantorId);
+  if (!grantor) return 0;
+  const params = ownerParams(grantor, await readStoredParams(db, grantorId), '');
+  for (const row of pending) {
+    const result = await scoreOf(db, cipher, row.uuid_trx, params, new Date(row.finished_at));
+    await recordCaseFlag(db, { uuidTrx: row.uuid_trx, grantorId, flag: result.flag });
+  }
+  return pending.length;
+}
+
+/** One page of the grantor's cases, newest first, keyset-paginated by (created_at, uuid_trx). */
+export async function listCases(db: Db, cipher: DataCipher, query: CaseQuery, now: Date = new Date()): Promise<{ cases: CaseRow[]; next: CaseQuery['cursor'] }> {
+  const quietSince = new Date(now.getTime() - query.abandonAfterMs).toISOString();
+  let select = db
+    .selectFrom('transactions as t')
+    .leftJoin('console_cases as c', 'c.uuid_trx', 't.uuid_trx')
+    .leftJoin('transaction_outcomes as o', 'o.uuid_trx', 't.uuid_trx')
+    .select(['t.uuid_trx', 't.created_at', 't.updated_at', 't.current_step', 'c.holder_name_enc', 'c.flag', 'o.finished_at as finished'])
+    .where('t.grantor_id', '=', query.grantorId);
+  if (query.only) select = select.where('t.uuid_trx', '=', query.only);
+  if (query.from) select = select.where('t.created_at', '>=', query.from);
+  if (query.to) select = select.where('t.created_at', '<', query.to);
+  if (query.status) {
+    const status = query.status;
+    select = select.where((eb) => statusCondition(eb as Eb, status, quietSince));
+  }
+  if (query.q?.trim()) {
+    const q = query.q;
+    select = select.where((eb) => searchCondition(eb as Eb, cipher, query.grantorId, q));
+  }
+  if (query.cursor) {
+    const { createdAt, uuidTrx } = query.cursor;
+    select = select.where((eb) => eb.or([eb('t.created_at', '<', createdAt), eb.and([eb('t.created_at', '=', createdAt), eb('t.uuid_trx', '<', uuidTrx)])]));
+  }
+  const rows = await select.orderBy('t.created_at', 'desc').orderBy('t.uuid_trx', 'desc').limit(query.limit + 1).execute();
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    cases: page.map((row) => ({
+      uuidTrx: row.uuid_trx,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      status: rowStatus(row, quietSince),
+      step: row.current_step,
+      holderName: row.holder_name_enc ? cipher.decrypt(row.holder_name_enc, caseNameContext(row.uuid_trx)) : null,
+    })),
+    next: rows.length > query.limit && last ? { createdAt: last.created_at, uuidTrx: last.uuid_trx } : undefined,
+  };
+}

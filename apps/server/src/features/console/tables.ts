@@ -1,0 +1,87 @@
+/** Row types of the tables of migration 0012_console (features/console/migrations.ts). Timestamps are ISO-8601 UTC text. */
+
+/** A member of a lender's staff (grantor_id set) or a platform operator (grantor_id null, role `operator`). */
+export interface ConsoleUsersTable {
+  id: string;
+  /** Null only for a platform operator, who may choose any grantor. */
+  grantor_id: string | null;
+  /** Lower-cased. */
+  email: string;
+  /** admin | reviewer | viewer | operator */
+  role: string;
+  /** `scrypt$N$r$p$salt$hash` (features/console/passwords.ts): the password itself is never stored. */
+  password_hash: string;
+  /** The TOTP secret (base32), encrypted with the data key; null until enrolled. */
+  totp_secret_enc: string | null;
+  /** The last TOTP time step accepted: a code is never accepted twice. */
+  totp_last_step: number | null;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A signed-in browser. Only the SHA-256 of the cookie's random id is stored. */
+export interface ConsoleSessionsTable {
+  id_hash: string;
+  user_id: string;
+  /** password: the password was right, the TOTP code is still due; active: signed in. */
+  stage: string;
+  created_at: string;
+  last_seen_at: string;
+  /** Idle expiry, moved forward while the session is used (never past absolute_expires_at). */
+  expires_at: string;
+  absolute_expires_at: string;
+}
+
+/** Failed sign-ins of a subject (`user:<id>`, `email:<hmac>` or `ip:<address>`) within the current window. */
+export interface ConsoleLockoutsTable {
+  subject: string;
+  failures: number;
+  window_started_at: string;
+  locked_until: string | null;
+}
+
+/** Every sign-in, failure, lockout, sign-out and case view. Never a password, code or customer datum. */
+export interface ConsoleAuditTable {
+  id: string;
+  action: string;
+  user_id: string | null;
+  grantor_id: string | null;
+  ip: string;
+  /** JSON: the e-mail typed on a failure, the filters of a list, the case viewed. */
+  detail: string;
+  created_at: string;
+}
+
+/** What the case list shows and searches without decrypting evidence: one row per transaction. */
+export interface ConsoleCasesTable {
+  uuid_trx: string;
+  grantor_id: string;
+  /** The holder's name, encrypted with the data key (context `console-case-name:<uuid_trx>`). */
+  holder_name_enc: string | null;
+  /** GREEN | YELLOW | RED once the finished transaction was scored; null before. */
+  flag: string | null;
+  updated_at: string;
+}
+
+/** Keyed blind index: HMAC of a normalised CURP or name word; finds a case without storing the plaintext. */
+export interface ConsoleSearchTermsTable {
+  grantor_id: string;
+  /** curp | name */
+  kind: string;
+  term_hmac: string;
+  uuid_trx: string;
+}
+
+export interface ConsoleTables {
+  console_users: ConsoleUsersTable;
+  console_sessions: ConsoleSessionsTable;
+  console_lockouts: ConsoleLockoutsTable;
+  console_audit: ConsoleAuditTable;
+  console_cases: ConsoleCasesTable;
+  console_search_terms: ConsoleSearchTermsTable;
+}
+
+declare module '../../store/schema.js' {
+  interface Database extends ConsoleTables {}
+}
