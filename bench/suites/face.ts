@@ -25,7 +25,7 @@ const CARD_SEEDS: Record<string, number> = {
 const REPLAY_SEEDS = [22, 15, 20, 33, 58, 11];
 const KINDS: FaceVideoKind[] = ['live', 'still', 'still-silent', 'loop'];
 const THRESHOLD = Number(grantorParamDefaults.UMBRAL_ROSTRO);
-/** Live videos also decided at the largest size the flow asks the camera for (spec §9: up to 1280x720), at 30 fps. */
+/** Live videos also decided at the largest size the flow asks the camera for (docs/flow.md §9: up to 1280x720), at 30 fps. */
 const LARGE_SEEDS = [22, 15, 20, 33];
 
 /** The same video as a 16:9 camera at the flow's maximum would send it (top and bottom cropped, not stretched): 1280x720, 30 fps, VP8 at 2.5 Mb/s. */

@@ -140,7 +140,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'ENTENDIDO' }).click();
     await page.waitForURL(`${server.url}/demo`, { timeout: 5_000 });
-    // At the grantor page the panel shows again while the lock is on; there ENTENDIDO clears it (spec §4).
+    // At the grantor page the panel shows again while the lock is on; there ENTENDIDO clears it (docs/flow.md §4).
     await expect.poll(() => page.getByRole('heading', { name: 'Proceso no exitoso' }).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'ENTENDIDO' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Inicia tu pre-registro' }).isVisible()).toBe(true);
@@ -245,7 +245,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     await expect.poll(() => page.getByRole('heading', { name: 'Proceso no exitoso' }).isVisible()).toBe(true);
 
     // /pdf_token_result with a link whose face re-verification has not happened: the service refuses the
-    // download (403) and the flow goes back to the link's face video (spec §8 "Document download failure").
+    // download (403) and the flow goes back to the link's face video (docs/flow.md §8 "Document download failure").
     // (Stored once the page is up: the entry route's new journey clears the previous journey's keys.)
     await page.goto(`${server.url}/pdf_token_result`);
     await expect.poll(() => page.getByRole('heading', { name: 'Tu documento está listo' }).isVisible()).toBe(true);

@@ -13,7 +13,7 @@ import { startServer, type RunningServer } from '../support/server.js';
  * whose documents were rendered, opened in Chromium (/pdf_token), the face video with the fake camera showing the
  * ID holder (/pdf_video_token, public_otp and public_video_token with the link credential), then
  * /pdf_token_result downloading the PDF once; and a stranger's third failed video, whose 'Lo sentimos' restarts the
- * link from /pdf_token (spec §9 "3 for the error modal and 5 for the final screen").
+ * link from /pdf_token (docs/flow.md §9 "3 for the error modal and 5 for the final screen").
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -125,7 +125,7 @@ describe('result-link flow with the fake camera and the real face engine', () =>
     await context.close();
   }, 200_000);
 
-  it('spec §9 "3 for the error modal and 5 for the final screen": the 3rd failed video offers only Reiniciar, back to /pdf_token', async () => {
+  it('docs/flow.md §9 "3 for the error modal and 5 for the final screen": the 3rd failed video offers only Reiniciar, back to /pdf_token', async () => {
     const subject = await transactionWithDocuments();
     const url = await issueLink(subject);
     // Two failed videos already (as the earlier attempts of this person would have left them, server and browser).

@@ -10,7 +10,7 @@ import { testSchedule } from '../support/code-timing.js';
 import { finish, record, start, startMessage, startRealtimeServer, type RealtimeServer } from '../support/realtime.js';
 
 /**
- * The face video of spec §2 over the real-time path, decided for real: the ID front is read (/v2/ocr), a code is
+ * The face video of docs/flow.md §2 over the real-time path, decided for real: the ID front is read (/v2/ocr), a code is
  * issued, and Chromium's fake camera and microphone play a generated video of the ID's holder reading the digits
  * (packages/fixtures writeFaceVideo). The server records it over WebRTC and the face-video decision answers.
  */

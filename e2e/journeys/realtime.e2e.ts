@@ -11,7 +11,7 @@ import { launchBrowser } from '../support/browser.js';
 import { finish, record as recordOn, send, start, startMessage, startRealtimeServer, type RealtimeServer, type Session } from '../support/realtime.js';
 
 /**
- * The real-time path of spec §7 end to end: headless Chromium with a fake camera (ffmpeg test pattern) and
+ * The real-time path of docs/flow.md §7 end to end: headless Chromium with a fake camera (ffmpeg test pattern) and
  * microphone (espeak-ng Spanish speech) connects to the real server over WebRTC on 127.0.0.1, speaks the
  * 'ping-pong' protocol and gets the reply of the decision the recording was handed to. The server runs in this
  * process so the test can install, for VIDEO_TOKEN and HOLOGRAMA, a decision that keeps what it was given; the

@@ -10,7 +10,7 @@ import type { ZodApp } from '../../apps/server/src/http/deps.js';
 import type { RecordingHandlers } from '../../apps/server/src/features/realtime/index.js';
 
 /**
- * The real-time media server's client side for browser tests (spec §7): the server runs in the test's process so a
+ * The real-time media server's client side for browser tests (docs/flow.md §7): the server runs in the test's process so a
  * test can install decisions of its own; the page code below is what the flow does (apps/web/src/media/realtime.ts).
  */
 export interface RealtimeServer {

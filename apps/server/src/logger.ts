@@ -4,7 +4,7 @@ import pinoPretty from 'pino-pretty';
 import type { Config } from './config.js';
 import { isServicePath } from './http/paths.js';
 
-/** Wire names that carry personal data or secrets (spec §3); never written to a log. */
+/** Wire names that carry personal data or secrets (docs/flow.md §3); never written to a log. */
 const sensitiveFields = [
   'apikey', 'authorization', 'cookie', 'x-consumer-custom-id', 'token', 'jwt', 'key', 'password',
   'nombreCompleto', 'nombre', 'nombres', 'apellidoPaterno', 'apellidoMaterno', 'name', 'telefono', 'phone',

@@ -109,7 +109,7 @@ describe('score rules', () => {
   });
 });
 
-describe('sending result (spec §4) and custom id (spec §3)', () => {
+describe('sending result (docs/flow.md §4) and custom id (docs/flow.md §3)', () => {
   it('sends COMPLETO for GREEN and SEMAFORO otherwise, with the semaphore lowercase', () => {
     expect(tipoEnvio('GREEN')).toBe('COMPLETO');
     expect(tipoEnvio('YELLOW')).toBe('SEMAFORO');
@@ -129,7 +129,7 @@ describe('sending result (spec §4) and custom id (spec §3)', () => {
   });
 });
 
-describe('lifecycle (spec §4)', () => {
+describe('lifecycle (docs/flow.md §4)', () => {
   const event = (status: string, step: string, description = '') => ({ step, event: JSON.stringify({ status, step, description }) });
   it('finishes on the finished event and refuses anything after it', () => {
     expect(decideLifecycleEvent({ finished: false }, event('OK', 'finished'), now)).toEqual({ kind: 'accept', finish: { status: 'OK' } });

@@ -4,7 +4,7 @@ import { routes } from './router';
 
 const leaf = (path: string) => matchRoute(routes, path)?.route.id;
 
-describe('routes of spec §2', () => {
+describe('routes of docs/flow.md §2', () => {
   it('literal routes win over /{apikey}', () => {
     for (const id of [
       'terminos', 'pasos_configuracion', 'preparacion_identificacion', 'holograma', 'identificacion',

@@ -3,7 +3,7 @@ import { steps } from './steps/table';
 import { MissingApikey } from './ui/AppShell';
 
 /**
- * Every route of spec §2, from the step table (steps/table.ts), plus "/" and unknown paths (no api key). Static
+ * Every route of docs/flow.md §2, from the step table (steps/table.ts), plus "/" and unknown paths (no api key). Static
  * paths outrank the dynamic /:apikey (navigation/match.ts ranks by segment), so /pivote, /pdf_token, /terminos...
  * are never read as an api key.
  */

@@ -3,7 +3,7 @@ import { realtimeRecordingTypes, routes } from './routes.js';
 import { apikeyHeader, envelope, grantorParam, trxHeaders, userDatum, uuid, type MultipartField } from './common.js';
 
 /**
- * Every call of spec §7 with its method, path and payloads. The concrete paths are ours (the spec leaves them
+ * Every call of docs/flow.md §7 with its method, path and payloads. The concrete paths are ours (the spec leaves them
  * out); the wire names are the spec's. The web client calls only through these definitions.
  */
 export interface CallDefinition {
@@ -95,7 +95,7 @@ const imageTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
 const videoTypes = ['video/webm', 'video/mp4'] as const;
 
 /**
- * Real-time media server (spec §7, channel constants in routes.ts): the client's first message on the data channel
+ * Real-time media server (docs/flow.md §7, channel constants in routes.ts): the client's first message on the data channel
  * and the server's reply to finish_record. Flags arrive as booleans or as 'true'/'false'.
  */
 const channelFlag = z.union([z.boolean(), z.enum(['true', 'false'])]);

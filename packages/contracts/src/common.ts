@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const uuid = z.uuid();
 
-/** Headers most calls carry (spec §7): transaction id, user id and the grantor's api key. */
+/** Headers most calls carry (docs/flow.md §7): transaction id, user id and the grantor's api key. */
 export const trxHeaders = z.object({
   transaccion: uuid,
   cliente: uuid,

@@ -1,5 +1,5 @@
 /**
- * Grantor parameters (spec §3 "Grantor config"): a list of {idCampo, valor}.
+ * Grantor parameters (docs/flow.md §3 "Grantor config"): a list of {idCampo, valor}.
  * Values are strings on the wire, exactly as the spec's flags are compared ('true', 'FALSO', '3').
  * Fields marked "project" are not named by the spec: they turn the spec's
  * "one specific grantor" behaviours into configuration (DESIGN.md, wire conventions).

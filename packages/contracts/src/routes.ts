@@ -45,7 +45,7 @@ export function pathOf(template: string, params: Record<string, string> = {}): s
   });
 }
 
-/** The real-time media server's data channel (spec §7): its label and the texts exchanged besides JSON. */
+/** The real-time media server's data channel (docs/flow.md §7): its label and the texts exchanged besides JSON. */
 export const realtimeChannel = { label: 'ping-pong', finish: 'finish_record', ping: 'ping', pong: 'pong' } as const;
 export const realtimeRecordingTypes = ['VIDEO_TOKEN', 'VIDEO_TOKEN_PDF', 'HOLOGRAMA'] as const;
 export type RealtimeRecordingType = (typeof realtimeRecordingTypes)[number];

@@ -1,4 +1,4 @@
-/** Local browser state keys of spec §3, verbatim. */
+/** Local browser state keys of docs/flow.md §3, verbatim. */
 export const stateKeys = [
   'uuidUser', 'uuidTrx', 'apikeyOtorgante', 'uuidOtorgante', 'idOtorgante', 'dataOtorgante', 'data_user',
   'ocrFront', 'ocrBack', 'ocrFrontOk', 'ocrBackOk', 'links', 'fields', 'flag', 'face', 'completado', 'package',
@@ -9,7 +9,7 @@ export const stateKeys = [
 ] as const;
 export type StateKey = (typeof stateKeys)[number];
 
-/** Short process folio shown to users: the first segment of a uuid (spec §2, §8). */
+/** Short process folio shown to users: the first segment of a uuid (docs/flow.md §2, §8). */
 export function folioOf(id: string | null | undefined): string {
   return (id ?? '').split('-')[0] ?? '';
 }

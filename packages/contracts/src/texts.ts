@@ -1,4 +1,4 @@
-/** Spanish texts of spec §8 that the server may send as message_client and the flow shows verbatim. */
+/** Spanish texts of docs/flow.md §8 that the server may send as message_client and the flow shows verbatim. */
 export const errorTexts = {
   badUrlTitle: 'Verifica tu URL',
   badUrl:
@@ -35,7 +35,7 @@ export const errorTexts = {
   emailOtherAddress: 'El resultado de este proceso solo puede enviarse al correo que confirmaste.',
 } as const;
 
-/** Face step server messages (spec §8). The first seven do not count an attempt. */
+/** Face step server messages (docs/flow.md §8). The first seven do not count an attempt. */
 export const faceMessages = {
   noFace: 'No se encontró rostro',
   mask: 'Se detectó cubrebocas',
@@ -49,7 +49,7 @@ export const faceMessages = {
 } as const;
 
 /**
- * Launcher errors (spec §8 names the cases, not the texts): the project's Spanish texts, shown to the partner's
+ * Launcher errors (docs/flow.md §8 names the cases, not the texts): the project's Spanish texts, shown to the partner's
  * user by the launcher and passed to its errors callback.
  */
 export const launcherTexts = {
@@ -62,7 +62,7 @@ export const launcherTexts = {
   opening: 'Abriendo tu proceso de verificación…',
 } as const;
 
-/** SMS code problems the service explains to the user (project texts; spec §8 gives only smsFailed). */
+/** SMS code problems the service explains to the user (project texts; docs/flow.md §8 gives only smsFailed). */
 export const smsTexts = {
   wait: 'Espera unos segundos antes de solicitar un nuevo código.',
   sendLimit: 'Alcanzaste el número máximo de códigos para este proceso. Inténtalo nuevamente más tarde.',

@@ -4,10 +4,10 @@ import { flowUrl, textForStatus } from './credentials';
 import { baseUrlOf, setLoadedFrom } from './index';
 import { fromFlow, isFlowMessage, routeOf } from './messages';
 
-describe('message mapping (spec §2 Embeddable launcher)', () => {
+describe('message mapping (docs/flow.md §2 Embeddable launcher)', () => {
   it('a completed message finishes, whatever its result', () => {
     expect(routeOf({ step: 'completed', result: 'OK', uuid: 'u', transaccion: 't' })).toBe('finish');
-    // spec §4 SMS success: completed with result FAIL is still the end of the journey
+    // docs/flow.md §4 SMS success: completed with result FAIL is still the end of the journey
     expect(routeOf({ step: 'completed', result: 'FAIL', type: 'PROCESS', error_text: 'El proceso no se concluyó correctamente' })).toBe('finish');
   });
   it('result OK is a status', () => {
@@ -34,7 +34,7 @@ describe('message mapping (spec §2 Embeddable launcher)', () => {
   });
 });
 
-describe('launcher errors (spec §8)', () => {
+describe('launcher errors (docs/flow.md §8)', () => {
   it('maps statuses to the Spanish texts', () => {
     expect(textForStatus(401)).toBe(launcherTexts.invalidKeys);
     expect(textForStatus(403)).toBe(launcherTexts.invalidKeys);

@@ -1,4 +1,4 @@
-/** A message from the flow's popup (spec §3 Launcher: step, result, uuid, data, type, error_text). */
+/** A message from the flow's popup (docs/flow.md §3 Launcher: step, result, uuid, data, type, error_text). */
 export interface FlowMessage {
   step: string;
   result: string;

@@ -25,7 +25,7 @@ export class CliError extends Error {
 export const usage = `Usage: kyc-grantor <command> [arguments]
 
   create --name "Name" [--id <uuid>]   create a grantor; prints its id and its api key (shown once)
-  set <grantorId> IDCAMPO=valor [...]  store parameters (spec §3), e.g. COLOR_PRIMARIO=#0B4F8A
+  set <grantorId> IDCAMPO=valor [...]  store parameters (docs/flow.md §3), e.g. COLOR_PRIMARIO=#0B4F8A
   rotate-key <grantorId>               issue a new api key; the previous one stops working at once
   list                                 list grantors (id, state, key prefix, name)
   show <grantorId>                     show a grantor and its effective parameters (never its key)

@@ -18,7 +18,7 @@ interface GrantorIdentity {
 }
 
 /**
- * Every parameter of spec §3 in the contracts' order with stored values over the defaults, then any extra
+ * Every parameter of docs/flow.md §3 in the contracts' order with stored values over the defaults, then any extra
  * stored parameters (sorted). ID_OTORGANTE is the grantor id; NOMBRE_CORTO and RAZON_SOCIAL fall back to
  * the grantor's name; APIKEY is `apiKey` (the caller's own key) and is left out when `apiKey` is undefined.
  */

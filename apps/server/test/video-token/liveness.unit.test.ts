@@ -81,7 +81,7 @@ describe('liveness from the challenge', () => {
     expect(offBeat.synced).toBe(false);
   });
 
-  it('places the digits as the flow shows them (spec §4 ticks: one per second from about 2 s)', () => {
+  it('places the digits as the flow shows them (docs/flow.md §4 ticks: one per second from about 2 s)', () => {
     expect(window.slots.map(([from]) => from)).toEqual([2000, 3000, 4000, 5000]);
     expect(window.endMs).toBe(6500);
   });

@@ -7,7 +7,7 @@ import { attemptEffect, failureReply, recoverableFaceMessages } from '../../src/
 import { judgeQuality } from '../../src/features/face-video/quality.js';
 import { videoOutcome, type OutcomeInputs } from '../../src/features/face-video/analyse.js';
 
-describe('face-video outcomes (spec §8)', () => {
+describe('face-video outcomes (docs/flow.md §8)', () => {
   it('does not count the seven recoverable capture messages', () => {
     expect(recoverableFaceMessages.size).toBe(7);
     for (const message of recoverableFaceMessages) expect(attemptEffect({ kind: 'capture_problem', message, detail: '' })).toBe('none');

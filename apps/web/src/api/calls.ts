@@ -41,7 +41,7 @@ export interface LifecycleUpdate {
   description: string;
 }
 
-/** POST update_cycle, only while completado is the string 'false' (spec §4). Resolves false when skipped. */
+/** POST update_cycle, only while completado is the string 'false' (docs/flow.md §4). Resolves false when skipped. */
 export async function sendLifecycle(update: LifecycleUpdate): Promise<boolean> {
   const session = readSession();
   if (session.completado !== 'false') return false;

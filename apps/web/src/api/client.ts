@@ -7,7 +7,7 @@ import type { SessionFacts } from '../session/session';
 export class ApiError extends Error {
   readonly route: RouteName;
   readonly status: number | null;
-  /** Spanish text the server meant for the user (spec §8), when it sent one. */
+  /** Spanish text the server meant for the user (docs/flow.md §8), when it sent one. */
   readonly messageClient: string | undefined;
 
   constructor(route: RouteName, status: number | null, message: string, messageClient?: string) {
@@ -18,7 +18,7 @@ export class ApiError extends Error {
     this.messageClient = messageClient;
   }
 
-  /** True when the server answered (spec §8 logs these as 'Error'; the rest as 'Exception'). */
+  /** True when the server answered (docs/flow.md §8 logs these as 'Error'; the rest as 'Exception'). */
   get hasResponse(): boolean {
     return this.status !== null;
   }
@@ -80,7 +80,7 @@ export type Answer<N extends CallName> = N extends 'recordConnections'
   : CallResponse<N>;
 
 /**
- * Calls of spec §7 by their contract name; each answer is typed by the call's response schema in
+ * Calls of docs/flow.md §7 by their contract name; each answer is typed by the call's response schema in
  * packages/contracts (the type only: answers are not validated in the browser, so readers of fields that drive a
  * decision keep their own checks).
  */
@@ -92,7 +92,7 @@ export interface ApiClient {
   postMultipart<N extends CallName>(name: N, form: FormData, options: MultipartOptions): Promise<Answer<N>>;
   /** @deprecated A hand-written answer type; only the face-video step still uses it (issue #14, its own slice). */
   postMultipart<T>(name: CallName, form: FormData, options: MultipartOptions): Promise<T>;
-  /** Audit event of spec §3 (POST celd_events). Its own failures are never audited again. */
+  /** Audit event of docs/flow.md §3 (POST celd_events). Its own failures are never audited again. */
   audit(paso: string, tipo: AuditType, dato: string, finished?: boolean): Promise<void>;
 }
 

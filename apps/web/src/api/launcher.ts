@@ -3,7 +3,7 @@ import { api } from './calls';
 import { ApiError } from './client';
 
 /**
- * Popup mode (spec §6): the server checks the launcher's JWT for this grantor, user and referer origin
+ * Popup mode (docs/flow.md §6): the server checks the launcher's JWT for this grantor, user and referer origin
  * (POST /v1/launcher/verify, docs/decisions.md). Resolves when there is nothing to check or the token is good;
  * an ApiError with a status means the URL is not valid (the bad-URL panel).
  */

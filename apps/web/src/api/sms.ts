@@ -11,12 +11,12 @@ function client() {
   };
 }
 
-/** token_sms_ac (spec §7): sends a code to the number. */
+/** token_sms_ac (docs/flow.md §7): sends a code to the number. */
 export async function sendSmsCode(step: string, number: string, areaCode: AreaCode): Promise<void> {
   await api().request('tokenSms', { step, body: { client: client(), phone: { number, areaCode } } });
 }
 
-/** verify_token_sms/verify (spec §7): checks the code sent to the number. */
+/** verify_token_sms/verify (docs/flow.md §7): checks the code sent to the number. */
 export async function verifySmsCode(step: string, number: string, areaCode: AreaCode, token: string): Promise<void> {
   await api().request('verifySms', { step, body: { client: client(), phone: { number, areaCode, token } } });
 }

@@ -2,7 +2,7 @@ import { paramEnabled } from '@kyc/contracts/params';
 import { errorTexts } from '@kyc/contracts/texts';
 import type { Effect, JourneyContext, JourneyEvent, StepEvents, StepId, Transition } from './types';
 
-/** Delays of spec §9 (ms). */
+/** Delays of docs/flow.md §9 (ms). */
 export const delays = {
   afterStart: 200,
   afterCheckboxAcceptance: 1000,
@@ -14,14 +14,14 @@ export const delays = {
   popupCloseAfterSms: 1500,
 } as const;
 
-/** Opener error text after a successful SMS check (spec §4 "SMS success"). */
+/** Opener error text after a successful SMS check (docs/flow.md §4 "SMS success"). */
 const smsOpenerText = 'El proceso no se concluyó correctamente';
 
 export function entryRoute(ctx: JourneyContext): string {
   return ctx.apikey ? `/${encodeURIComponent(ctx.apikey)}` : '/';
 }
 
-/** /pdf_token with query uuid, idOtorgante and fecha (spec §2 ID preparation). */
+/** /pdf_token with query uuid, idOtorgante and fecha (docs/flow.md §2 ID preparation). */
 export function tokenPageRoute(ctx: JourneyContext): string {
   const query = new URLSearchParams({
     uuid: ctx.uuidUser ?? '',

@@ -37,7 +37,7 @@ export type Effect =
   | { kind: 'userDatum'; description: string; value: string }
   /** Close the popup when the delay ends; the runner navigates to route if the window stays open. */
   | { kind: 'closeWindow' }
-  /** completado = 'true': spec §4 "Reporting after a retry-limit ends sets completado to true" (no more lifecycle updates). */
+  /** completado = 'true': docs/flow.md §4 "Reporting after a retry-limit ends sets completado to true" (no more lifecycle updates). */
   | { kind: 'markCompleted' };
 
 export interface Transition {

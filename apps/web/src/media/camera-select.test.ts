@@ -15,7 +15,7 @@ import { isIOS, isMobileDevice, originOS } from './platform';
 const cam = (deviceId: string, label = ''): DeviceLike => ({ kind: 'videoinput', deviceId, label });
 const mic: DeviceLike = { kind: 'audioinput', deviceId: 'mic', label: 'Micrófono 0 back' };
 
-describe('camera choice (spec §5, §9)', () => {
+describe('camera choice (docs/flow.md §5, §9)', () => {
   it('"Back camera chosen when a device label contains back and 0"', () => {
     const devices = [mic, cam('f', 'camera2 1, facing front'), cam('b2', 'camera2 2, facing back'), cam('b0', 'camera2 0, facing back')];
     expect(findBackCamera(devices)?.deviceId).toBe('b0');
@@ -47,7 +47,7 @@ describe('camera choice (spec §5, §9)', () => {
   });
 });
 
-describe('camera errors (spec §8)', () => {
+describe('camera errors (docs/flow.md §8)', () => {
   const named = (name: string) => Object.assign(new Error('x'), { name });
 
   it('classifies getUserMedia failures by name', () => {

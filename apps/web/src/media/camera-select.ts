@@ -1,5 +1,5 @@
 /**
- * Pure camera decisions of spec §5 and §9 (no browser globals): which camera, which resolution, and
+ * Pure camera decisions of docs/flow.md §5 and §9 (no browser globals): which camera, which resolution, and
  * what a getUserMedia failure means.
  */
 

@@ -40,7 +40,7 @@ function assertVideoTrack(stream: MediaStream): MediaStream {
 /**
  * Opens the camera for the ID capture: the back camera by label when the browser already shows labels,
  * else the environment-facing one; once access is granted the labels appear, and if they name a back
- * camera other than the one opened, that one is opened instead. Resolution per spec §9.
+ * camera other than the one opened, that one is opened instead. Resolution per docs/flow.md §9.
  */
 export async function openDocumentCamera(): Promise<MediaStream> {
   const devices = mediaDevices();

@@ -4,7 +4,7 @@ import { cropPercentages, keyboardCrop, moveCrop, normaliseCrop, previewWindow, 
 const image = { width: 1280, height: 720 };
 const crop = { x: 184, y: 72, width: 913, height: 576 };
 
-describe('preview window (spec §9 "capture preview scale 1.5")', () => {
+describe('preview window (docs/flow.md §9 "capture preview scale 1.5")', () => {
   it('shows the crop enlarged 1.5 times around its centre, clipped to the image', () => {
     const window = previewWindow(image, crop, 1.5);
     expect(window.width).toBe(1280);

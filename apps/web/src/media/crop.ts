@@ -14,7 +14,7 @@ export const minCropPixels = { width: 320, height: 240 } as const;
 
 /**
  * The part of the capture the preview shows: the initial crop enlarged `scale` times around its centre
- * (spec §9 "capture preview scale 1.5"), shifted and clipped to stay inside the image.
+ * (docs/flow.md §9 "capture preview scale 1.5"), shifted and clipped to stay inside the image.
  */
 export function previewWindow(image: Size, crop: Rect, scale: number): Rect {
   const width = Math.min(image.width, crop.width * scale);

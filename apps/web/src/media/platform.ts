@@ -21,7 +21,7 @@ export function isMobileDevice(hints: PlatformHints): boolean {
   return isIOS(hints) || isAndroid(hints) || /Mobi|Tablet/i.test(hints.userAgent) || hints.coarsePointer === true;
 }
 
-/** The originOS field of the multipart calls (spec §7: ios/android), 'desktop' for the rest. */
+/** The originOS field of the multipart calls (docs/flow.md §7: ios/android), 'desktop' for the rest. */
 export type OriginOS = 'ios' | 'android' | 'desktop';
 
 export function originOS(hints: PlatformHints): OriginOS {

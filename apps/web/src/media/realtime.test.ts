@@ -6,7 +6,7 @@ const iPhoneSafari = {
 };
 const code = { code: '4729', created: 'c', expire: 'e' };
 
-describe('real-time start message (spec §7)', () => {
+describe('real-time start message (docs/flow.md §7)', () => {
   it('names every field of the data channel message', () => {
     const message = startMessage({
       uuidUser: 'u-1',

@@ -1,5 +1,5 @@
 /**
- * Client of the real-time media server (spec §7 "Real-time media server"): the server offers a peer connection
+ * Client of the real-time media server (docs/flow.md §7 "Real-time media server"): the server offers a peer connection
  * (POST /record/connections → {id, localDescription}), the browser answers (POST .../remote-description),
  * sends its camera and microphone, and talks over the data channel 'ping-pong': first a JSON message naming the
  * capture, later the text finish_record; the server replies with JSON {status, res}. DELETE closes it.
@@ -12,7 +12,7 @@ export const finishSignal = 'finish_record';
 
 export type RealtimeCaptureType = 'VIDEO_TOKEN' | 'VIDEO_TOKEN_PDF' | 'HOLOGRAMA';
 
-/** The data channel's first message (spec §7 field names). created and expire identify the issued code. */
+/** The data channel's first message (docs/flow.md §7 field names). created and expire identify the issued code. */
 export interface RealtimeStartMessage {
   uuid: string;
   token: string;
@@ -60,7 +60,7 @@ export function isMobileSafari(hints: PlatformHints): boolean {
   return isIOS(hints) && /Safari/.test(hints.userAgent) && !/CriOS|FxiOS|EdgiOS|OPiOS/.test(hints.userAgent);
 }
 
-/** Videos of the face token go to this storage bucket (spec §9 "Storage bucket ... also for videos"). */
+/** Videos of the face token go to this storage bucket (docs/flow.md §9 "Storage bucket ... also for videos"). */
 export const videoBucket = 'videos';
 
 export function startMessage(input: StartMessageInput): RealtimeStartMessage {

@@ -3,7 +3,7 @@ import { chooseRecorderMime, recordingExtension } from './recorder';
 
 const supports = (...types: string[]) => (mime: string) => types.includes(mime);
 
-describe('recorder type (spec §9: "mp4 on iOS, webm vp9 or vp8 otherwise")', () => {
+describe('recorder type (docs/flow.md §9: "mp4 on iOS, webm vp9 or vp8 otherwise")', () => {
   it('prefers vp9, then vp8, then plain webm outside iOS', () => {
     expect(chooseRecorderMime(supports('video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/mp4'), false)).toBe('video/webm;codecs=vp9');
     expect(chooseRecorderMime(supports('video/webm;codecs=vp8', 'video/webm'), false)).toBe('video/webm;codecs=vp8');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readIntents, readOcr, storeBackRead, storeFrontRead, writeIntents, ocrText } from './idCapture';
 import { createStateStorage } from './storage';
 
-describe('ID reads in the browser state (spec §3 ocrFront, ocrBack, ocrFrontOk, ocrBackOk)', () => {
+describe('ID reads in the browser state (docs/flow.md §3 ocrFront, ocrBack, ocrFrontOk, ocrBackOk)', () => {
   it('stores the front (with its data check) and drops an older back', () => {
     const storage = createStateStorage(null);
     storeBackRead(storage, { cicMRZ: '111' });

@@ -1,6 +1,6 @@
 import { readJson, writeJson, type StateStorage } from './storage';
 
-/** ocrFront / ocrBack of spec §3: the server's ocrData, field names as sent. */
+/** ocrFront / ocrBack of docs/flow.md §3: the server's ocrData, field names as sent. */
 export type OcrRecord = Record<string, string | number | boolean | null>;
 
 export type IdSide = 'front' | 'back';
@@ -38,14 +38,14 @@ export function storeBackRead(storage: StateStorage, ocrData: OcrRecord): void {
 }
 
 /**
- * intentsData of spec §3: the attempts counted so far, per step (the server's step names), mirrored for
+ * intentsData of docs/flow.md §3: the attempts counted so far, per step (the server's step names), mirrored for
  * display only: the server counts and enforces INTENTOS_ID_FRONTAL / INTENTOS_ID_REVERSO. Other steps may
  * keep their own keys in the same object; they are preserved.
  */
 export interface IntentsData {
   id_frontal: number;
   id_reverso: number;
-  /** The one tolerated incomplete front read (spec §4) has been used. */
+  /** The one tolerated incomplete front read (docs/flow.md §4) has been used. */
   id_frontal_tolerado: boolean;
 }
 

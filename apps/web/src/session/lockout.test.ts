@@ -4,7 +4,7 @@ import { createStateStorage } from './storage';
 
 const now = 1_800_000_000_000;
 
-describe('lockout (spec §4)', () => {
+describe('lockout (docs/flow.md §4)', () => {
   it('"bloqueo \'true\' and stored time not passed shows the lockout panel"', () => {
     expect(lockState('true', String(now + 1), now)).toBe('active');
     expect(lockState('true', String(now), now)).toBe('expired');

@@ -4,7 +4,7 @@ import type { StateStorage } from './storage';
 export const lockDurationMs = 60 * 60 * 1000;
 
 /**
- * The browser's mirror of the lockout of spec §4 (bloqueo, time in the state storage). The server enforces
+ * The browser's mirror of the lockout of docs/flow.md §4 (bloqueo, time in the state storage). The server enforces
  * its own lock; this one decides what the screens show.
  * - none: no lock; active: bloqueo 'true' and the stored time not passed; expired: bloqueo 'true', time passed.
  */
@@ -44,7 +44,7 @@ export interface LockoutAcknowledgement {
 }
 
 /**
- * The lockout panel's ENTENDIDO (spec §4): "clears the lock once the time passes, or if already at the grantor
+ * The lockout panel's ENTENDIDO (docs/flow.md §4): "clears the lock once the time passes, or if already at the grantor
  * page; otherwise navigates to the grantor page."
  */
 export function acknowledgeLockout(state: LockState, atEntry: boolean): LockoutAcknowledgement {

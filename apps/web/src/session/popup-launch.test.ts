@@ -7,7 +7,7 @@ const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 const jwtFor = (sub: unknown) => `${b64url({ alg: 'HS256' })}.${b64url({ sub, oto: 'x' })}.c2ln`;
 const launched = '0d9e2f4a-5b6c-4d7e-8f90-a1b2c3d4e5f6';
 
-describe('popup mode (spec §6)', () => {
+describe('popup mode (docs/flow.md §6)', () => {
   it('reads the user id the launcher issued from the JWT subject', () => {
     expect(jwtSubject(jwtFor(launched))).toBe(launched);
     expect(jwtSubject(jwtFor(42))).toBeNull();

@@ -1,7 +1,7 @@
 import { sessionState } from './storage';
 
 /**
- * Messages the popup sends to the partner page that opened it (spec §2 launcher, §4 "Opener messages").
+ * Messages the popup sends to the partner page that opened it (docs/flow.md §2 launcher, §4 "Opener messages").
  * Field names are the spec's wire names.
  */
 export interface OpenerMessage {
@@ -67,7 +67,7 @@ export function jwtSubject(jwt: string | null | undefined): string | null {
   }
 }
 
-/** Popup mode (spec §6): the entry URL carries referer and jwt (and optionally schema). */
+/** Popup mode (docs/flow.md §6): the entry URL carries referer and jwt (and optionally schema). */
 export function hasPopupQuery(search: string): boolean {
   const query = new URLSearchParams(search);
   return query.has('referer') || query.has('jwt');

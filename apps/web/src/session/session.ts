@@ -1,7 +1,7 @@
 import { folioOf } from '@kyc/contracts/state';
 import { sessionState, type StateStorage } from './storage';
 
-/** The identifiers every call and screen needs, read from the browser state of spec §3. */
+/** The identifiers every call and screen needs, read from the browser state of docs/flow.md §3. */
 export interface SessionFacts {
   uuidUser: string | null;
   uuidTrx: string | null;
@@ -31,7 +31,7 @@ export function readSession(storage: StateStorage = sessionState()): SessionFact
   };
 }
 
-/** Short process folio: first segment of the transaction id (spec §1 help overlay, §8). */
+/** Short process folio: first segment of the transaction id (docs/flow.md §1 help overlay, §8). */
 export function processFolio(storage: StateStorage = sessionState()): string {
   return folioOf(storage.get('uuidTrx'));
 }

@@ -16,7 +16,7 @@ function filledStorage(): StateStorage {
   return storage;
 }
 
-describe('START state (spec §4)', () => {
+describe('START state (docs/flow.md §4)', () => {
   it('"reads cliente (uuidUser), uuidTrx and the scheme query parameters"', () => {
     const storage = createStateStorage(null);
     const cliente = '11111111-2222-4333-8444-555555555555';

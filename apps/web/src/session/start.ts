@@ -3,8 +3,8 @@ import { jwtSubject } from './popup';
 import type { StateStorage } from './storage';
 
 /**
- * Kept when a new journey starts: the one-hour lockout after a failed finalisation (spec §4 "Lockout")
- * must survive a restart from the entry route. Every other key of spec §3 belongs to the previous journey.
+ * Kept when a new journey starts: the one-hour lockout after a failed finalisation (docs/flow.md §4 "Lockout")
+ * must survive a restart from the entry route. Every other key of docs/flow.md §3 belongs to the previous journey.
  */
 export const keysKeptAcrossJourneys: ReadonlySet<StateKey> = new Set<StateKey>(['bloqueo', 'time']);
 export const previousJourneyKeys: readonly StateKey[] = stateKeys.filter((key) => !keysKeptAcrossJourneys.has(key));
@@ -29,7 +29,7 @@ export interface StartedJourney {
 }
 
 /**
- * START state of spec §4: reads cliente (uuidUser), uuidTrx and the popup query (referer, jwt, schema),
+ * START state of docs/flow.md §4: reads cliente (uuidUser), uuidTrx and the popup query (referer, jwt, schema),
  * generates identifiers when absent, clears the previous journey's keys and sets completado to 'false'.
  * Identifiers that are not uuids are replaced too: every call sends them in uuid-validated headers.
  */

@@ -1,6 +1,6 @@
 import type { StateKey } from '@kyc/contracts/state';
 
-/** The browser state of spec §3, one string per key (localStorage semantics). */
+/** The browser state of docs/flow.md §3, one string per key (localStorage semantics). */
 export interface StateStorage {
   get(key: StateKey): string | null;
   set(key: StateKey, value: string): void;

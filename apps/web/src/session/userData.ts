@@ -1,6 +1,6 @@
 import { readJson, writeJson, type StateStorage } from './storage';
 
-/** data_user of spec §3: a list of {description, value}. */
+/** data_user of docs/flow.md §3: a list of {description, value}. */
 export interface UserDatum {
   description: string;
   value: string;
@@ -24,7 +24,7 @@ export function setUserDatum(storage: StateStorage, description: string, value: 
   writeJson(storage, 'data_user', data);
 }
 
-/** The user's name when known: nombreCompleto, or nombre (spec §3). */
+/** The user's name when known: nombreCompleto, or nombre (docs/flow.md §3). */
 export function userName(storage: StateStorage): string | null {
   const data = readUserData(storage);
   const found = data.find((d) => d.description === 'nombreCompleto') ?? data.find((d) => d.description === 'nombre');

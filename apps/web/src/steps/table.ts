@@ -12,7 +12,7 @@ import type { IdSide } from '../session/idCapture';
 
 /**
  * The step table: every screen of the flow, once. A row's key is the step's id (the journey's and the spec's name
- * for it); `paths` are its routes (spec §2; the first is the one the journey navigates to, the others are aliases);
+ * for it); `paths` are its routes (docs/flow.md §2; the first is the one the journey navigates to, the others are aliases);
  * `screen` loads its folder's module on demand; `events` is the type of what the screen reports to the journey
  * (journey/journey.ts has one handler per row that has events). The router (router.tsx) and `StepId`
  * (journey/types.ts) are derived from this table. A new step is a folder under steps/ and one row here.
@@ -84,7 +84,7 @@ export const steps = {
     events: on<Accept | { type: 'acknowledgeLockout' }>(),
   },
   video_token: { paths: ['video_token'], screen: () => import('./video_token'), events: on<FaceVideoEvent>() },
-  /** restartLink: 'Lo sentimos' once the link flow's error-modal attempts are used (spec §9): back to /pdf_token. */
+  /** restartLink: 'Lo sentimos' once the link flow's error-modal attempts are used (docs/flow.md §9): back to /pdf_token. */
   pdf_video_token: {
     paths: ['pdf_video_token'],
     screen: () => import('./pdf_video_token'),

@@ -11,7 +11,7 @@ interface CaptureVerifyProps {
   step?: string;
 }
 
-/** Verify step after the crop: the clarity checkbox; GUARDAR stays disabled until it is ticked (spec §5). */
+/** Verify step after the crop: the clarity checkbox; GUARDAR stays disabled until it is ticked (docs/flow.md §5). */
 export function CaptureVerify({ imageUrl, imageAlt, onSave, onRetake, step }: CaptureVerifyProps) {
   const [confirmed, setConfirmed] = useState(false);
   const [saving, setSaving] = useState(false);

@@ -6,7 +6,7 @@ import { Screen } from './Screen';
 import './capture.css';
 
 /**
- * 'Proceso no exitoso' final screen (spec §2, §8): the attempts-exceeded text, the folio (first segment of the
+ * 'Proceso no exitoso' final screen (docs/flow.md §2, §8): the attempts-exceeded text, the folio (first segment of the
  * transaction id), the grantor's contact data when CONTACTO_EN_FALLA is on, and ENTENDIDO.
  */
 export function ProcessFailed({ message = captureCopy.failed.message, onAcknowledge, step }: { message?: string; onAcknowledge: () => void; step?: string }) {

@@ -1,6 +1,6 @@
 import { copy } from './copy';
 
-/** Phones held in landscape: the flow asks for portrait (spec §2 shared overlays). */
+/** Phones held in landscape: the flow asks for portrait (docs/flow.md §2 shared overlays). */
 export const landscapePhoneQuery = '(orientation: landscape) and (max-height: 500px) and (pointer: coarse)';
 
 export function RotateNotice() {

@@ -41,7 +41,7 @@ export const captureCopy = {
   },
   quality: {
     title: 'Necesitamos otra foto',
-    document: errorTexts.idFrontFailed, // spec §8
+    document: errorTexts.idFrontFailed, // docs/flow.md §8
     glare: 'Detectamos un reflejo sobre tu identificación. Aléjala de la luz directa o inclínala un poco.',
     blur: 'La foto salió borrosa. Mantén tu dispositivo firme y espera a que la imagen se vea nítida.',
     notSent: 'Esta foto no se envió ni contó como intento.',
@@ -86,7 +86,7 @@ export const captureCopy = {
   },
   network: {
     title: 'Sin conexión',
-    message: errorTexts.networkBlock, // spec §8
+    message: errorTexts.networkBlock, // docs/flow.md §8
     resend: 'REINTENTAR',
     retake: 'CAPTURAR DE NUEVO', // spec
   },
@@ -102,7 +102,7 @@ export const captureCopy = {
   },
   failed: {
     title: 'Proceso no exitoso', // spec
-    message: errorTexts.attemptsExceeded, // spec §8
+    message: errorTexts.attemptsExceeded, // docs/flow.md §8
     folio: 'Folio de tu proceso',
     contact: 'Si necesitas ayuda, comunícate con nosotros:',
     email: 'Correo electrónico',

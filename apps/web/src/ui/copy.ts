@@ -26,7 +26,7 @@ export const copy = {
     start: 'EMPEZAR', // spec
     help: '¿Necesitas ayuda?',
     loadingParams: 'Estamos preparando tu proceso…',
-    network: errorTexts.network, // spec §8
+    network: errorTexts.network, // docs/flow.md §8
   },
   terms: {
     dateLine: (city: string, date: string) => (city ? `${city}, a ${date}` : date),

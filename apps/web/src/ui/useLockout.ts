@@ -9,7 +9,7 @@ export interface Lockout {
   acknowledge: (atEntry: boolean) => 'cleared' | 'toEntry';
 }
 
-/** The lockout rules of spec §4 for a screen that shows the lockout panel. */
+/** The lockout rules of docs/flow.md §4 for a screen that shows the lockout panel. */
 export function useLockout(): Lockout {
   const [locked, setLocked] = useState(() => refreshLock(sessionState(), Date.now()));
   const acknowledge = useCallback((atEntry: boolean) => {

@@ -204,7 +204,7 @@ describe('required and optional', () => {
 });
 
 describe('fieldMaxLength', () => {
-  it('matches spec §5', () => {
+  it('matches docs/flow.md §5', () => {
     expect(fieldMaxLength).toEqual({ clave: 20, fechaRegistro: 4, numeroEmision: 2, cic: 13, vigencia: 4, curp: 19, dni: 19, codigoPostal: 5 });
   });
 });

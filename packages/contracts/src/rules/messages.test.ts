@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { messages } from './messages.js';
 
 describe('messages', () => {
-  it('holds every spec §5 message verbatim', () => {
+  it('holds every docs/flow.md §5 message verbatim', () => {
     expect(messages).toEqual({
       required: 'Debes ingresar un valor válido',
       invalidName: 'Nombre no válido',

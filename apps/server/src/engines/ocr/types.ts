@@ -35,7 +35,7 @@ export interface MrzReading {
 export interface OcrResult {
   documentType: ReadDocumentType;
   side: IdSide;
-  /** ocrFront or ocrBack fields with the spec §3 wire names; values as read (after the §5 normalisations). */
+  /** ocrFront or ocrBack fields with the docs/flow.md §3 wire names; values as read (after the §5 normalisations). */
   ocrData: Record<string, string | boolean>;
   /** Added: the ocrBack fields (cadena, nombreCompletoMRZ) when the side read also carries the MRZ (passport page). */
   ocrBack?: Record<string, string>;

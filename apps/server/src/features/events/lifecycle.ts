@@ -2,7 +2,7 @@ import { errorTexts } from '@kyc/contracts';
 import { lockUntilAfter } from '../../domain/transactions.js';
 
 /**
- * Server side of spec §4 "Lifecycle updates" and "Lockout". The flow stops sending updates once `completado` is
+ * Server side of docs/flow.md §4 "Lifecycle updates" and "Lockout". The flow stops sending updates once `completado` is
  * true; the server makes it a rule: after the finished event nothing re-opens the transaction, and the failure
  * report of a retry-limit ('Finalizado por reintentos', status FAIL) locks it for the spec's hour.
  */
@@ -21,7 +21,7 @@ export const lifecycleMessages = {
   finished: 'The transaction is finished: it accepts no more updates',
 } as const;
 
-/** The status / step / description of a lifecycle event's `event` JSON string (spec §3); {} when not JSON. */
+/** The status / step / description of a lifecycle event's `event` JSON string (docs/flow.md §3); {} when not JSON. */
 export function parseLifecycleEvent(event: string): { status?: string; step?: string; description?: string } {
   try {
     const parsed: unknown = JSON.parse(event);

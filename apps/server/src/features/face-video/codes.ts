@@ -1,5 +1,5 @@
 /**
- * The one-time code read aloud in the face video (spec §3 "Video token": a 4-digit string with created and
+ * The one-time code read aloud in the face video (docs/flow.md §3 "Video token": a 4-digit string with created and
  * expire). A code belongs to one transaction, is used by one video at most and expires: 3 minutes is enough
  * for the flow (5 s stability wait, ~9 s recording, upload) with room for a slow network, and short enough
  * that a code seen once is of no use later.
@@ -9,7 +9,7 @@ import { drawSchedule, type ChallengeSchedule } from './schedule.js';
 
 export const CODE_DIGITS = 4;
 export const CODE_LIFETIME_MS = 3 * 60 * 1000;
-/** The browser shows the first four digits of a code (spec §4); the schedule times those. */
+/** The browser shows the first four digits of a code (docs/flow.md §4); the schedule times those. */
 export const SHOWN_DIGITS = 4;
 
 export function newCode(digits = CODE_DIGITS): string {

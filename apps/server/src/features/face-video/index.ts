@@ -68,7 +68,7 @@ export interface VideoTokenRequest {
   source?: 'upload' | 'realtime';
   /**
    * The attempts counter and its limit when not the main flow's (`video_token`, INTENTOS_VIDEO_TOKEN): the
-   * result-link flow counts its own (spec §9: 5 in the link variant).
+   * result-link flow counts its own (docs/flow.md §9: 5 in the link variant).
    */
   attempts?: { step: string; limit: number };
   now?: Date;

@@ -164,7 +164,7 @@ export interface ScheduleSignals {
 
 export type LivenessVerdict =
   | { kind: 'live' }
-  /** A replayed picture or clip: the attempts run out at once (spec §8 'Spoof detected'). */
+  /** A replayed picture or clip: the attempts run out at once (docs/flow.md §8 'Spoof detected'). */
   | { kind: 'spoof'; reason: 'frozen' | 'looped' | 'voice_over_still_face' | 'screen_replay' }
   /** No proof of life in this recording (no reading aloud seen or heard): an attempt is counted. */
   | { kind: 'not_shown'; reason: string };

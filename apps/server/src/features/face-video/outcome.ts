@@ -1,12 +1,12 @@
 /**
- * What a face-video result means for the caller and for the attempts (spec §8): the recoverable capture messages
+ * What a face-video result means for the caller and for the attempts (docs/flow.md §8): the recoverable capture messages
  * do not count an attempt, a no-match or an unread phrase counts one, a spoof uses them all at once (the effect is
  * applied by attempts/service.ts). Pure.
  */
 import { errorTexts, faceMessages } from '@kyc/contracts';
 import type { AttemptEffect } from '../../domain/attempts.js';
 
-/** The recoverable messages (spec §8 lists seven; this project's set, see docs/decisions.md). */
+/** The recoverable messages (docs/flow.md §8 lists seven; this project's set, see docs/decisions.md). */
 export const recoverableFaceMessages: ReadonlySet<string> = new Set([
   faceMessages.noFace,
   faceMessages.mask,

@@ -1,5 +1,5 @@
 /**
- * Capture problems the user fixes by recording again (spec §8 face step messages, recoverable): no face, several
+ * Capture problems the user fixes by recording again (docs/flow.md §8 face step messages, recoverable): no face, several
  * faces, too dark, bad light (backlight or blown out), blurred, a mask (face-cover.ts). Pure: judged on the
  * frames' measures.
  */

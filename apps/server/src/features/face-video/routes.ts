@@ -39,7 +39,7 @@ export async function checkCodePhoto(face: Deps['face'], file: Parameters<typeof
 }
 
 /**
- * The face video token (spec §2, §7): `POST /v1/otp` (a face photo in, a one-time code out),
+ * The face video token (docs/flow.md §2, §7): `POST /v1/otp` (a face photo in, a one-time code out),
  * `POST /v1/videotoken/code` (a code without a photo) and `POST /v2/videotoken` (the video reading the code:
  * face match, liveness, spoken code; decided by domain/video-token).
  */

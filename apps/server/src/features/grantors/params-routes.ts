@@ -50,7 +50,7 @@ export function registerParamsRoutes(app: ZodApp, { db }: Deps): void {
       querystring: own.query,
       response: { 200: own.response, ...errorResponses },
     },
-    // The api key decides the grantor; the optional idOtorgante query of spec §7 is accepted and not trusted.
+    // The api key decides the grantor; the optional idOtorgante query of docs/flow.md §7 is accepted and not trusted.
     handler: async (request, reply) => {
       const { grantor, transaction, created } = await authorizeTransaction(db, request.headers);
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, created }, created ? 'transaction created' : 'transaction resumed');

@@ -24,7 +24,7 @@ function hologramThreshold(params: readonly GrantorParam[]): number {
 }
 
 /**
- * `POST /v1/id_calibrate` (calls.idCalibrate, spec §7 and §4 "Hologram"): the /holograma recording of the ID
+ * `POST /v1/id_calibrate` (calls.idCalibrate, docs/flow.md §7 and §4 "Hologram"): the /holograma recording of the ID
  * while the user tilts it. The video is sniffed (WebM or MP4), decoded by ffmpeg in a child process, the card
  * tracked and the change of its specular highlights measured; the video is kept encrypted and the measure is
  * stored as the `holograma` evidence and returned.

@@ -4,7 +4,7 @@ import { attemptSteps } from '../../domain/attempts.js';
 import type { IdSide, OcrResult } from '../../engines/ocr/types.js';
 
 /**
- * What a read of one side of an ID means for the journey (spec §4 "ID capture", §8 ID errors). Pure: the route
+ * What a read of one side of an ID means for the journey (docs/flow.md §4 "ID capture", §8 ID errors). Pure: the route
  * does the IO and applies the verdict.
  */
 export const idSides = {
@@ -20,7 +20,7 @@ export const idEvidenceKinds = {
 export type ReadVerdict =
   /** A usable read: the flow goes on. */
   | { kind: 'accepted' }
-  /** Front data incomplete or badly formatted, tolerated once (spec §4): 200, the flow goes on to the back. */
+  /** Front data incomplete or badly formatted, tolerated once (docs/flow.md §4): 200, the flow goes on to the back. */
   | { kind: 'tolerated'; reason: string }
   /** Not usable: an attempt is counted and the user is asked to capture again. */
   | {

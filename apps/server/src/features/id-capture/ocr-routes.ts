@@ -22,7 +22,7 @@ function parseSide(value: string | undefined): IdSide {
   return side;
 }
 
-/** The reply to a read that did not give a usable result (spec §8 ID errors). */
+/** The reply to a read that did not give a usable result (docs/flow.md §8 ID errors). */
 function refusal(result: Exclude<IdSideResult, { kind: 'read' }>, side: IdSide): HttpError {
   switch (result.kind) {
     case 'exhausted':
@@ -40,7 +40,7 @@ function refusal(result: Exclude<IdSideResult, { kind: 'read' }>, side: IdSide):
 }
 
 /**
- * `POST /v2/ocr` (calls.ocr, spec §7): reads one side of an ID (read-side.ts), one attempt of
+ * `POST /v2/ocr` (calls.ocr, docs/flow.md §7): reads one side of an ID (read-side.ts), one attempt of
  * INTENTOS_ID_FRONTAL / INTENTOS_ID_REVERSO each (attempts/service.ts).
  */
 export function registerOcrRoutes(app: ZodApp, deps: Deps): void {

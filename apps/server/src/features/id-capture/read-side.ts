@@ -1,5 +1,5 @@
 /**
- * One attempt at reading a side of an ID (`POST /v2/ocr`, spec §7): the attempt is spent before the read
+ * One attempt at reading a side of an ID (`POST /v2/ocr`, docs/flow.md §7): the attempt is spent before the read
  * (attempts/service.ts), the image, what was read and the holder's photo are kept encrypted as evidence, and the
  * outcome says what the attempt becomes: a refused file, a busy or failing engine and a usable read give it back;
  * an unreadable capture keeps it, and the last one locks the transaction for the hour. Returns reasons; the route

@@ -43,7 +43,7 @@ export function normaliseCurp(value: string): string {
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /**
- * The CURP's own rules (spec §5 pattern, real birth date, RENAPO check digit) and its consistency with the
+ * The CURP's own rules (docs/flow.md §5 pattern, real birth date, RENAPO check digit) and its consistency with the
  * ID read of the transaction: the four name letters (RENAPO instructivo: first surname's initial and first
  * inner vowel, second surname's initial or X, given name's initial skipping MARÍA/JOSÉ before another name,
  * particles dropped, Ñ as X, inconvenient words with X in second place) and the three inner consonants, the

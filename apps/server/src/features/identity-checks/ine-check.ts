@@ -2,7 +2,7 @@ import { isCalendarDate, parseStrictDate } from '@kyc/contracts/rules';
 import type { RuleResult } from './curp-check.js';
 
 /**
- * The INE credential check (spec §7 INE call): formats of the CIC, the 13-digit OCR number, the clave de
+ * The INE credential check (docs/flow.md §7 INE call): formats of the CIC, the 13-digit OCR number, the clave de
  * elector and the emission number, and their consistency with this transaction's reads: the back's TD1 MRZ
  * (`IDMEX` + CIC + check digit + `<<` + sección + identificador del ciudadano) and the front (clave de
  * elector, emisión, sección, birth date and sex).

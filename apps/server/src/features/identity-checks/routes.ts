@@ -52,9 +52,9 @@ export function gatewaysFromConfig(config: Deps['config']): IdentityCheckGateway
 }
 
 /**
- * `POST /v1/renapo` and `POST /v1/ine` (spec §7): the CURP and the INE credential checked by their own rules,
+ * `POST /v1/renapo` and `POST /v1/ine` (docs/flow.md §7): the CURP and the INE credential checked by their own rules,
  * against this transaction's ID reads, and against an external registry when one is configured. The result is
- * a 200 whatever it says (spec §8: these failures never block the flow) and is kept as evidence for scoring.
+ * a 200 whatever it says (docs/flow.md §8: these failures never block the flow) and is kept as evidence for scoring.
  */
 export function registerIdentityCheckRoutes(app: ZodApp, { config, db, cipher }: Deps): void {
   const gateways = gatewaysFromConfig(config);

@@ -17,7 +17,7 @@ import { checkProofOpen, storeProof } from './store-proof.js';
 const exhausted = (reason: keyof typeof refusalMessages = 'exhausted') => new HttpError(429, refusalMessages[reason], errorTexts.attemptsExceeded);
 
 /**
- * `POST /v1/file` (calls.file, spec §7): the proof of address, stored, read and returned as `payload.lectura`
+ * `POST /v1/file` (calls.file, docs/flow.md §7): the proof of address, stored, read and returned as `payload.lectura`
  * (store-proof.ts; attempts in attempts/service.ts). The client's `bucket` is accepted and ignored: where blobs
  * live is the server's configuration.
  */

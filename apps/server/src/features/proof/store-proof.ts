@@ -1,6 +1,6 @@
 /**
- * One proof of address (`POST /v1/file`, spec §7): one attempt of the `comprobante` counter (INTENTOS_ID_FRONTAL,
- * spec §2) is spent before the work (attempts/service.ts); the file is stored encrypted and recorded as evidence
+ * One proof of address (`POST /v1/file`, docs/flow.md §7): one attempt of the `comprobante` counter (INTENTOS_ID_FRONTAL,
+ * docs/flow.md §2) is spent before the work (attempts/service.ts); the file is stored encrypted and recorded as evidence
  * (neither kept when either fails), then read and the reading recorded (`comprobante_lectura`). An unreadable
  * proof keeps the attempt (the last one locks the transaction for the hour); a refused file, a read, a PDF (not
  * read) or a busy or failing engine give it back. Returns reasons; the route maps them.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Settings of the real-time media server (spec §7 `record/connections`), from the environment. */
+/** Settings of the real-time media server (docs/flow.md §7 `record/connections`), from the environment. */
 export interface RealtimeConfig {
   /** Peer connections alive at once; more are refused with 503. */
   maxConnections: number;

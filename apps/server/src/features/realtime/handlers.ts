@@ -30,7 +30,7 @@ export interface RealtimeAuth {
 }
 
 /**
- * What the server replies on the data channel: status (200, 400, 404, 500 as in spec §7, or 401/403 when the
+ * What the server replies on the data channel: status (200, 400, 404, 500 as in docs/flow.md §7, or 401/403 when the
  * key or transaction is refused) and res, the body the matching HTTP call would answer:
  * `{ status: 200, payload: { match, liveness } }` or `{ status, message, message_client? }`.
  */

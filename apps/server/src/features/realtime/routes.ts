@@ -46,7 +46,7 @@ async function authorizeConnection(db: Deps['db'], links: LinkContext, headers: 
 const unknownConnection = (id: string) => new HttpError(404, `Unknown real-time connection ${id} (closed, expired or never created)`);
 
 /**
- * The real-time media server of spec §7: `POST /record/connections` (offer), `.../{id}/remote-description`
+ * The real-time media server of docs/flow.md §7: `POST /record/connections` (offer), `.../{id}/remote-description`
  * (answer), `DELETE /record/connections/{id}`. Recordings live in a private temp folder only until they are
  * stored encrypted; everything is closed with the app.
  */

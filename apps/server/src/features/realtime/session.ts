@@ -33,7 +33,7 @@ export interface SessionServices {
 type State = 'waiting' | 'recording' | 'finishing' | 'finished' | 'closed';
 type Kind = 'video' | 'audio';
 
-// Frame size written in the webm header; decoders use each VP8 key frame's own size (spec §9: ideal 640x480).
+// Frame size written in the webm header; decoders use each VP8 key frame's own size (docs/flow.md §9: ideal 640x480).
 const recordedSize = { width: 640, height: 480 };
 const keyFrameIntervalMs = 1000;
 
@@ -54,7 +54,7 @@ function errorResult(error: unknown): RealtimeResult | undefined {
 }
 
 /**
- * One browser recording over WebRTC (spec §7 real-time path). The client's JSON start message is authenticated
+ * One browser recording over WebRTC (docs/flow.md §7 real-time path). The client's JSON start message is authenticated
  * before anything is written to disk; from then on both tracks go to a webm file (key frames requested every
  * second), and `finish_record` stops it and replies with the decision. Messages are handled one at a time.
  */

@@ -48,7 +48,7 @@ function zipOf(entries: { path: string; data: Buffer }[], mtime: Date): Promise<
 }
 
 /**
- * The evidence bundle of spec §7 nom_151: the documents and every evidence file of the transaction (decrypted),
+ * The evidence bundle of docs/flow.md §7 nom_151: the documents and every evidence file of the transaction (decrypted),
  * the data the request carried, a manifest with the SHA-256 of each file, and a time-stamp over the manifest.
  */
 export async function buildBundle(

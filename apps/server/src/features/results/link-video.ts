@@ -6,7 +6,7 @@ import { findGrantorById, readStoredParams, type Grantor } from '../../store/gra
 import { checkLinkCredential, LinkRefusedError, verifyResultLink, type LinkContext, type OpenLink } from './links.js';
 
 /**
- * The face re-verification of the result-link flow (spec §2, §7 public_video_token, real-time VIDEO_TOKEN_PDF):
+ * The face re-verification of the result-link flow (docs/flow.md §2, §7 public_video_token, real-time VIDEO_TOKEN_PDF):
  * the link credential of the /pdf_token URL replaces the api key; the video is decided as in the main flow
  * (decideVideoToken, against the same holder photo) with the link flow's own attempts, and a match moves the link
  * to verified and returns its one-time download.

@@ -5,7 +5,7 @@ import { uuidv7 } from '../../store/ids.js';
 import type {} from './tables.js';
 
 /**
- * Result links (spec §2 result-link flow, §4 "Result link"): a signed token (HS256) bound to the user, the
+ * Result links (docs/flow.md §2 result-link flow, §4 "Result link"): a signed token (HS256) bound to the user, the
  * transaction, the grantor and one document, expiring at `fecha`. A link is consulted once, and only after the
  * customer re-verified their face for it: state issued → verified (verifyResultLink) → consumed (the download).
  * The states live in result_links so the single consultation holds across restarts and nodes.
@@ -24,7 +24,7 @@ export interface IssuedLink {
   linkId: string;
   /** Expiry, epoch ms: the spec's `fecha`. */
   fecha: number;
-  /** The /pdf_token page of the flow with uuid, idOtorgante, fecha and uuidTrx (spec §2) and the link credential `token`. */
+  /** The /pdf_token page of the flow with uuid, idOtorgante, fecha and uuidTrx (docs/flow.md §2) and the link credential `token`. */
   pdfTokenUrl: string;
   /** The link credential (signed, audience pdf_token): what the link flow sends as X-Consumer-Custom-ID. */
   credential: string;

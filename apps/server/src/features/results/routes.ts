@@ -68,7 +68,7 @@ function linkHours(params: Parameters<typeof paramValue>[0]): number {
 }
 
 /**
- * The results of spec §7: query_score, proccessdocuments, async_zip_nom_151_correo, nom_151 and the enlace
+ * The results of docs/flow.md §7: query_score, proccessdocuments, async_zip_nom_151_correo, nom_151 and the enlace
  * download; starts the durable e-mail worker (stopped when the app closes).
  */
 export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsOptions = {}): { worker: JobWorker } {

@@ -2,7 +2,7 @@ import { isIneValidityValid, isPassportValidityValid } from '@kyc/contracts/rule
 import type { CurpCheck, IneCheck, ProofReading, VideoTokenDecision } from '../../domain/evidence-kinds.js';
 
 /**
- * The traffic-light score of a transaction (spec §4 "Score flag"), as a pure function of the evidence it left.
+ * The traffic-light score of a transaction (docs/flow.md §4 "Score flag"), as a pure function of the evidence it left.
  * Every rule reports passed / failed / missing; what a failure or an absence does to the flag is the rule table
  * of docs/decisions.md ("Scoring"), adjustable per grantor with SCORE_REGLAS_OPCIONALES / SCORE_REGLAS_ESTRICTAS.
  */

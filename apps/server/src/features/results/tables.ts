@@ -31,7 +31,7 @@ export interface JobsTable {
   updated_at: string;
 }
 
-/** The transaction's finished event (spec §4 "Finished event"): once here, the transaction is never re-opened. */
+/** The transaction's finished event (docs/flow.md §4 "Finished event"): once here, the transaction is never re-opened. */
 export interface TransactionOutcomesTable {
   uuid_trx: string;
   status: string;

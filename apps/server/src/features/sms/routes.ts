@@ -26,7 +26,7 @@ export interface SmsRouteOptions {
   now?: () => Date;
 }
 
-/** token_sms_ac and verify_token_sms/verify (spec §7): 6-digit codes, hashed, expiring, attempt- and rate-limited. */
+/** token_sms_ac and verify_token_sms/verify (docs/flow.md §7): 6-digit codes, hashed, expiring, attempt- and rate-limited. */
 export function registerSmsRoutes(app: ZodApp, { db, cipher, config }: Deps, options: SmsRouteOptions = {}): void {
   const sender = options.sender ?? createSmsSender(config);
   const now = options.now ?? (() => new Date());

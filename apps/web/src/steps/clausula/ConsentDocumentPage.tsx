@@ -19,7 +19,7 @@ interface ConsentDocumentPageProps {
 }
 
 /**
- * /validacion_documento and /autorizacion_documento (spec §2): the document text from the grantor's parameters
+ * /validacion_documento and /autorizacion_documento (docs/flow.md §2): the document text from the grantor's parameters
  * and one accept control. The acceptance is recorded like /terminos (version, SHA-256 of the exact text shown,
  * user agent). The attempt-limit overlay shows while the one-hour lock is on; the rotate-to-portrait overlay is
  * the app shell's, shown over every screen of a phone held in landscape.

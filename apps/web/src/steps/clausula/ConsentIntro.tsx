@@ -13,7 +13,7 @@ interface ConsentIntroProps {
   onCancelConfirmed: (ruta: string | null) => void;
 }
 
-/** /clausula and /autorizacion_solicitud: LEER DOCUMENTO and CANCELAR with the 'Cancelar proceso' modal (spec §2). */
+/** /clausula and /autorizacion_solicitud: LEER DOCUMENTO and CANCELAR with the 'Cancelar proceso' modal (docs/flow.md §2). */
 export function ConsentIntro({ kind, step, onRead, onCancelConfirmed }: ConsentIntroProps) {
   const location = useLocation();
   const [query] = useSearchParams();

@@ -34,13 +34,13 @@ export const proofCopy = {
   sending: 'Estamos leyendo tu comprobante…',
   unreadable: {
     title: 'No pudimos leer tu comprobante',
-    message: errorTexts.proofRetry, // spec §8
+    message: errorTexts.proofRetry, // docs/flow.md §8
     attemptsLeft: (n: number) => (n === 1 ? 'Te queda 1 intento.' : `Te quedan ${n} intentos.`),
     retry: 'VOLVER A INTENTAR', // spec
   },
   network: {
     title: 'Sin conexión',
-    message: errorTexts.networkBlock, // spec §8
+    message: errorTexts.networkBlock, // docs/flow.md §8
     resend: 'REINTENTAR',
     retake: 'CAPTURAR DE NUEVO',
   },

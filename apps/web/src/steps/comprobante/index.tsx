@@ -42,7 +42,7 @@ function rutaOf(state: unknown): string | null {
 const ignore = (): void => undefined;
 
 /**
- * /comprobante (spec §2 Proof of address): back camera with the page guide, CAPTURAR COMPROBANTE, a preview to
+ * /comprobante (docs/flow.md §2 Proof of address): back camera with the page guide, CAPTURAR COMPROBANTE, a preview to
  * confirm or retake, then the upload; the server reads the bill and the address form opens pre-filled. The
  * rotate-to-portrait notice is the app shell's.
  */

@@ -7,7 +7,7 @@ import { readSession } from '../../session/session';
 /** The proof is sent as the camera frame in JPEG (a photo of a page: PNG would be several times larger). */
 export const proofImage = { type: 'image/jpeg', quality: 0.92, captureDelayMs: 1000 } as const;
 
-/** Bucket named in the call (spec §7 file); the server keeps blobs where its configuration says. */
+/** Bucket named in the call (docs/flow.md §7 file); the server keeps blobs where its configuration says. */
 export const proofBucket = 'comprobantes';
 
 /** Spec §7 file: multipart bucket, folder (grantor id/user id/domicilio), uuid, file. */

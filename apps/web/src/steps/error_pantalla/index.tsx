@@ -26,7 +26,7 @@ function errorStateOf(state: unknown): ErrorState {
 }
 
 /**
- * /error_pantalla (spec §2): why the read failed (the server's message_client or the spec §8 text, passed by
+ * /error_pantalla (docs/flow.md §2): why the read failed (the server's message_client or the docs/flow.md §8 text, passed by
  * /identificacion), the capture tips (dark background, focus within the frame, avoid glare), the attempts
  * left as mirrored in intentsData, and 'Capturar nuevamente' back to the same side, or 'Cancelar'.
  */

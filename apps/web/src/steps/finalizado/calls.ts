@@ -1,7 +1,7 @@
 import { api } from '../../api/calls';
 import type { EmailRequest } from './email';
 
-/** GET query_score/{user id}/{transaction id}?isDesktop&generate=true (spec §7). */
+/** GET query_score/{user id}/{transaction id}?isDesktop&generate=true (docs/flow.md §7). */
 export async function queryScore(
   ids: { uuidUser: string; uuidTrx: string },
   isDesktop: boolean,

@@ -18,7 +18,7 @@ export function customUuid(params: readonly GrantorParam[] | null, uuidUser: str
   return `${partner}${shortName}${ddmmyyyy(now)}${folioOf(uuidUser)}`;
 }
 
-/** The nom_151 evidence-bundle body (spec §7, only when SEND_ZIP_SEMAFORO): the e-mail request's shared fields. */
+/** The nom_151 evidence-bundle body (docs/flow.md §7, only when SEND_ZIP_SEMAFORO): the e-mail request's shared fields. */
 export function bundleRequest(request: EmailRequest, links: Record<string, string> | null) {
   return {
     uuidUser: request.uuidUser,
@@ -58,7 +58,7 @@ export interface EmailInput {
   now: Date;
 }
 
-/** The Email request body of spec §3 (async_zip_nom_151_correo). */
+/** The Email request body of docs/flow.md §3 (async_zip_nom_151_correo). */
 export interface EmailRequest {
   tipo_envio: 'COMPLETO' | 'SEMAFORO';
   semaforo: 'green' | 'yellow' | 'red';

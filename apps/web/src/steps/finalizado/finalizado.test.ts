@@ -9,7 +9,7 @@ import { pollScore, scorePolicy } from './score';
 const uuidUser = '7d3c1a52-1111-4a4a-9b9b-000000000001';
 const params = (values: Record<string, string>) => Object.entries(values).map(([idCampo, valor]) => ({ idCampo, valor }));
 
-describe('score polling (spec §4 "Score flag", §9)', () => {
+describe('score polling (docs/flow.md §4 "Score flag", §9)', () => {
   it('returns the first flag the server gives', async () => {
     const answers = [Promise.reject(new Error('503')), Promise.resolve({}), Promise.resolve({ flag: 'YELLOW', Fields: [{ rule: 'face', passed: false, detail: 'x' }] })];
     const sleeps: number[] = [];
@@ -45,7 +45,7 @@ describe('score polling (spec §4 "Score flag", §9)', () => {
   });
 });
 
-describe('result e-mail (spec §3 Email request, §4 Sending result)', () => {
+describe('result e-mail (docs/flow.md §3 Email request, §4 Sending result)', () => {
   const input: EmailInput = {
     flag: 'GREEN',
     email: ' ana@example.com ',
@@ -142,7 +142,7 @@ function finishDeps(overrides: Partial<FinishDeps> = {}) {
   return { deps, storage, events, sleeps, bundles };
 }
 
-describe('finishing (spec §4)', () => {
+describe('finishing (docs/flow.md §4)', () => {
   const request = buildEmailRequest({
     flag: 'YELLOW', email: 'a@b.mx', uuidUser, params: null, dataUser: [], ocrFront: null, ocrBack: null,
     detailsScore: [], face: null, originOS: 'desktop', now: new Date(),

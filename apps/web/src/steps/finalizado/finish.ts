@@ -16,7 +16,7 @@ export interface LifecycleUpdate {
 export interface FinishDeps {
   storage: StateStorage;
   sendEmail: (request: EmailRequest) => Promise<unknown>;
-  /** nom_151: the evidence bundle with its time-stamp (spec §7, only when SEND_ZIP_SEMAFORO). */
+  /** nom_151: the evidence bundle with its time-stamp (docs/flow.md §7, only when SEND_ZIP_SEMAFORO). */
   sendBundle: (body: ReturnType<typeof bundleRequest>) => Promise<unknown>;
   /** proccessdocuments: the document links, stored as links. */
   processDocuments: () => Promise<Record<string, string>>;
@@ -51,7 +51,7 @@ function describe(error: unknown): { message: string; messageClient: string | un
 }
 
 /**
- * TERMINAR in the confirmation modal (spec §4 "Sending result"): the e-mail request; on success, the documents
+ * TERMINAR in the confirmation modal (docs/flow.md §4 "Sending result"): the e-mail request; on success, the documents
  * first when the full result goes to the opener, then after 500 ms the finished event (OK, or FAIL when YELLOW)
  * and completado 'true'. On failure the step email_check is reported failed and nothing is finished.
  */
@@ -82,7 +82,7 @@ export async function sendResult(
 }
 
 /**
- * A RED result ends the process (spec §4 "Lockout"): bloqueo with time one hour ahead, the documents fetched,
+ * A RED result ends the process (docs/flow.md §4 "Lockout"): bloqueo with time one hour ahead, the documents fetched,
  * the failure event (status FAIL) sent, then completado 'true'.
  */
 export async function lockAfterFailure(deps: FinishDeps): Promise<void> {

@@ -48,7 +48,7 @@ function finishDeps(uuidUser: string): FinishDeps {
 }
 
 /**
- * /finalizado (spec §2 "Final screens", §4): the lockout panel while the one-hour lock is on; the simple final
+ * /finalizado (docs/flow.md §2 "Final screens", §4): the lockout panel while the one-hour lock is on; the simple final
  * screen once the process is concluded (or when the grantor sends no e-mail); otherwise the score result screen.
  */
 export function Component() {

@@ -2,7 +2,7 @@ const blockedSchemes = new Set(['javascript', 'data', 'vbscript', 'file', 'blob'
 const bareScheme = /^[a-z][a-z0-9+.-]*$/i;
 
 /**
- * 'Volver al origen' (spec §2 simple final screen): a deep link back to the partner app named by the stored
+ * 'Volver al origen' (docs/flow.md §2 simple final screen): a deep link back to the partner app named by the stored
  * package (the popup query's schema). A bare scheme ('miapp') becomes 'miapp://resultado'; a full address is
  * used as given. Both carry uuid and transaccion. Script-capable and local schemes are refused (null).
  */

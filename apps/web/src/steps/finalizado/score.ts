@@ -1,4 +1,4 @@
-/** Traffic-light score of spec §4 "Score flag". */
+/** Traffic-light score of docs/flow.md §4 "Score flag". */
 export type ScoreFlag = 'GREEN' | 'YELLOW' | 'RED';
 
 export interface ScoreRule {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { calibrationForm, hologramLimits } from './calibration';
 
-describe('hologram calibration (spec §4, §7, §9)', () => {
+describe('hologram calibration (docs/flow.md §4, §7, §9)', () => {
   it('"at 6 s stop and upload, hard stop at 60 s"', () => {
     expect(hologramLimits).toEqual({ stopAfterMs: 6000, hardStopMs: 60000 });
   });

@@ -22,7 +22,7 @@ type Phase = 'instructions' | 'camera' | 'recording' | 'sending' | 'unsupported'
 const ignore = (): void => undefined;
 
 /**
- * /holograma (spec §2, §4): calibration instructions, then the camera; CAPTURAR Y CALIBRAR records the ID
+ * /holograma (docs/flow.md §2, §4): calibration instructions, then the camera; CAPTURAR Y CALIBRAR records the ID
  * while the user tilts it, stops at 6 s and uploads to id_calibrate; a hard stop at 60 s gives up and goes on
  * to the capture. On desktop the instructions are skipped and the (user-facing) preview is mirrored.
  */

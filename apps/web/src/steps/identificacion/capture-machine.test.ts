@@ -37,7 +37,7 @@ function read(state: CaptureState, ocrData: Record<string, string | boolean>): C
   return captureReducer(state, { type: 'read', decision: decideRead(state, ocrData) });
 }
 
-describe('ID capture: front then back (spec §4)', () => {
+describe('ID capture: front then back (docs/flow.md §4)', () => {
   it('intro → camera → capturing → adjust → verify → uploading', () => {
     let state = start();
     expect(state.phase).toBe('intro');
@@ -126,7 +126,7 @@ describe('passports skip the back', () => {
   });
 });
 
-describe('server answers (spec §8)', () => {
+describe('server answers (docs/flow.md §8)', () => {
   it('"attempts exhausted" is the server\'s 429', () => {
     const decision = decideReadError('front', 429, errorTexts.attemptsExceeded);
     const state = run(start({ skipIntro: true }), ...toUpload, { type: 'readError', decision });

@@ -5,7 +5,7 @@ import type { QualityIssue } from '../../media/quality';
 import { ocrText, type IdSide, type IntentsData, type OcrRecord } from '../../session/idCapture';
 
 /**
- * The ID capture as a pure reducer (spec §2 "ID capture", §4 "ID capture"): front first, then back;
+ * The ID capture as a pure reducer (docs/flow.md §2 "ID capture", §4 "ID capture"): front first, then back;
  * incomplete front data tolerated once; passports (and migration forms, which have no back) skip the back;
  * the server's 429 ends the capture. The screen runs the camera, the upload and the storage, and feeds
  * the outcomes in as events.
@@ -105,7 +105,7 @@ export type ReadDecision =
   | { kind: 'rejected'; reason: string; message: string };
 
 /**
- * What a successful answer means (spec §4): the front is acceptable per frontDataCheck; incomplete or
+ * What a successful answer means (docs/flow.md §4): the front is acceptable per frontDataCheck; incomplete or
  * badly formatted front data is tolerated once, then it counts as an attempt and shows an error.
  */
 export function decideRead(state: Pick<CaptureState, 'side' | 'passport' | 'frontTolerated'>, ocrData: OcrRecord): ReadDecision {
@@ -131,7 +131,7 @@ export type ErrorDecision =
   | { kind: 'failed'; message: string };
 
 /**
- * What a failed call means (spec §8): 429 is the server's attempts limit; no answer is a network block;
+ * What a failed call means (docs/flow.md §8): 429 is the server's attempts limit; no answer is a network block;
  * otherwise the server's message_client, else the side's text (4xx) or the unreadable-data text.
  */
 export function decideReadError(side: IdSide, status: number | null, messageClient: string | undefined): ErrorDecision {

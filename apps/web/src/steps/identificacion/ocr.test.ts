@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
 import { idImageBucket, ocrDataOf, ocrForm } from './ocr';
 
-describe('OCR call (spec §7 "ocr (v2)")', () => {
+describe('OCR call (docs/flow.md §7 "ocr (v2)")', () => {
   it('multipart fields: uuidUser, ine (image), side, bucket, originOS, SERVICE_ROTATE_IMAGE', async () => {
     const image = new Blob([new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])], { type: 'image/png' });
     const form = ocrForm({ uuidUser: 'aaaaaaaa-0000-4000-8000-000000000001', side: 'back', image, originOS: 'android' });

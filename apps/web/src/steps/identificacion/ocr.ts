@@ -6,7 +6,7 @@ import type { IdSide, OcrRecord } from '../../session/idCapture';
 import { readSession } from '../../session/session';
 
 /**
- * Storage bucket named in the OCR call (spec §9: "Storage bucket named from the production prefix"). The
+ * Storage bucket named in the OCR call (docs/flow.md §9: "Storage bucket named from the production prefix"). The
  * project has no production prefix (docs/decisions.md: one deployment serves one environment), so the
  * bucket is the one fixed name for ID images.
  */
@@ -19,7 +19,7 @@ export interface OcrFormInput {
   originOS: OriginOS;
 }
 
-/** The multipart body of spec §7 "ocr (v2)": uuidUser, ine (image), side, bucket, originOS, SERVICE_ROTATE_IMAGE. */
+/** The multipart body of docs/flow.md §7 "ocr (v2)": uuidUser, ine (image), side, bucket, originOS, SERVICE_ROTATE_IMAGE. */
 export function ocrForm(input: OcrFormInput): FormData {
   const form = new FormData();
   form.append('uuidUser', input.uuidUser);

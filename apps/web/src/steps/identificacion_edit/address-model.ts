@@ -3,7 +3,7 @@ import { fieldMaxLength, validateField } from '@kyc/contracts/rules';
 import type { OcrRecord } from '../../session/idCapture';
 import type { UserDatum } from '../../session/userData';
 
-/** The address form of spec §2 "Address confirmation" (step datos_direccion_ocr_page). */
+/** The address form of docs/flow.md §2 "Address confirmation" (step datos_direccion_ocr_page). */
 export const addressFields = [
   'codigoPostal',
   'pais',
@@ -30,7 +30,7 @@ export interface Settlement {
 
 /**
  * colonia is free text when OCR filled it; otherwise a dropdown of the postal code's settlements plus 'Otro'
- * (spec §2). 'text' also covers the case where no lookup has answered yet.
+ * (docs/flow.md §2). 'text' also covers the case where no lookup has answered yet.
  */
 export type ColoniaMode = { kind: 'text' } | { kind: 'select'; options: string[] };
 
@@ -55,7 +55,7 @@ const empty: AddressValues = {
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
 
-/** Digits only, at most 5 (spec §5 codigoPostal: max length 5). */
+/** Digits only, at most 5 (docs/flow.md §5 codigoPostal: max length 5). */
 export function postalCodeInput(raw: string): string {
   return raw.replace(/\D/g, '').slice(0, fieldMaxLength.codigoPostal);
 }
@@ -153,12 +153,12 @@ export function formErrors(form: AddressForm): Partial<Record<AddressField, stri
   return errors;
 }
 
-/** GUARDAR is enabled only when every field is valid (spec §2). */
+/** GUARDAR is enabled only when every field is valid (docs/flow.md §2). */
 export function formValid(form: AddressForm): boolean {
   return Object.keys(formErrors(form)).length === 0;
 }
 
-/** data_user entries of spec §3: the address fields, colonia resolved from 'Otro', calleCompleta = street + number. */
+/** data_user entries of docs/flow.md §3: the address fields, colonia resolved from 'Otro', calleCompleta = street + number. */
 export function addressUserData(form: AddressForm): UserDatum[] {
   const v = Object.fromEntries(Object.entries(form.values).map(([k, value]) => [k, value.trim()])) as AddressValues;
   const colonia = form.colonia.kind === 'select' && v.colonia === otherSettlement ? v.otraColonia : v.colonia;

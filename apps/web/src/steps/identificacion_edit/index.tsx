@@ -58,7 +58,7 @@ function readingOf(state: unknown): ProofReadingWire | null {
     : null;
 }
 
-/** /identificacion_edit, step datos_direccion_ocr_page: "Verifica y completa tu dirección actual" (spec §2). */
+/** /identificacion_edit, step datos_direccion_ocr_page: "Verifica y completa tu dirección actual" (docs/flow.md §2). */
 export function Component() {
   const location = useLocation();
   const journey = useJourney('datos_direccion_ocr_page');

@@ -13,7 +13,7 @@ export type StartStatus = 'loading' | 'ready' | 'badUrl' | 'offline';
 /**
  * Spec §9 "start loading clears after 2 s", read as: the loading state (spinner) ends when the grantor
  * parameters arrive or fail, and at the latest 2 s after the start; EMPEZAR stays disabled until the
- * parameters have actually loaded (spec §2), so a slow answer shows the entry screen with a status line.
+ * parameters have actually loaded (docs/flow.md §2), so a slow answer shows the entry screen with a status line.
  */
 export const startSpinnerMaxMs = 2000;
 
@@ -71,7 +71,7 @@ export function useStart(apikey: string, search: string, locationKey: string, re
       (error: unknown) => {
         if (isAbortError(error)) return;
         if (error instanceof ApiError && error.hasResponse) forgetPopupLaunch();
-        // The client has already recorded the failure to the audit call (spec §8).
+        // The client has already recorded the failure to the audit call (docs/flow.md §8).
         setStatus(error instanceof ApiError && error.hasResponse ? 'badUrl' : 'offline');
         setSpinner(false);
       },

@@ -28,7 +28,7 @@ function browserSupport(): LinkBrowser {
 }
 
 /**
- * /pdf_token (spec §2 result-link flow): stores the link's query in a fresh browser state, loads the grantor's
+ * /pdf_token (docs/flow.md §2 result-link flow): stores the link's query in a fresh browser state, loads the grantor's
  * public parameters, sends an expired link to /pdf_token_error, shows the expiry and the single-consultation
  * warning, and CONTINUAR goes to the link flow's face video.
  */

@@ -5,7 +5,7 @@ import { beginLinkJourney, expiryLabel, isLinkExpired, linkBrowserSupport, longD
 const uuid = '7d3c1a52-1111-4a4a-9b9b-000000000001';
 const trx = '5f2e9c10-2222-4b4b-8c8c-000000000002';
 
-describe('result link (spec §2 /pdf_token, §4 Result link)', () => {
+describe('result link (docs/flow.md §2 /pdf_token, §4 Result link)', () => {
   it('reads uuid, idOtorgante, fecha (epoch ms) and uuidTrx', () => {
     expect(parseLinkQuery(`?uuid=${uuid.toUpperCase()}&idOtorgante=oto-1&fecha=1800000000000&uuidTrx=${trx}`)).toEqual({
       uuid,

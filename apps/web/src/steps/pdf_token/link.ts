@@ -1,7 +1,7 @@
 import { isUuid, previousJourneyKeys } from '../../session/start';
 import type { StateStorage } from '../../session/storage';
 
-/** The result link's query (spec §2 /pdf_token): uuid, idOtorgante, fecha (expiry, epoch ms), uuidTrx. */
+/** The result link's query (docs/flow.md §2 /pdf_token): uuid, idOtorgante, fecha (expiry, epoch ms), uuidTrx. */
 export interface LinkQuery {
   uuid: string;
   idOtorgante: string;
@@ -31,7 +31,7 @@ export function isLinkExpired(fecha: string | null, now: number): boolean {
   return Boolean(fecha) && Number.isFinite(expiry) && now > expiry;
 }
 
-/** The expiry in long Mexican Spanish (spec §9 "Dates shown in es-MX long form"), with its time of day. */
+/** The expiry in long Mexican Spanish (docs/flow.md §9 "Dates shown in es-MX long form"), with its time of day. */
 export function longDateTime(epochMs: number, timeZone?: string): string {
   const options: Intl.DateTimeFormatOptions = {
     weekday: 'long',
@@ -84,7 +84,7 @@ export function beginLinkJourney(link: LinkQuery, storage: StateStorage, randomU
   const previousToken = storage.get('linkToken');
   const uuidTrx = link.uuidTrx ?? (sameLink && isUuid(previousTrx) ? previousTrx : randomUUID());
   // The same link and transaction again (restarted after failed face videos, cancelled, reopened): its attempts
-  // stay, as the server's count does (spec §9: 5 in all for the link flow).
+  // stay, as the server's count does (docs/flow.md §9: 5 in all for the link flow).
   const keptAttempts = sameLink && uuidTrx === previousTrx ? storage.get('intentsData') : null;
   for (const key of previousJourneyKeys) storage.remove(key);
   if (keptAttempts !== null) storage.set('intentsData', keptAttempts);

@@ -11,7 +11,7 @@ import { linkCopy } from '../pdf_token/linkCopy';
 import '../pdf_token/pdf_token.css';
 
 /**
- * /pdf_token_error (spec §2): the link's validity lapsed on the stored date (long es-MX), the folio, and the help
+ * /pdf_token_error (docs/flow.md §2): the link's validity lapsed on the stored date (long es-MX), the folio, and the help
  * phone (TEL_AYUDA_ENLACE, the spec's hard-coded number made a parameter; else the grantor's main phone).
  */
 export function Component() {

@@ -7,7 +7,7 @@ import { linkCopy } from '../pdf_token/linkCopy';
 import '../pdf_token/pdf_token.css';
 
 /**
- * /pdf_token_instructions (spec §2): camera access and a quiet place. The spec's "hard-coded expiry label" is
+ * /pdf_token_instructions (docs/flow.md §2): camera access and a quiet place. The spec's "hard-coded expiry label" is
  * the stored link expiry here, and CONTINUAR (no action shown) goes on like /pdf_token's, to the face video.
  */
 export function Component() {

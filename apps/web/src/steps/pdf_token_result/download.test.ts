@@ -3,7 +3,7 @@ import { DownloadError, downloadName, enlaceToken, fetchDocument, looksLikePdf }
 
 const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
 
-describe('result document download (spec §2 /pdf_token_result)', () => {
+describe('result document download (docs/flow.md §2 /pdf_token_result)', () => {
   it('reads the token from the stored documentLink or a bare token', () => {
     expect(enlaceToken(`http://127.0.0.1:8080/v1/enlace/${token}`)).toBe(token);
     expect(enlaceToken(`/v1/enlace/${token}?x=1`)).toBe(token);

@@ -1,6 +1,6 @@
 import { pathOf, routes } from '@kyc/contracts/routes';
 
-/** File name of spec §2: "downloads it as pdf_autorizacion.pdf". */
+/** File name of docs/flow.md §2: "downloads it as pdf_autorizacion.pdf". */
 export const downloadName = 'pdf_autorizacion.pdf';
 
 const enlaceMarker = '/v1/enlace/';
@@ -29,7 +29,7 @@ export class DownloadError extends Error {
   }
 }
 
-/** GET the enlace URL (spec §7): "Document call success must return status 200", and the body must be a PDF. */
+/** GET the enlace URL (docs/flow.md §7): "Document call success must return status 200", and the body must be a PDF. */
 export async function fetchDocument(token: string, fetchImpl: typeof fetch = fetch): Promise<Blob> {
   let response: Response;
   try {

@@ -16,7 +16,7 @@ function storedToken(): string | null {
 }
 
 /**
- * /pdf_token_result (spec §2): the document is ready and consultable once. DESCARGAR DOCUMENTO downloads it as
+ * /pdf_token_result (docs/flow.md §2): the document is ready and consultable once. DESCARGAR DOCUMENTO downloads it as
  * pdf_autorizacion.pdf; on failure the flow goes back to the link's face video.
  */
 export function Component() {

@@ -20,7 +20,7 @@ function dataOf(message: FlowMessage | LauncherFailure): string {
 }
 
 /**
- * Demo page for integrators (spec §2 Demo /pivote): the real launcher against this server with the demo grantor
+ * Demo page for integrators (docs/flow.md §2 Demo /pivote): the real launcher against this server with the demo grantor
  * (or ?apikey=...), a live table of the messages it passes on, and an errors block.
  */
 export function Component() {

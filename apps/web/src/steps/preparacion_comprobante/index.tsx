@@ -7,7 +7,7 @@ import '../preparacion_identificacion/preparacion_identificacion.css';
 
 const copy = proofCopy.preparation;
 
-/** /preparacion_comprobante: what to send as proof of address (spec §2). */
+/** /preparacion_comprobante: what to send as proof of address (docs/flow.md §2). */
 export function Component() {
   const journey = useJourney('preparacion_comprobante');
   const ruta = useRuta();

@@ -6,7 +6,7 @@ import { checksToRun, ineBody, renapoBody, type FormSpec, type FormValues } from
 const ignore = (): void => undefined;
 
 /**
- * Renapo (CURP) and INE-list checks after a confirmed form, fire-and-forget (spec §8: "Renapo and INE
+ * Renapo (CURP) and INE-list checks after a confirmed form, fire-and-forget (docs/flow.md §8: "Renapo and INE
  * failures are only logged; the flow continues"): the api client records every failure to the audit call.
  */
 export function fireIdentityChecks(spec: FormSpec, values: FormValues, params: readonly GrantorParam[] | null): void {

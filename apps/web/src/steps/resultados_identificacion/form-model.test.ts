@@ -38,7 +38,7 @@ const ineBack = { cicMRZ: '123456789', ineVigencia: '2031' };
 
 const ctx = (overrides: Partial<FormContext> = {}): FormContext => ({ ocrFront: ineFront, ocrBack: ineBack, params: null, passport: false, ...overrides });
 
-describe('form selection (spec §2: one of four forms by document type)', () => {
+describe('form selection (docs/flow.md §2: one of four forms by document type)', () => {
   it('INE with API checks when ENABLE_INE is on and the ID is electoral; INE/OCR otherwise', () => {
     expect(selectForm(ctx())).toBe('ineApi');
     expect(selectForm(ctx({ params: params({ ENABLE_INE: 'false' }) }))).toBe('ineOcr');
@@ -72,7 +72,7 @@ describe('form selection (spec §2: one of four forms by document type)', () => 
   });
 });
 
-describe('pre-fill with the spec §5 OCR normalisations', () => {
+describe('pre-fill with the docs/flow.md §5 OCR normalisations', () => {
   it('INE: century of a DD/MM/YY birth date, CURP, validity year, INE data', () => {
     const values = prefill(formSpec('ineApi', false), ineFront, ineBack, today);
     expect(values).toMatchObject({
@@ -219,7 +219,7 @@ describe('what is saved and checked', () => {
     });
   });
 
-  it('call bodies of spec §7: Renapo {uuid, turn -1, curp}; INE {uuid, turn -1, data, fingerprint}', () => {
+  it('call bodies of docs/flow.md §7: Renapo {uuid, turn -1, curp}; INE {uuid, turn -1, data, fingerprint}', () => {
     const values = prefill(formSpec('ineApi', false), ineFront, ineBack, today);
     const uuid = 'aaaaaaaa-0000-4000-8000-000000000001';
     expect(renapoBody(uuid, values)).toEqual({ uuid, turn: -1, curp: 'HELG900215MDFRPD09' });

@@ -19,12 +19,12 @@ import {
 import { ocrText, type OcrRecord } from '../../session/idCapture';
 
 /**
- * The "Verifica tu información" forms (spec §2) as pure functions: which form, which fields, how they
+ * The "Verifica tu información" forms (docs/flow.md §2) as pure functions: which form, which fields, how they
  * are pre-filled from the OCR reads, normalised while typing and on saving, validated, and what is saved.
  */
 export type FormKind = 'ineApi' | 'ineOcr' | 'dni' | 'passport';
 
-/** Form fields of spec §3. */
+/** Form fields of docs/flow.md §3. */
 export type FieldName =
   | 'nombreCompleto'
   | 'fechaNacimiento'
@@ -126,7 +126,7 @@ export function formSpec(kind: FormKind, dniVariant: boolean): FormSpec {
   }
 }
 
-/** Input max lengths (spec §5 limits; dates are 10 characters, as is PERMANENTE). */
+/** Input max lengths (docs/flow.md §5 limits; dates are 10 characters, as is PERMANENTE). */
 export function maxLengthOf(name: FieldName): number | undefined {
   switch (name) {
     case 'fechaNacimiento':
@@ -178,7 +178,7 @@ function fit(name: FieldName, value: string): string {
 }
 
 /**
- * Pre-fill from the OCR reads with the spec §5 normalisations: birth dates of 7 to 9 characters get their
+ * Pre-fill from the OCR reads with the docs/flow.md §5 normalisations: birth dates of 7 to 9 characters get their
  * century, a CURP shorter than 15 is dropped, the validity year is '20' plus its last two digits.
  */
 export function prefill(spec: FormSpec, front: OcrRecord | null, back: OcrRecord | null, today: Date = new Date()): FormValues {
@@ -222,7 +222,7 @@ export function finalValues(spec: FormSpec, values: FormValues): FormValues {
   return result;
 }
 
-/** The field's spec §5 message, or null. */
+/** The field's docs/flow.md §5 message, or null. */
 export function fieldError(name: FieldName, value: string): string | null {
   return validateField(name, value);
 }
@@ -249,7 +249,7 @@ export interface UserDatum {
   value: string;
 }
 
-/** data_user entries (spec §3): nombreCompleto, nacimiento, curp or dni, vigencia ('31/12/' + year for the INE). */
+/** data_user entries (docs/flow.md §3): nombreCompleto, nacimiento, curp or dni, vigencia ('31/12/' + year for the INE). */
 export function userDataOf(spec: FormSpec, values: FormValues): UserDatum[] {
   const v = finalValues(spec, values);
   return [

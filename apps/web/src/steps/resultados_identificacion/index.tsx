@@ -35,7 +35,7 @@ function passportOf(state: unknown): boolean {
   return typeof state === 'object' && state !== null && (state as { passport?: unknown }).passport === true;
 }
 
-/** /identificacion_resultados and /resultados_identificacion: "Verifica tu información" (spec §2). */
+/** /identificacion_resultados and /resultados_identificacion: "Verifica tu información" (docs/flow.md §2). */
 export function Component() {
   const location = useLocation();
   const params = useGrantorParams();

@@ -18,7 +18,7 @@ export function fillPlaceholders(template: string, values: { grantor: string; us
     .replaceAll('{enter}', '\n');
 }
 
-/** Dates in es-MX long form (spec §9), e.g. '26 de noviembre de 2026'. */
+/** Dates in es-MX long form (docs/flow.md §9), e.g. '26 de noviembre de 2026'. */
 export function longDate(date: Date): string {
   return new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'long', year: 'numeric' }).format(date);
 }

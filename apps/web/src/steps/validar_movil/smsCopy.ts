@@ -25,7 +25,7 @@ export const smsCopy = {
     resend: 'Reenviar código', // spec (accent restored)
     resendIn: (seconds: number) => `Podrás solicitar un nuevo código en ${seconds} s.`,
     resent: 'Te enviamos un nuevo código.',
-    failed: errorTexts.smsFailed, // spec §8
+    failed: errorTexts.smsFailed, // docs/flow.md §8
     verified: 'Validamos tu número. Continuamos en un momento…',
   },
 } as const;

@@ -70,7 +70,7 @@ function resultOfReply(reply: RealtimeReply): FaceResult {
 }
 
 /**
- * The face video token (spec §2 "Face video token", §4 "Face video", §8, §9) of the main flow (/video_token)
+ * The face video token (docs/flow.md §2 "Face video token", §4 "Face video", §8, §9) of the main flow (/video_token)
  * and of the result-link flow (/pdf_video_token): intro, camera with a face guide, a photo that obtains the
  * code, the stability wait, the digits at the code's schedule, then the recording sent (recorder path) or the real-time
  * capture finished, and the verdict: a match moves on, an error opens 'Lo sentimos', exhausted attempts end it.

@@ -5,7 +5,7 @@ const codes = { code: '4729', created: '2026-11-26T04:00:00.000Z', expire: '2026
 const video = new Blob([new Uint8Array([1, 2, 3])], { type: 'video/webm' });
 
 describe('face video forms', () => {
-  it('public_video_token (spec §7): exactly uuidUser, created, expire, originOS, service_call videotoken-pdf and videotoken', () => {
+  it('public_video_token (docs/flow.md §7): exactly uuidUser, created, expire, originOS, service_call videotoken-pdf and videotoken', () => {
     const form = linkVideoForm(video, { uuidUser: 'u-1', codes, origin: 'android' });
     expect([...form.keys()]).toEqual(['uuidUser', 'created', 'expire', 'originOS', 'service_call', 'videotoken']);
     expect(form.get('service_call')).toBe('videotoken-pdf');

@@ -5,7 +5,7 @@ import { applyFailure, attemptRules, attemptsExhausted, describeFailure, dialogA
 const response = (status: number, message?: string, messageClient?: string) =>
   describeFailure({ kind: 'response', status, message, messageClient });
 
-describe('face step messages (spec §8)', () => {
+describe('face step messages (docs/flow.md §8)', () => {
   it('the first seven recoverable messages do not count an attempt on 400 or 500', () => {
     for (const text of [
       faceMessages.noFace,
@@ -102,7 +102,7 @@ describe('attempt rules', () => {
   });
 });
 
-describe('"In the link/provider variant video attempts: 3 for the error modal and 5 for the final screen" (spec §9)', () => {
+describe('"In the link/provider variant video attempts: 3 for the error modal and 5 for the final screen" (docs/flow.md §9)', () => {
   const noMatch = () => response(400, errorTexts.noMatch);
   const counted = () => describeFailure({ kind: 'watchdog' });
   const uncounted = () => response(400, faceMessages.noFace);

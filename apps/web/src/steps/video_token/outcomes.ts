@@ -15,7 +15,7 @@ export type FaceFailure =
 export interface FailureView {
   message: string;
   hint: string | null;
-  /** Counts one attempt (spec §8: the first seven recoverable messages do not). */
+  /** Counts one attempt (docs/flow.md §8: the first seven recoverable messages do not). */
   countsAttempt: boolean;
   /** Sets the attempts straight to the maximum ('Spoof detected', or the server's own attempts-exceeded answer). */
   exhausts: boolean;
@@ -23,7 +23,7 @@ export interface FailureView {
   restart: boolean;
 }
 
-/** Hints of spec §8 for the face step's server messages (the spec describes them; the wording is ours). */
+/** Hints of docs/flow.md §8 for the face step's server messages (the spec describes them; the wording is ours). */
 export const faceHints = {
   noFace: 'Busca un lugar con luz menos directa y centra tu rostro en el área marcada.',
   mask: 'Retira el objeto que cubre tu rostro y vuelve a capturar.',
@@ -168,7 +168,7 @@ export function attemptRules(flow: 'main' | 'link', intentosVideoToken: number):
 }
 
 /**
- * The main button of 'Lo sentimos' (spec §2): Reintentar (a new attempt, camera open), Reiniciar after a no-match
+ * The main button of 'Lo sentimos' (docs/flow.md §2): Reintentar (a new attempt, camera open), Reiniciar after a no-match
  * (the step's intro), or, in the link flow once its error-modal attempts are used, Reiniciar back to the link's
  * landing page /pdf_token (a fresh start: expiry checked again, new code, full first-display delay).
  */

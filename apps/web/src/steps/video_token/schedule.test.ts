@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { captureDelayMs, displayDelayMs, faceTimings, isDigitSchedule, readingView, videoPathOf, viewChangesMs } from './schedule';
 
-describe("face video reading sequence (spec §4 screens, the code's schedule)", () => {
+describe("face video reading sequence (docs/flow.md §4 screens, the code's schedule)", () => {
   const code = '4729';
   const schedule = { digitsMs: [1830, 3010, 3880, 5650], stopMs: 7850 };
 
@@ -35,7 +35,7 @@ describe("face video reading sequence (spec §4 screens, the code's schedule)", 
     expect(isDigitSchedule(null)).toBe(false);
   });
 
-  it('spec §9 delays: first display 7 s (2 s on retry), face photo 1 s or 3 s, stability 5 s, watchdog 50 s', () => {
+  it('docs/flow.md §9 delays: first display 7 s (2 s on retry), face photo 1 s or 3 s, stability 5 s, watchdog 50 s', () => {
     expect(displayDelayMs(false)).toBe(7000);
     expect(displayDelayMs(true)).toBe(2000);
     expect(captureDelayMs(false)).toBe(1000);

@@ -48,7 +48,7 @@ export function isDigitSchedule(value: unknown): value is DigitSchedule {
   );
 }
 
-/** What the screen shows at a moment of the reading sequence (spec §4's screens). */
+/** What the screen shows at a moment of the reading sequence (docs/flow.md §4's screens). */
 export interface TickView {
   /** The instruction title ('read each number...') is visible. */
   titleVisible: boolean;

@@ -28,7 +28,7 @@ describe('face video browser state', () => {
     expect(readVideoAttempts(storage, 5, 5_000)).toEqual({ used: 5, max: 5 });
   });
 
-  it('stores codes as a list, and the face result (no-match defaults of spec §3)', () => {
+  it('stores codes as a list, and the face result (no-match defaults of docs/flow.md §3)', () => {
     const storage = createStateStorage(null);
     storeCodes(storage, codes);
     storeCodes(storage, { ...codes, code: '1111' });
@@ -58,7 +58,7 @@ describe('face video browser state', () => {
   });
 });
 
-describe('face video multipart forms (spec §7)', () => {
+describe('face video multipart forms (docs/flow.md §7)', () => {
   it('otp: file and uuid', () => {
     const form = otpForm(new Blob(['x'], { type: 'image/jpeg' }), 'u-1');
     expect(form.get('uuid')).toBe('u-1');

@@ -36,7 +36,7 @@ export function lockActive(storage: StateStorage, now: number): boolean {
   return Number.isFinite(until) && until > now;
 }
 
-/** The attempts used so far (intentsData.video_token); at the maximum while a lock is active (spec §4). */
+/** The attempts used so far (intentsData.video_token); at the maximum while a lock is active (docs/flow.md §4). */
 export function readVideoAttempts(storage: StateStorage, max: number, now: number): VideoAttempts {
   if (lockActive(storage, now)) return { used: max, max };
   const used = rawIntents(storage)[attemptsKey];

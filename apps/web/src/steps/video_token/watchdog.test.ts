@@ -12,7 +12,7 @@ function pending(seen: AbortSignal[]): (signal: AbortSignal) => Promise<string> 
   };
 }
 
-describe('response watchdog (spec §4)', () => {
+describe('response watchdog (docs/flow.md §4)', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });

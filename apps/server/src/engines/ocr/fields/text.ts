@@ -99,7 +99,7 @@ export function fullName(nombres: string, apellidoPaterno: string, apellidoMater
   return [nombres, apellidoPaterno, apellidoMaterno].filter(Boolean).join(' ');
 }
 
-/** The four name fields of every front reading (spec §3 ocrData). */
+/** The four name fields of every front reading (docs/flow.md §3 ocrData). */
 export function nameFields(nombres: string, apellidoPaterno: string, apellidoMaterno: string) {
   return { nombreCompleto: fullName(nombres, apellidoPaterno, apellidoMaterno), nombres, apellidoPaterno, apellidoMaterno };
 }

@@ -6,7 +6,7 @@ import { evidenceLabel, flagLabel, labelOf, outcomeLabel, ruleLabel } from './la
 import { createWriter } from './pdf.js';
 
 /**
- * The three documents of a transaction (spec §7 proccessdocuments): the clause and the authorization as accepted,
+ * The three documents of a transaction (docs/flow.md §7 proccessdocuments): the clause and the authorization as accepted,
  * and the verification report. Pure rendering: the caller gathers the data (features/results/documents-service.ts).
  */
 export interface ConsentText {
