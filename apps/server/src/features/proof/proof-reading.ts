@@ -5,6 +5,7 @@
  */
 import { foldText, type ProofFields } from '../../engines/ocr/fields/proof.js';
 import type { CheckOutcome, ProofReading } from '../../domain/evidence-kinds.js';
+import { editDistance } from '../../domain/edit-distance.js';
 
 /** The ID holder's name as read from the ID front (ocrFront) or confirmed by the user (data_user). */
 export interface IdName {
@@ -23,19 +24,6 @@ export function nameTokens(name: string): string[] {
     .filter((w) => w.length >= 2 && !PARTICLES.has(w));
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}
 
 /** One misread letter allowed from 4 letters on, two from 8; short words must be exact. */
 export function sameWord(a: string, b: string): boolean {

@@ -7,6 +7,7 @@
 import { plainForm } from '../lexicon.js';
 import type { Box } from '../page.js';
 import type { RawLine, RawRead } from '../pool.js';
+import { editDistance } from '../../../domain/edit-distance.js';
 
 export interface PageWord {
   text: string;
@@ -43,24 +44,7 @@ export function labelForm(text: string): string {
   return plainForm(text.toUpperCase()).replace(/Ñ/g, 'N').replace(/[^A-Z0-9]/g, '');
 }
 
-/** Levenshtein distance, stopping early past `limit`. */
-export function editDistance(a: string, b: string, limit = 8): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length]!;
-}
+export { editDistance };
 
 /** Edits a label of this many letters may carry and still be recognised. */
 export function labelTolerance(length: number): number {

@@ -10,6 +10,7 @@
  */
 import type { Box } from '../page.js';
 import { datesIn, foldText, splitStreet, type ProofFields } from './proof.js';
+import { editDistance } from '../../../domain/edit-distance.js';
 
 export interface PageWord {
   text: string;
@@ -79,19 +80,6 @@ export interface FoundLabel {
 
 const wordKey = (text: string): string => foldText(text).replace(/[^A-ZÑ0-9.]/g, '');
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}
 
 /** A printed label word as read: exact, or one misread letter from five letters on ('servici', 'Foderal'). */
 function sameLabelWord(read: string, label: string): boolean {
