@@ -311,7 +311,7 @@ function wordsAfter(label: FoundLabel, labels: readonly FoundLabel[]): string {
   return out.map((w) => w.text).join(' ').replace(/^\s*[:.]\s*/, '');
 }
 
-/** The label that counts when a bill prints it twice (two bills on one page, a stub): the first in reading order. */
+/** The label that counts when a bill prints it twice (two bills on one page, or the detachable payment slip): the first in reading order. */
 function firstInReadingOrder(labels: FoundLabel[]): FoundLabel | undefined {
   if (labels.length === 0) return undefined;
   const top = Math.min(...labels.map((l) => l.box.y0));
