@@ -8,36 +8,22 @@ import type { Config } from './config.js';
 import { createDataCipher, loadDataKey, type DataCipher } from './crypto/data-cipher.js';
 import type { ZodApp } from './http/deps.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
-import { registerEventRoutes } from './features/events/routes.js';
-import { registerFileRoutes } from './features/proof/file-routes.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.js';
-import { registerParamsRoutes } from './features/grantors/params-routes.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { registerWeb } from './http/web.js';
 import { consoleContentSecurityPolicy } from './http/security-headers.js';
-import { registerConsoleRoutes } from './features/console/routes.js';
 import { responseSerializerCompiler } from './http/serializer.js';
-import { registerOcrRoutes } from './features/id-capture/ocr-routes.js';
-import { registerLauncherRoutes } from './features/launcher/routes.js';
-import { registerSmsRoutes } from './features/sms/routes.js';
-import { registerPublicVideoTokenRoutes } from './features/face-video/public-routes.js';
-import { registerResultsRoutes, resultLinkContext, type ResultsOptions } from './features/results/routes.js';
-import { registerIdentityCheckRoutes } from './features/identity-checks/routes.js';
-import { registerIdCalibrateRoutes } from './features/id-capture/calibrate-routes.js';
+import type { ResultsOptions } from './features/results/routes.js';
+import { registerFeatures } from './features/index.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine, type OcrEngineProvider } from './engines/ocr/provider.js';
 import { createFaceEngine } from './engines/face/engine.js';
 import { lazyFaceEngine } from './engines/face/provider.js';
 import { createSpeechRecognizer } from './engines/speech/recognizer.js';
-import { registerVideoTokenRoutes } from './features/face-video/routes.js';
-import { registerFacesCompareRoutes } from './features/faces-compare/routes.js';
-import { catalogueStatus, catalogueStatusLog, postalRoutes, seedSampleCatalogueIfEmpty } from './features/postal/index.js';
-import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } from './features/realtime/index.js';
-import { videoTokenRecordingHandlers } from './features/realtime/video-token-handler.js';
-import { authorizeTransaction } from './http/auth.js';
-import { errorResponses } from './http/errors.js';
+import { catalogueStatus, catalogueStatusLog, seedSampleCatalogueIfEmpty } from './features/postal/index.js';
+import type { RecordingHandlers } from './features/realtime/index.js';
 import { loggerOptions, OneLinePerRequest, prettyLogStream } from './logger.js';
 import { seedDemoGrantor } from './seed.js';
 import { createDatabase, type Db } from './store/db.js';
@@ -140,28 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await registerMultipart(app, uploadLimits(config));
     await registerOpenApi(app, serviceVersion(), uploadLimits(config).fileBytes);
     registerHealthRoutes(app, deps, migrationsComplete);
-    registerParamsRoutes(app, deps);
-    registerEventRoutes(app, deps);
-    registerFileRoutes(app, deps);
-    registerOcrRoutes(app, deps);
-    registerLauncherRoutes(app, deps);
-    registerSmsRoutes(app, deps);
-    registerResultsRoutes(app, deps, options.results);
-    registerIdentityCheckRoutes(app, deps);
-    registerIdCalibrateRoutes(app, deps);
-    registerVideoTokenRoutes(app, deps);
-    registerPublicVideoTokenRoutes(app, deps);
-    registerFacesCompareRoutes(app, deps);
-    // Decisions of real-time recordings by type; a type without one replies 500 'service unavailable'.
-    registerRealtimeRoutes(app, deps, {
-      handlers: recordingHandlers({ ...videoTokenRecordingHandlers(deps, resultLinkContext(deps)), ...options.recordingHandlers }),
-    });
-    await postalRoutes(app, {
-      db,
-      resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),
-      openApi: { tags: ['postal-codes'], errorResponses },
-    });
-    registerConsoleRoutes(app, deps, config.console);
+    await registerFeatures(app, deps, { results: options.results, recordingHandlers: options.recordingHandlers });
     registerOpenApiRoute(app);
     const web = await registerWeb(app, config, [{ prefix: '/console', root: config.console.dist, contentSecurityPolicy: consoleContentSecurityPolicy }]);
     if (!web.available) app.log.warn({ webDist: config.webDist }, 'the web app is not built: run npm run build');

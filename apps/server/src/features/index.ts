@@ -1,0 +1,91 @@
+import { errorResponses } from '../http/errors.js';
+import { authorizeTransaction } from '../http/auth.js';
+import type { Deps, ZodApp } from '../http/deps.js';
+import { registerConsoleRoutes } from './console/routes.js';
+import { registerEventRoutes } from './events/routes.js';
+import { registerFacesCompareRoutes } from './faces-compare/routes.js';
+import { registerPublicVideoTokenRoutes } from './face-video/public-routes.js';
+import { registerVideoTokenRoutes } from './face-video/routes.js';
+import { registerParamsRoutes } from './grantors/params-routes.js';
+import { registerIdCalibrateRoutes } from './id-capture/calibrate-routes.js';
+import { registerOcrRoutes } from './id-capture/ocr-routes.js';
+import { registerIdentityCheckRoutes } from './identity-checks/routes.js';
+import { registerLauncherRoutes } from './launcher/routes.js';
+import { postalRoutes } from './postal/index.js';
+import { registerFileRoutes } from './proof/file-routes.js';
+import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } from './realtime/index.js';
+import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
+import { registerResultsRoutes, resultLinkContext, type ResultsOptions } from './results/routes.js';
+import { registerSmsRoutes } from './sms/routes.js';
+
+/** What the composition root passes to every feature besides the shared dependencies (tests replace parts). */
+export interface FeatureOptions {
+  /** Job worker timings of the result e-mail. */
+  results?: ResultsOptions;
+  /** Decisions of real-time recordings by type, replacing the ones registered here. */
+  recordingHandlers?: Partial<RecordingHandlers>;
+}
+
+export interface Feature {
+  /** The folder under features/. */
+  name: string;
+  /** Registers the feature's routes and hooks on its own encapsulated Fastify context. */
+  routes: (app: ZodApp, deps: Deps, options: FeatureOptions) => void | Promise<void>;
+}
+
+/**
+ * Every feature of the service with routes, in registration order. A new feature is a folder under features/ and
+ * one row here (its migrations, if any, one row in features/migrations.ts). Shared hooks, parsers, the error
+ * handler and the rate limits are set on the root before the features, so every feature inherits them.
+ */
+export const features: readonly Feature[] = [
+  { name: 'grantors', routes: (app, deps) => registerParamsRoutes(app, deps) },
+  { name: 'events', routes: (app, deps) => registerEventRoutes(app, deps) },
+  { name: 'proof', routes: (app, deps) => registerFileRoutes(app, deps) },
+  {
+    name: 'id-capture',
+    routes: (app, deps) => {
+      registerOcrRoutes(app, deps);
+      registerIdCalibrateRoutes(app, deps);
+    },
+  },
+  { name: 'launcher', routes: (app, deps) => registerLauncherRoutes(app, deps) },
+  { name: 'sms', routes: (app, deps) => registerSmsRoutes(app, deps) },
+  { name: 'results', routes: (app, deps, options) => void registerResultsRoutes(app, deps, options.results) },
+  { name: 'identity-checks', routes: (app, deps) => registerIdentityCheckRoutes(app, deps) },
+  {
+    name: 'face-video',
+    routes: (app, deps) => {
+      registerVideoTokenRoutes(app, deps);
+      registerPublicVideoTokenRoutes(app, deps);
+    },
+  },
+  { name: 'faces-compare', routes: (app, deps) => registerFacesCompareRoutes(app, deps) },
+  {
+    name: 'realtime',
+    // Decisions of real-time recordings by type; a type without one replies 500 'service unavailable'.
+    routes: (app, deps, options) =>
+      void registerRealtimeRoutes(app, deps, {
+        handlers: recordingHandlers({ ...videoTokenRecordingHandlers(deps, resultLinkContext(deps)), ...options.recordingHandlers }),
+      }),
+  },
+  {
+    name: 'postal',
+    routes: (app, { db }) =>
+      postalRoutes(app, {
+        db,
+        resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),
+        openApi: { tags: ['postal-codes'], errorResponses },
+      }),
+  },
+  { name: 'console', routes: (app, deps) => registerConsoleRoutes(app, deps, deps.config.console) },
+];
+
+/** Each feature as a Fastify plugin: an encapsulated child context of `app`, so its hooks stay its own. */
+export async function registerFeatures(app: ZodApp, deps: Deps, options: FeatureOptions): Promise<void> {
+  for (const feature of features) {
+    await app.register(async (scope) => {
+      await feature.routes(scope, deps, options);
+    });
+  }
+}
