@@ -6,7 +6,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { createBlobStore } from './blob/index.js';
 import type { Config } from './config.js';
 import { createDataCipher, loadDataKey, type DataCipher } from './crypto/data-cipher.js';
-import type { ZodApp } from './http/deps.js';
+import type { Deps, ZodApp } from './http/deps.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.js';
@@ -15,8 +15,8 @@ import { registerRateLimits } from './http/rate-limits.js';
 import { registerWeb } from './http/web.js';
 import { consoleContentSecurityPolicy } from './http/security-headers.js';
 import { responseSerializerCompiler } from './http/serializer.js';
-import type { ResultsOptions } from './features/results/routes.js';
-import { registerFeatures } from './features/index.js';
+import { featureJobs, registerFeatures } from './features/index.js';
+import { startJobWorker } from './jobs/worker.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { lazyOcrEngine, type OcrEngineProvider } from './engines/ocr/provider.js';
 import { createFaceEngine } from './engines/face/engine.js';
@@ -36,8 +36,8 @@ export interface BuildOptions {
   db?: Db;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
-  /** Job worker timings of the result e-mail (tests). */
-  results?: ResultsOptions;
+  /** Job worker timings (tests shorten them). */
+  jobs?: { pollMs?: number; backoffMs?: number };
   /** Decisions of real-time recordings by type, replacing the ones registered here (tests inject theirs). */
   recordingHandlers?: Partial<RecordingHandlers>;
   /** Wraps the OCR engine provider (tests count the reads that reach the engine). */
@@ -57,6 +57,30 @@ function openCipher(app: ZodApp, config: Config): DataCipher {
   const cipher = createDataCipher(loaded.key);
   app.log.info({ keyId: cipher.keyId, source: loaded.source }, 'data encryption key loaded');
   return cipher;
+}
+
+const processRoleLine: Record<Config['processRole'], string> = {
+  both: 'process role: API and job worker',
+  api: 'process role: API only (durable jobs are left to worker processes)',
+  worker: 'process role: job worker only (health check, no API routes)',
+};
+
+/** The one job worker of this process, with every feature's job handlers; stopped when the app closes. */
+function startJobs(app: ZodApp, deps: Deps, timings: BuildOptions['jobs'] = {}): () => void {
+  const jobs = featureJobs(deps, app.log);
+  const worker = startJobWorker({
+    db: deps.db,
+    cipher: deps.cipher,
+    log: app.log,
+    handlers: Object.assign({}, ...jobs.map((j) => j.handlers)),
+    ...(timings.pollMs ? { pollMs: timings.pollMs } : {}),
+    ...(timings.backoffMs ? { backoffBaseMs: timings.backoffMs } : {}),
+  });
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    for (const j of jobs) j.close?.();
+  });
+  return () => void worker.poke();
 }
 
 /**
@@ -126,11 +150,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await registerMultipart(app, uploadLimits(config));
     await registerOpenApi(app, serviceVersion(), uploadLimits(config).fileBytes);
     registerHealthRoutes(app, deps, migrationsComplete);
-    await registerFeatures(app, deps, { results: options.results, recordingHandlers: options.recordingHandlers });
-    registerOpenApiRoute(app);
-    const web = await registerWeb(app, config, [{ prefix: '/console', root: config.console.dist, contentSecurityPolicy: consoleContentSecurityPolicy }]);
-    if (!web.available) app.log.warn({ webDist: config.webDist }, 'the web app is not built: run npm run build');
-    if (!web.subApps['/console']) app.log.warn({ consoleDist: config.console.dist }, 'the review console is not built: run npm run build');
+    const wakeJobs = config.processRole === 'api' ? undefined : startJobs(app, deps, options.jobs);
+    app.log.info({ role: config.processRole }, processRoleLine[config.processRole]);
+    if (config.processRole !== 'worker') {
+      await registerFeatures(app, deps, { ...(wakeJobs ? { wakeJobs } : {}), ...(options.recordingHandlers ? { recordingHandlers: options.recordingHandlers } : {}) });
+      registerOpenApiRoute(app);
+      const web = await registerWeb(app, config, [{ prefix: '/console', root: config.console.dist, contentSecurityPolicy: consoleContentSecurityPolicy }]);
+      if (!web.available) app.log.warn({ webDist: config.webDist }, 'the web app is not built: run npm run build');
+      if (!web.subApps['/console']) app.log.warn({ consoleDist: config.console.dist }, 'the review console is not built: run npm run build');
+    }
     await app.ready();
     return app;
   } catch (error) {

@@ -47,6 +47,8 @@ export interface Config {
   /** The request's headers must arrive within this (at most requestTimeoutMs). */
   headersTimeoutMs: number;
   demoGrantor: boolean;
+  /** PROCESS_ROLE: `both` (the embedded default) serves the API and runs the durable jobs; `api` or `worker` one of them. */
+  processRole: 'both' | 'api' | 'worker';
   publicUrl: string | undefined;
   /** 32 bytes from DATA_ENCRYPTION_KEY; when undefined the key file under dataDir is used. */
   dataEncryptionKey: Buffer | undefined;
@@ -159,6 +161,7 @@ const envSchema = z.object({
   LOG_LEVEL: optional(z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` })),
   LOG_FORMAT: optional(z.enum(['json', 'pretty'], { error: 'must be json or pretty' })),
   DEMO_GRANTOR: optional(flag()),
+  PROCESS_ROLE: optional(z.enum(['both', 'api', 'worker'], { error: 'must be both, api or worker' })),
   PUBLIC_URL: optional(publicUrl),
   DATA_ENCRYPTION_KEY: optional(encryptionKey),
   JSON_BODY_LIMIT: optional(integer(1024, 1024 * MiB)),
@@ -273,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     logLevel: e.LOG_LEVEL ?? 'info',
     logFormat: e.LOG_FORMAT ?? (stdoutIsTerminal ? 'pretty' : 'json'),
     demoGrantor: e.DEMO_GRANTOR ?? true,
+    processRole: e.PROCESS_ROLE ?? 'both',
     publicUrl: e.PUBLIC_URL,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     jsonBodyLimit: e.JSON_BODY_LIMIT ?? MiB,

@@ -59,6 +59,10 @@ async function main(): Promise<void> {
     await app.close().catch(() => undefined);
     process.exit(1);
   }
+  if (config.processRole === 'worker') {
+    console.log(`Job worker running (PROCESS_ROLE=worker); health check at http://${config.host}:${config.port}/healthz`);
+    return;
+  }
   const entry = config.demoGrantor ? demoApiKey : '{apikey}';
   const baseUrl = publicBaseUrl(config);
   try {

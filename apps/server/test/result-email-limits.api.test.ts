@@ -31,7 +31,7 @@ async function sentFor(t: TestApp, db: Db, uuidTrx: string): Promise<string[]> {
 describe.each(engines)('the result e-mail goes once, to the confirmed address ($name)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(engine, { ...env, RESULT_EMAIL_RESENDS: '2' }, { results: { jobPollMs: 50 } });
+    t = await startTestApp(engine, { ...env, RESULT_EMAIL_RESENDS: '2' }, { jobs: { pollMs: 50 } });
   });
   afterAll(async () => t?.close());
 
@@ -90,12 +90,12 @@ describe.skipIf(!postgres)('two nodes on one PostgreSQL send the result e-mail o
   let a: TestApp;
   let second: { app: ZodApp; db: Db } | undefined;
   beforeAll(async () => {
-    a = await startTestApp(postgres!, { ...env, RESULT_EMAIL_RESENDS: '1' }, { results: { jobPollMs: 50 } });
+    a = await startTestApp(postgres!, { ...env, RESULT_EMAIL_RESENDS: '1' }, { jobs: { pollMs: 50 } });
     // Node B: its own connection pool on the same schema, its own worker and limits.
     const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(a.db)).rows[0]!.s;
     if (a.config.database.kind !== 'postgres') throw new Error('expected PostgreSQL');
     const db = createDatabase({ ...a.config.database, searchPath: schema });
-    second = { db, app: await buildApp(a.config, { db, results: { jobPollMs: 50 } }) };
+    second = { db, app: await buildApp(a.config, { db, jobs: { pollMs: 50 } }) };
   });
   afterAll(async () => {
     await second?.app.close();

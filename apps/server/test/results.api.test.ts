@@ -70,7 +70,7 @@ describe.each(engines)('results ($name)', (engine) => {
   let full: Headers;
 
   beforeAll(async () => {
-    t = await startTestApp(engine, {}, { results: { jobPollMs: 100, jobBackoffMs: 50 } });
+    t = await startTestApp(engine, {}, { jobs: { pollMs: 100, backoffMs: 50 } });
     await insertGrantor(t.db, { id: crypto.randomUUID(), name: 'Crédito Norte', apiKey: otherKey });
     await writeParams(t.db, demoId, { PARTNER: 'Socio Demo', NOMBRE_CORTO: 'Demo' });
     full = trxHeaders();
@@ -366,7 +366,7 @@ describe.each(engines)('results ($name)', (engine) => {
 describe.each(engines)('result e-mail across a restart ($name)', (engine) => {
   it('retries a failed send with backoff and finishes it after the service restarts on the same DATA_DIR', async () => {
     // SMTP on a closed port: the first node's attempt fails and is rescheduled.
-    const t = await startTestApp(engine, { SMTP_URL: 'smtp://127.0.0.1:9' }, { results: { jobPollMs: 100, jobBackoffMs: 60_000 } });
+    const t = await startTestApp(engine, { SMTP_URL: 'smtp://127.0.0.1:9' }, { jobs: { pollMs: 100, backoffMs: 60_000 } });
     let second: Awaited<ReturnType<typeof import('../src/app.js').buildApp>> | undefined;
     try {
       const h = trxHeaders();
@@ -388,7 +388,7 @@ describe.each(engines)('result e-mail across a restart ($name)', (engine) => {
       // Due again (as after the backoff), and picked up by the next process at start.
       await t.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('id', '=', jobId).execute();
       const { buildApp } = await import('../src/app.js');
-      second = await buildApp({ ...t.config, smtpUrl: undefined }, { db: t.db, results: { jobPollMs: 100 } });
+      second = await buildApp({ ...t.config, smtpUrl: undefined }, { db: t.db, jobs: { pollMs: 100 } });
       const mail = await waitFor(async () => (await listOutbox(t.dataDir, cipherOf(t))).find((m) => m.file.endsWith(`${jobId}.eml.sealed`)));
       expect(mail.eml).toContain('To: rosa@correo.example');
       expect(await pdfText(emlAttachments(mail.eml)[0]!.content)).toContain('ROSA ELENA MARTÍNEZ ÁVILA');

@@ -1,4 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { errorResponses } from '../http/errors.js';
+import type { JobHandler } from '../jobs/worker.js';
 import { authorizeTransaction } from '../http/auth.js';
 import type { Deps, ZodApp } from '../http/deps.js';
 import { registerConsoleRoutes } from './console/routes.js';
@@ -15,13 +17,14 @@ import { postalRoutes } from './postal/index.js';
 import { registerFileRoutes } from './proof/file-routes.js';
 import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } from './realtime/index.js';
 import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
-import { registerResultsRoutes, resultLinkContext, type ResultsOptions } from './results/routes.js';
+import { resultEmailJobs } from './results/email-worker.js';
+import { registerResultsRoutes, resultLinkContext } from './results/routes.js';
 import { registerSmsRoutes } from './sms/routes.js';
 
 /** What the composition root passes to every feature besides the shared dependencies (tests replace parts). */
 export interface FeatureOptions {
-  /** Job worker timings of the result e-mail. */
-  results?: ResultsOptions;
+  /** Runs due durable jobs now, when this process runs the job worker (a worker process polls otherwise). */
+  wakeJobs?: () => void;
   /** Decisions of real-time recordings by type, replacing the ones registered here. */
   recordingHandlers?: Partial<RecordingHandlers>;
 }
@@ -29,8 +32,15 @@ export interface FeatureOptions {
 export interface Feature {
   /** The folder under features/. */
   name: string;
-  /** Registers the feature's routes and hooks on its own encapsulated Fastify context. */
+  /** Registers the feature's routes and hooks on its own encapsulated Fastify context (API processes). */
   routes: (app: ZodApp, deps: Deps, options: FeatureOptions) => void | Promise<void>;
+  /** The durable jobs it hands to the job worker (worker processes), and what to close with the worker. */
+  jobs?: (deps: Deps, log: FastifyBaseLogger) => FeatureJobs;
+}
+
+export interface FeatureJobs {
+  handlers: Record<string, JobHandler>;
+  close?: () => void;
 }
 
 /**
@@ -51,7 +61,11 @@ export const features: readonly Feature[] = [
   },
   { name: 'launcher', routes: (app, deps) => registerLauncherRoutes(app, deps) },
   { name: 'sms', routes: (app, deps) => registerSmsRoutes(app, deps) },
-  { name: 'results', routes: (app, deps, options) => void registerResultsRoutes(app, deps, options.results) },
+  {
+    name: 'results',
+    routes: (app, deps, options) => registerResultsRoutes(app, deps, options.wakeJobs ? { wakeJobs: options.wakeJobs } : {}),
+    jobs: (deps, log) => resultEmailJobs(deps, log),
+  },
   { name: 'identity-checks', routes: (app, deps) => registerIdentityCheckRoutes(app, deps) },
   {
     name: 'face-video',
@@ -88,4 +102,9 @@ export async function registerFeatures(app: ZodApp, deps: Deps, options: Feature
       await feature.routes(scope, deps, options);
     });
   }
+}
+
+/** The job handlers of every feature, for the one job worker of a worker process. */
+export function featureJobs(deps: Deps, log: FastifyBaseLogger): FeatureJobs[] {
+  return features.flatMap((feature) => (feature.jobs ? [feature.jobs(deps, log)] : []));
 }

@@ -4,12 +4,10 @@ import { loadLinkKey } from '../../crypto/link-key.js';
 import { ownerParams } from '../../domain/grantor-params.js';
 import { consistentSending, customId, semaforo, tipoEnvio } from './result-mail.js';
 import { normalizeId } from '../../domain/transactions.js';
-import { startJobWorker, type JobWorker } from '../../jobs/worker.js';
 import { enqueueJob } from '../../jobs/queue.js';
-import { createMailer } from '../../mail/mailer.js';
 import { storeBundle } from './bundle.js';
 import { generateDocuments, latestDocuments } from './documents-service.js';
-import { emailJobHandler, emailJobKind, type EmailJobPayload } from './email-job.js';
+import { emailJobKind, type EmailJobPayload } from './email-job.js';
 import { claimResultEmail, releaseResultEmail } from './result-emails.js';
 import { scoreOf } from './facts.js';
 import { checkLinkToken, consumeLink, enlaceUrl, issueResultLink, LinkRefusedError, signLinkToken, type LinkContext, type ResultDocument } from './links.js';
@@ -22,10 +20,8 @@ import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
 
 export interface ResultsOptions {
-  /** How often the e-mail worker polls the jobs table (tests shorten it). */
-  jobPollMs?: number;
-  /** Base of the retry backoff (30 s by default). */
-  jobBackoffMs?: number;
+  /** Runs due jobs now when this process runs the job worker (the worker polls otherwise). */
+  wakeJobs?: () => void;
 }
 
 const linkContexts = new WeakMap<object, LinkContext>();
@@ -69,25 +65,11 @@ function linkHours(params: Parameters<typeof paramValue>[0]): number {
 
 /**
  * The results of docs/flow.md §7: query_score, proccessdocuments, async_zip_nom_151_correo, nom_151 and the enlace
- * download; starts the durable e-mail worker (stopped when the app closes).
+ * download. The result e-mail is a durable job (email-worker.ts), sent by whichever process runs the job worker.
  */
-export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsOptions = {}): { worker: JobWorker } {
+export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsOptions = {}): void {
   const { config, db, cipher, blobs } = deps;
   const links = resultLinkContext(deps);
-  const mailer = createMailer(config, cipher);
-  app.log.info({ mail: mailer.kind }, mailer.kind === 'smtp' ? 'result e-mail through SMTP' : 'result e-mail to the local outbox (DATA_DIR/outbox)');
-  const worker = startJobWorker({
-    db,
-    cipher,
-    log: app.log,
-    handlers: { [emailJobKind]: emailJobHandler({ db, cipher, blobs, mailer }) },
-    ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}),
-    ...(options.jobBackoffMs ? { backoffBaseMs: options.jobBackoffMs } : {}),
-  });
-  app.addHook('onClose', async () => {
-    await worker.stop();
-    mailer.close();
-  });
 
   const score = calls.queryScore;
   app.route({
@@ -244,7 +226,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
         await releaseResultEmail(db, transaction.uuidTrx).catch(() => undefined);
         throw error;
       }
-      void worker.poke();
+      options.wakeJobs?.();
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, jobId, flag: result.flag, send: claim.sends }, 'result e-mail queued');
       reply.header('cache-control', 'no-store');
       return { status: 200 as const, payload: { jobId } };
@@ -297,5 +279,4 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     },
   });
 
-  return { worker };
 }
