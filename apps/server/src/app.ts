@@ -144,7 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onClose', async () => speech.close());
     const deps = { config, db, cipher, blobs, ocr, face, speech: speech.recognizer };
     registerErrorHandling(app, config.jsonBodyLimit);
-    registerSecurityHeaders(app);
+    registerSecurityHeaders(app, { hstsMaxAgeSeconds: config.hstsMaxAgeSeconds });
     // Before any route: it hooks the costly ones as they are added.
     await registerRateLimits(app, config.rateLimits);
     await registerMultipart(app, uploadLimits(config));

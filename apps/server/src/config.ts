@@ -57,6 +57,8 @@ export interface Config {
   blobs: BlobConfig;
   webDist: string;
   trustProxy: boolean;
+  /** HSTS_MAX_AGE: Strict-Transport-Security max-age (seconds) on HTTPS requests; 0 turns it off. */
+  hstsMaxAgeSeconds: number;
   shutdownTimeoutMs: number;
   /** SMS gateway (SMS_GATEWAY_URL); undefined: codes go to the local outbox under dataDir. */
   smsGateway?: { url: string; token: string | undefined } | undefined;
@@ -174,6 +176,7 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: optional(flag()),
   WEB_DIST: optional(z.string().trim()),
   TRUST_PROXY: optional(flag()),
+  HSTS_MAX_AGE: optional(integer(0, 2 * 365 * 24 * 3600)),
   SHUTDOWN_TIMEOUT_MS: optional(integer(100, 600_000)),
   REQUEST_TIMEOUT_MS: optional(integer(1000, 3_600_000)),
   HEADERS_TIMEOUT_MS: optional(integer(500, 600_000)),
@@ -284,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     blobs: blobConfig(e, dataDir),
     webDist: path.resolve(e.WEB_DIST ?? defaultWebDist),
     trustProxy: e.TRUST_PROXY ?? false,
+    hstsMaxAgeSeconds: e.HSTS_MAX_AGE ?? 180 * 24 * 3600,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS ?? 120_000,
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS ?? 15_000, e.REQUEST_TIMEOUT_MS ?? 120_000),
