@@ -47,7 +47,7 @@ export async function seedDemoGrantor(db: Db, enabled: boolean): Promise<SeedOut
   }
   await db.transaction().execute(async (tx) => {
     // ifAbsent: several nodes may seed the same database at once.
-    if (!existing) await insertGrantor(tx, { id: demoGrantorId, name: demoGrantorName, apiKey: demoApiKey }, { ifAbsent: true });
+    if (!existing) await insertGrantor(tx, { id: demoGrantorId, name: demoGrantorName, apiKey: demoApiKey, launcherAnyOrigin: true }, { ifAbsent: true });
     else if (!existing.active) await setGrantorActive(tx, demoGrantorId, true);
     await writeParams(tx, demoGrantorId, demoParams, { keepExisting: true });
     await insertSecretKey(tx, { id: demoSecretKeyId, grantorId: demoGrantorId, key: demoSecretKey, label: 'demo (DEMO_GRANTOR)' }, { ifAbsent: true });

@@ -55,8 +55,9 @@ describe('launcher tokens', () => {
     expect(originOf('https://tienda.example/a?b=c')).toBe('https://tienda.example');
     expect(originOf('javascript:alert(1)')).toBeNull();
     expect(originOf('no')).toBeNull();
-    expect(originAllowed('', 'https://any.example')).toBe(true);
-    expect(originAllowed('https://a.example, http://localhost:9000', 'http://localhost:9000')).toBe(true);
-    expect(originAllowed('https://a.example', 'https://b.example')).toBe(false);
+    expect(originAllowed('', 'https://any.example', true)).toBe(true);
+    expect(originAllowed('', 'https://any.example', false)).toBe(false);
+    expect(originAllowed('https://a.example, http://localhost:9000', 'http://localhost:9000', false)).toBe(true);
+    expect(originAllowed('https://a.example', 'https://b.example', true)).toBe(false);
   });
 });

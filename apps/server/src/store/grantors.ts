@@ -13,6 +13,8 @@ export interface Grantor {
   name: string;
   active: boolean;
   apikeyPrefix: string;
+  /** An empty ORIGENES_LAUNCHER opens the launcher to every origin (older grantors and the demo); else it is closed. */
+  launcherAnyOrigin: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -23,6 +25,7 @@ function toGrantor(row: GrantorsTable): Grantor {
     name: row.name,
     active: row.active === 1,
     apikeyPrefix: row.apikey_prefix,
+    launcherAnyOrigin: row.launcher_any_origin === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -52,7 +55,7 @@ export async function listGrantors(db: Db): Promise<Grantor[]> {
 /** Inserts a grantor; with `ifAbsent` an existing row (same id or key) is left alone instead of failing. */
 export async function insertGrantor(
   db: Db,
-  grantor: { id: string; name: string; apiKey: string; active?: boolean },
+  grantor: { id: string; name: string; apiKey: string; active?: boolean; launcherAnyOrigin?: boolean },
   options: { ifAbsent?: boolean; now?: Date } = {},
 ): Promise<void> {
   const at = (options.now ?? new Date()).toISOString();
@@ -64,6 +67,7 @@ export async function insertGrantor(
       apikey_hash: hashApiKey(grantor.apiKey),
       apikey_prefix: apiKeyPrefix(grantor.apiKey),
       active: grantor.active === false ? 0 : 1,
+      launcher_any_origin: grantor.launcherAnyOrigin ? 1 : 0,
       created_at: at,
       updated_at: at,
     });

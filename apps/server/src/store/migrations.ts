@@ -101,4 +101,11 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.alterTable('transaction_attempts').addColumn('in_flight', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  // Grantors created before this keep a launcher open to every origin while ORIGENES_LAUNCHER is empty (as they were
+  // promised); grantors created from now on are closed until it names their pages (docs/decisions.md).
+  '0017_launcher_origins_open': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('grantors').addColumn('launcher_any_origin', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+    },
+  },
 };

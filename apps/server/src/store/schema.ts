@@ -7,6 +7,8 @@ export interface GrantorsTable {
   apikey_hash: string;
   apikey_prefix: string;
   active: number;
+  /** 1: an empty ORIGENES_LAUNCHER lets every origin use the launcher (grantors created before migration 0017, the demo). */
+  launcher_any_origin: number;
   created_at: string;
   updated_at: string;
 }

@@ -29,8 +29,14 @@ function allowCors(request: FastifyRequest, reply: FastifyReply): void {
 
 async function requireAllowedOrigin(db: Db, grantor: Grantor, origin: string | null): Promise<string> {
   if (!origin) throw new HttpError(400, 'The Origin header is required: call from the partner page');
-  if (!originAllowed(paramValue(await grantorParams(db, grantor), 'ORIGENES_LAUNCHER'), origin)) {
-    throw new HttpError(403, `Origin ${origin} is not allowed for this grantor (ORIGENES_LAUNCHER)`);
+  const allowed = paramValue(await grantorParams(db, grantor), 'ORIGENES_LAUNCHER');
+  if (!originAllowed(allowed, origin, grantor.launcherAnyOrigin)) {
+    throw new HttpError(
+      403,
+      allowed.trim() === ''
+        ? `No origin may use this grantor's launcher yet: set the grantor parameter ORIGENES_LAUNCHER to the partner pages' origins (e.g. https://tienda.example)`
+        : `Origin ${origin} is not allowed for this grantor (ORIGENES_LAUNCHER)`,
+    );
   }
   return origin;
 }

@@ -67,11 +67,11 @@ export function originOf(url: string | undefined): string | null {
   }
 }
 
-/** ORIGENES_LAUNCHER: empty allows every origin. */
-export function originAllowed(allowedList: string, origin: string): boolean {
+/** ORIGENES_LAUNCHER: the listed origins; an empty list allows every origin only where `emptyAllowsAny` (older grantors, the demo). */
+export function originAllowed(allowedList: string, origin: string, emptyAllowsAny: boolean): boolean {
   const allowed = allowedList
     .split(',')
     .map((item) => originOf(item.trim()))
     .filter((item): item is string => item !== null);
-  return allowed.length === 0 || allowed.includes(origin);
+  return allowed.length === 0 ? emptyAllowsAny : allowed.includes(origin);
 }
