@@ -9,6 +9,7 @@ import type { Db } from '../store/db.js';
 import * as grantors from '../store/grantors.js';
 import { generateSecretKey } from '../secret-keys/keys.js';
 import * as secretKeys from '../secret-keys/store.js';
+import { WebhookCliError, webhookAdd, webhookList, webhookRemove } from '../features/webhooks/cli.js';
 
 export interface CliIO {
   out(line: string): void;
@@ -35,6 +36,11 @@ export const usage = `Usage: kyc-grantor <command> [arguments]
                                        create a secret server key (Authorization: Bearer …); shown once
   secret-list [grantorId]              list secret server keys (id, grantor, state, hint, label, last use)
   secret-revoke <secretKeyId>          refuse a secret server key from now on
+  webhook-add <grantorId> --url <https://…>
+                                       add a webhook endpoint (verification.completed / .abandoned);
+                                       prints its signing secret, shown once
+  webhook-list [grantorId]             list webhook endpoints and their latest deliveries
+  webhook-remove <endpointId>          stop delivering to an endpoint
   console-user-create --grantor <id> --email <address> [--role admin|reviewer|viewer] [--totp]
   console-user-create --email <address> --role operator
                                        create a review console user (/console); prints a generated
@@ -188,6 +194,7 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
         email: { type: 'string' },
         role: { type: 'string' },
         totp: { type: 'boolean' },
+        url: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -207,6 +214,12 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
       case 'secret-create': await secretCreate(db, target, values.label, io); break;
       case 'secret-list': await secretList(db, target, io); break;
       case 'secret-revoke': await secretRevoke(db, target, io); break;
+      case 'webhook-add':
+        if (!openCipher) throw new CliError('webhook-add needs the data key (run it through kyc-grantor)');
+        await webhookAdd(db, openCipher(), (await requireGrantor(db, target)).id, values.url, io.out);
+        break;
+      case 'webhook-list': await webhookList(db, target ? (await requireGrantor(db, target)).id : undefined, io.out); break;
+      case 'webhook-remove': await webhookRemove(db, target, io.out); break;
       case 'console-user-create':
         if (!openCipher) throw new CliError('console-user-create needs the data key (run it through kyc-grantor)');
         await createConsoleUser(db, openCipher(), { grantorId: values.grantor, email: values.email, role: values.role, totp: values.totp === true }, io.out);
@@ -215,7 +228,7 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
     }
     return 0;
   } catch (error) {
-    if (error instanceof ConsoleCliError) {
+    if (error instanceof ConsoleCliError || error instanceof WebhookCliError) {
       io.err(error.message);
       return 2;
     }

@@ -20,6 +20,8 @@ import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
 import { resultEmailJobs } from './results/email-worker.js';
 import { registerResultsRoutes, resultLinkContext } from './results/routes.js';
 import { registerSmsRoutes } from './sms/routes.js';
+import { webhookJobHandler } from './webhooks/delivery.js';
+import { webhookJobKind } from './webhooks/events.js';
 
 /** What the composition root passes to every feature besides the shared dependencies (tests replace parts). */
 export interface FeatureOptions {
@@ -33,7 +35,7 @@ export interface Feature {
   /** The folder under features/. */
   name: string;
   /** Registers the feature's routes and hooks on its own encapsulated Fastify context (API processes). */
-  routes: (app: ZodApp, deps: Deps, options: FeatureOptions) => void | Promise<void>;
+  routes?: (app: ZodApp, deps: Deps, options: FeatureOptions) => void | Promise<void>;
   /** The durable jobs it hands to the job worker (worker processes), and what to close with the worker. */
   jobs?: (deps: Deps, log: FastifyBaseLogger) => FeatureJobs;
 }
@@ -93,13 +95,19 @@ export const features: readonly Feature[] = [
       }),
   },
   { name: 'console', routes: (app, deps) => registerConsoleRoutes(app, deps, deps.config.console) },
+  {
+    // Signed deliveries of verification.completed / verification.abandoned; endpoints are managed with the grantor CLI.
+    name: 'webhooks',
+    jobs: (deps) => ({ handlers: { [webhookJobKind]: webhookJobHandler({ db: deps.db, cipher: deps.cipher }) } }),
+  },
 ];
 
 /** Each feature as a Fastify plugin: an encapsulated child context of `app`, so its hooks stay its own. */
 export async function registerFeatures(app: ZodApp, deps: Deps, options: FeatureOptions): Promise<void> {
-  for (const feature of features) {
+  for (const { routes } of features) {
+    if (!routes) continue;
     await app.register(async (scope) => {
-      await feature.routes(scope, deps, options);
+      await routes(scope, deps, options);
     });
   }
 }

@@ -5,6 +5,7 @@ import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
 import { resultEmailsMigration, resultsMigration } from './results/migration.js';
 import { smsMigration } from './sms/migration.js';
+import { webhooksMigration } from './webhooks/migrations.js';
 
 /**
  * The migrations each feature contributes. Names are global and ordered (Kysely runs them by name), so a new
@@ -18,4 +19,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0009_event_counts': eventCountsMigration,
   '0010_result_emails': resultEmailsMigration,
   '0012_console': consoleMigration,
+  '0018_webhooks': webhooksMigration,
 };

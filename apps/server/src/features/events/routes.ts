@@ -6,6 +6,9 @@ import { decideLifecycleEvent } from './lifecycle.js';
 import { normalizeId } from '../../domain/transactions.js';
 import { findOutcome, recordOutcome } from '../results/outcomes.js';
 import { recordCaseIdentity } from '../console/case-index.js';
+import { announceVerificationEnd, verificationEndOf } from '../webhooks/verification-events.js';
+import { ownerParams } from '../../domain/grantor-params.js';
+import { readStoredParams } from '../../store/grantors.js';
 import { addEvidence, listEvidence } from '../../store/evidence.js';
 import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents, takeEventSlot } from './store.js';
 import { readAttempts } from '../../store/attempts.js';
@@ -60,6 +63,12 @@ export function registerEventRoutes(app: ZodApp, { db, cipher, config }: Deps): 
           payload: body,
         });
         await setCurrentStep(tx, transaction.uuidTrx, body.step);
+        // The lender's webhook is queued with the event that ends the verification, so it exists exactly if that does.
+        const end = verificationEndOf(body);
+        if (end) {
+          const params = ownerParams(grantor, await readStoredParams(tx, grantor.id), headers.apikey);
+          await announceVerificationEnd(tx, cipher, { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, step: body.step, end, params }, now);
+        }
         return eventId;
       });
       if (body.nombreCompleto) await recordCaseIdentity(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, name: body.nombreCompleto });

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { DataCipher } from '../../crypto/data-cipher.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import type { Db } from '../../store/db.js';
+import { activeEndpointIds } from './store.js';
+
+export const webhookJobKind = 'webhook';
+
+export type WebhookEventType = 'verification.completed' | 'verification.abandoned';
+
+/** The body every endpoint receives for one event: the same id on every retry and every endpoint. */
+export interface WebhookEvent {
+  id: string;
+  type: WebhookEventType;
+  /** ISO 8601. */
+  created: string;
+  data: Record<string, unknown>;
+}
+
+export interface WebhookJobPayload {
+  endpointId: string;
+  event: WebhookEvent;
+}
+
+/**
+ * Roughly 24 hours of retries with the job queue's backoff (30 s doubling to one hour, then hourly): 7 attempts in
+ * the first hour, then one an hour.
+ */
+export const webhookMaxAttempts = 30;
+
+/**
+ * Queues one delivery job per active endpoint of the grantor. Called inside the database transaction that records
+ * what the event reports, so the event is queued exactly when that is committed (and survives a restart).
+ */
+export async function enqueueWebhookEvent(
+  db: Db,
+  cipher: DataCipher,
+  event: { grantorId: string; uuidTrx: string; type: WebhookEventType; data: Record<string, unknown> },
+  now = new Date(),
+): Promise<string | undefined> {
+  const endpoints = await activeEndpointIds(db, event.grantorId);
+  if (endpoints.length === 0) return undefined;
+  const body: WebhookEvent = { id: `evt_${randomUUID()}`, type: event.type, created: now.toISOString(), data: event.data };
+  for (const endpointId of endpoints) {
+    await enqueueJob(db, cipher, { kind: webhookJobKind, uuidTrx: event.uuidTrx, payload: { endpointId, event: body } satisfies WebhookJobPayload, maxAttempts: webhookMaxAttempts }, now);
+  }
+  return body.id;
+}

@@ -1,0 +1,31 @@
+import type { Kysely, Migration } from 'kysely';
+
+/** 0018_webhooks: endpoints per grantor (secret encrypted) and the delivery log. */
+export const webhooksMigration: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('webhook_endpoints')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('grantor_id', 'text', (c) => c.notNull().references('grantors.id'))
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('secret_enc', 'text', (c) => c.notNull())
+      .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('webhook_endpoints_grantor_idx').on('webhook_endpoints').columns(['grantor_id', 'active']).execute();
+    await db.schema
+      .createTable('webhook_deliveries')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('endpoint_id', 'text', (c) => c.notNull())
+      .addColumn('event_id', 'text', (c) => c.notNull())
+      .addColumn('event_type', 'text', (c) => c.notNull())
+      .addColumn('attempt', 'integer', (c) => c.notNull())
+      .addColumn('status_code', 'integer')
+      .addColumn('duration_ms', 'integer', (c) => c.notNull())
+      .addColumn('error', 'text')
+      .addColumn('delivered_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('webhook_deliveries_endpoint_idx').on('webhook_deliveries').columns(['endpoint_id', 'delivered_at']).execute();
+    await db.schema.createIndex('webhook_deliveries_event_idx').on('webhook_deliveries').columns(['event_id']).execute();
+  },
+};

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { DataCipher } from '../../crypto/data-cipher.js';
+import type { Db } from '../../store/db.js';
+import { uuidv7 } from '../../store/ids.js';
+import type {} from './tables.js';
+
+export interface WebhookEndpoint {
+  id: string;
+  grantorId: string;
+  url: string;
+  active: boolean;
+  createdAt: string;
+}
+
+const secretContext = (id: string) => `webhook_endpoints:${id}`;
+
+export async function insertEndpoint(db: Db, cipher: DataCipher, endpoint: { grantorId: string; url: string; secret: string }, now = new Date()): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('webhook_endpoints')
+    .values({ id, grantor_id: endpoint.grantorId, url: endpoint.url, secret_enc: cipher.encrypt(endpoint.secret, secretContext(id)), active: 1, created_at: now.toISOString() })
+    .execute();
+  return id;
+}
+
+export async function listEndpoints(db: Db, grantorId?: string): Promise<WebhookEndpoint[]> {
+  let query = db.selectFrom('webhook_endpoints').select(['id', 'grantor_id', 'url', 'active', 'created_at']).orderBy('created_at');
+  if (grantorId) query = query.where('grantor_id', '=', grantorId);
+  const rows = await query.execute();
+  return rows.map((r) => ({ id: r.id, grantorId: r.grantor_id, url: r.url, active: r.active === 1, createdAt: r.created_at }));
+}
+
+export async function activeEndpointIds(db: Db, grantorId: string): Promise<string[]> {
+  const rows = await db.selectFrom('webhook_endpoints').select('id').where('grantor_id', '=', grantorId).where('active', '=', 1).execute();
+  return rows.map((r) => r.id);
+}
+
+/** The endpoint's URL and signing secret, if it is still active (a removed endpoint gets no more deliveries). */
+export async function endpointForDelivery(db: Db, cipher: DataCipher, id: string): Promise<{ url: string; secret: string } | undefined> {
+  const row = await db.selectFrom('webhook_endpoints').select(['url', 'secret_enc', 'active']).where('id', '=', id).executeTakeFirst();
+  if (!row || row.active !== 1) return undefined;
+  return { url: row.url, secret: cipher.decrypt(row.secret_enc, secretContext(id)) };
+}
+
+export async function deactivateEndpoint(db: Db, id: string): Promise<boolean> {
+  const result = await db.updateTable('webhook_endpoints').set({ active: 0 }).where('id', '=', id).where('active', '=', 1).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export interface DeliveryRecord {
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export async function recordDelivery(db: Db, record: DeliveryRecord, now = new Date()): Promise<void> {
+  await db
+    .insertInto('webhook_deliveries')
+    .values({
+      id: uuidv7(now.getTime()),
+      endpoint_id: record.endpointId,
+      event_id: record.eventId,
+      event_type: record.eventType,
+      attempt: record.attempt,
+      status_code: record.statusCode,
+      duration_ms: Math.round(record.durationMs),
+      error: record.error,
+      delivered_at: now.toISOString(),
+    })
+    .execute();
+}
+
+export async function listDeliveries(db: Db, endpointId: string, limit = 20): Promise<Array<DeliveryRecord & { deliveredAt: string }>> {
+  const rows = await db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('delivered_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({
+    endpointId: r.endpoint_id,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    attempt: Number(r.attempt),
+    statusCode: r.status_code === null ? null : Number(r.status_code),
+    durationMs: Number(r.duration_ms),
+    error: r.error,
+    deliveredAt: r.delivered_at,
+  }));
+}
