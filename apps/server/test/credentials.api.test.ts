@@ -181,5 +181,11 @@ describe.each(engines)('credentials per call ($name)', (engine) => {
     const late = await t.app.inject({ method: 'GET', url, headers: { ...victim, 'x-transaction-token': expired } });
     expect(late.statusCode).toBe(401);
     expect(late.json().message).toMatch(/expired/);
+
+    // A refused read changes nothing: not even the transaction it names is created.
+    const fresh = trxHeaders();
+    const refused = await t.app.inject({ method: 'GET', url: `/v1/query_score/${fresh.cliente}/${fresh.transaccion}`, headers: fresh });
+    expect(refused.statusCode).toBe(401);
+    expect(await t.db.selectFrom('transactions').select('uuid_trx').where('uuid_trx', '=', fresh.transaccion).executeTakeFirst()).toBeUndefined();
   });
 });

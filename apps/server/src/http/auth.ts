@@ -91,29 +91,28 @@ function rawHeader(request: FastifyRequest, name: string): string | undefined {
 
 /**
  * A call that answers the person's own data (credentials `flowRead` in packages/contracts): the publishable key and
- * the transaction headers as for every flow call, then the transaction's own token or a secret server key of the
- * transaction's grantor. The publishable key alone is refused (401) before anything is read or written.
+ * the transaction headers as for every flow call, plus the transaction's own token or a secret server key of the
+ * key's grantor. Every credential is checked before the transaction is opened, so a refused call creates nothing.
  */
 export async function authorizeTransactionRead(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, headers: TrxHeaders) {
-  const authorized = await authorizeTransaction(deps.db, headers);
-  const { grantor, transaction } = authorized;
+  const grantor = await requireGrantor(deps.db, headers.apikey);
   const token = rawHeader(request, transactionTokenHeader);
   if (token !== undefined) {
     const claims = await transactionTokens(deps.config).verify(token);
     if ('refused' in claims) {
       throw new HttpError(401, claims.refused === 'expired' ? 'The transaction token expired' : `Invalid ${transactionTokenHeader}`);
     }
-    if (claims.uuidTrx !== transaction.uuidTrx || claims.uuidUser !== transaction.uuidUser || claims.grantorId !== grantor.id) {
+    if (claims.uuidTrx !== normalizeId(headers.transaccion) || claims.uuidUser !== normalizeId(headers.cliente) || claims.grantorId !== grantor.id) {
       throw new HttpError(403, 'The transaction token names another transaction');
     }
-    return authorized;
-  }
-  if (rawHeader(request, 'authorization') === undefined) {
+  } else if (rawHeader(request, 'authorization') === undefined) {
     throw new HttpError(401, `This call answers the person's data: the publishable api key is not enough; send ${tokenHint}`);
+  } else {
+    const caller = await requireSecretKey(deps.db, request, reply, { demoGrantor: deps.config.demoGrantor });
+    if (caller.grantor.id !== grantor.id) throw new HttpError(403, "The secret server key belongs to another grantor than the api key's");
   }
-  const caller = await requireSecretKey(deps.db, request, reply, { demoGrantor: deps.config.demoGrantor });
-  if (caller.grantor.id !== grantor.id) throw new HttpError(403, "The secret server key belongs to another grantor than the api key's");
-  return authorized;
+  const { transaction, created } = await openTransaction(deps.db, grantor, headers);
+  return { grantor, transaction, created };
 }
 
 /**
