@@ -45,7 +45,8 @@ export async function resultsLatency(): Promise<SuiteResult> {
     const app = await buildApp(config);
     const cipher = createDataCipher(loadDataKey(config).key);
     const blobs = createBlobStore(config, cipher);
-    const headers = { apikey: 'demo', transaccion: randomUUID(), cliente: randomUUID() };
+    // The demo secret: the score, documents and bundle are server reads (issue #15); the flow calls ignore it.
+    const headers = { apikey: 'demo', authorization: 'Bearer demo-secret', transaccion: randomUUID(), cliente: randomUUID() };
     await app.inject({ method: 'GET', url: '/v1/params', headers });
     // buildApp owns its database; reach it through the same file for the evidence the other capabilities write.
     const { createDatabase } = await import('../../apps/server/src/store/db.js');

@@ -43,7 +43,8 @@ beforeAll(async () => {
     nombreCompleto: holderName,
   };
   expect((await fetch(`${server.url}/v1/update_cycle`, { method: 'POST', headers, body: JSON.stringify(event) })).status).toBe(200);
-  const renapo = await fetch(`${server.url}/v1/renapo`, { method: 'POST', headers, body: JSON.stringify({ uuid: headers.cliente, turn: -1, curp }) });
+  // The partner's server records the CURP check with its secret server key (the publishable key alone is refused).
+  const renapo = await fetch(`${server.url}/v1/renapo`, { method: 'POST', headers: { ...headers, authorization: 'Bearer demo-secret' }, body: JSON.stringify({ uuid: headers.cliente, turn: -1, curp }) });
   expect(renapo.status).toBe(200);
 });
 

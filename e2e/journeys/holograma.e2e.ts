@@ -61,7 +61,7 @@ describe('/holograma with the fake camera', () => {
     // Recorder path: stop and upload at 6 s, then /identificacion.
     await page.waitForURL('**/identificacion', { timeout: 40_000 });
 
-    const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey: 'demo' } });
+    const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { authorization: 'Bearer demo-secret' } });
     const evidence = (await response.json()).payload.evidence as { kind: string; sha256: string | null }[];
     const hologram = evidence.filter((e) => e.kind === 'holograma');
     expect(hologram).toHaveLength(1);

@@ -85,7 +85,7 @@ describe('ID capture with the fake camera and the real OCR', () => {
     const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx'));
     await expect
       .poll(async () => {
-        const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey: 'demo' } });
+        const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { authorization: 'Bearer demo-secret' } });
         return ((await response.json()).payload.evidence as { kind: string }[]).map((e) => e.kind);
       }, { timeout: 10_000 })
       .toEqual(expect.arrayContaining(['renapo', 'ine']));

@@ -41,7 +41,9 @@ afterAll(async () => {
 /** A transaction of the demo grantor with the ID front read and the documents rendered, through the public API. */
 async function transactionWithDocuments(): Promise<{ uuidTrx: string; uuidUser: string }> {
   const headers = { transaccion: crypto.randomUUID(), cliente: crypto.randomUUID(), apikey: 'demo' };
-  expect((await fetch(`${server.url}/v1/params`, { headers })).status).toBe(200);
+  const started = await fetch(`${server.url}/v1/params`, { headers });
+  expect(started.status).toBe(200);
+  const token = started.headers.get('x-transaction-token') ?? '';
   const form = new FormData();
   form.append('uuidUser', headers.cliente);
   form.append('side', 'front');
@@ -49,7 +51,7 @@ async function transactionWithDocuments(): Promise<{ uuidTrx: string; uuidUser: 
   expect((await fetch(`${server.url}/v2/ocr`, { method: 'POST', headers, body: form })).status).toBe(200);
   const docs = await fetch(`${server.url}/v1/proccessdocuments`, {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
+    headers: { ...headers, 'x-transaction-token': token, 'content-type': 'application/json' },
     body: JSON.stringify({ uuidUser: headers.cliente }),
   });
   expect(docs.status).toBe(200);
@@ -86,7 +88,7 @@ async function issueLink(subject: { uuidTrx: string; uuidUser: string }): Promis
 
 /** The transaction's attempt counters as the service reports them. */
 async function serverAttempts(uuidTrx: string): Promise<Record<string, number>> {
-  const res = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey: 'demo' } });
+  const res = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { authorization: 'Bearer demo-secret' } });
   expect(res.status).toBe(200);
   return ((await res.json()) as { payload: { transaction: { attempts: Record<string, number> } } }).payload.transaction.attempts;
 }

@@ -60,7 +60,7 @@ describe('the face video over the real-time path, decided for real', () => {
     // The camera opens as recording starts, so the digits fall where the code's schedule puts them.
     const { replies } = await record(facePage, { steps: [start({ ...message, created, expire }), 'camera', 9000, finish], audio: true });
     expect(JSON.parse(replies[0]!)).toEqual({ status: 200, res: { status: 200, payload: { match: true, liveness: true } } });
-    const events = await server.app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { apikey: 'demo' } });
+    const events = await server.app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
     const kinds = (events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.map((e) => e.kind);
     expect(kinds).toEqual(expect.arrayContaining(['grabacion_tiempo_real', 'video_token']));
   });

@@ -117,7 +117,7 @@ describe('real-time media server with Chromium over WebRTC', () => {
 
     // Stored encrypted as evidence of the transaction, and the temp file is gone.
     const bytes = await readFile(got.copy);
-    const events = await app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { apikey: 'demo' } });
+    const events = await app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
     const evidence = (events.json() as { payload: { evidence: { kind: string; sha256: string }[] } }).payload.evidence;
     expect(evidence).toEqual([expect.objectContaining({ kind: 'grabacion_tiempo_real', sha256: createHash('sha256').update(bytes).digest('hex') })]);
     const blobFile = path.join(dataDir, 'blobs', ...got.recording.blobKey.split('/'));
@@ -158,7 +158,7 @@ describe('real-time media server with Chromium over WebRTC', () => {
     expect(decided).toMatchObject({ status: 400, res: { status: 400, message_client: expect.stringMatching(/^Lo sentimos la dirección/) } });
     expect(received.length).toBe(before);
     // Refused at the start message: nothing was recorded or kept.
-    const events = await app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { apikey: 'demo' } });
+    const events = await app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
     expect((events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.map((e) => e.kind)).toEqual([]);
   });
 

@@ -75,7 +75,8 @@ async function freshBrowser(face: FaceMedia): Promise<Browser> {
 
 async function queryScore(s: Session): Promise<{ flag: string; Fields: Array<{ rule: string; passed: boolean; detail: string }> }> {
   const response = await fetch(`${server.url}/v1/query_score/${s.uuidUser}/${s.uuidTrx}`, {
-    headers: { transaccion: s.uuidTrx, cliente: s.uuidUser, apikey: s.apikey },
+    // As the customer's browser reads it: the publishable key alone reads nothing (issue #15).
+    headers: { transaccion: s.uuidTrx, cliente: s.uuidUser, apikey: s.apikey, 'x-transaction-token': s.transactionToken },
   });
   expect(response.status).toBe(200);
   return ((await response.json()) as { payload: { flag: string; Fields: Array<{ rule: string; passed: boolean; detail: string }> } }).payload;

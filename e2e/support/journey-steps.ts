@@ -15,6 +15,8 @@ export interface Session {
   uuidUser: string;
   uuidTrx: string;
   apikey: string;
+  /** The transaction's token the server issued to this browser (X-Transaction-Token). */
+  transactionToken: string;
 }
 
 /** The session the flow keeps in localStorage. */
@@ -23,6 +25,7 @@ export async function session(page: Page): Promise<Session> {
     uuidUser: localStorage.getItem('uuidUser') ?? '',
     uuidTrx: localStorage.getItem('uuidTrx') ?? '',
     apikey: localStorage.getItem('apikeyOtorgante') ?? '',
+    transactionToken: localStorage.getItem('transactionToken') ?? '',
   }));
 }
 

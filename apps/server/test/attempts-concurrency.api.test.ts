@@ -64,7 +64,7 @@ function proofRequest(headers: Headers) {
 }
 
 async function transactionState(t: TestApp, uuidTrx: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { apikey: 'demo' } });
+  const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { authorization: 'Bearer demo-secret' } });
   return res.json().payload as { transaction: { attempts: Record<string, number>; lockedUntil: string | null }; evidence?: Array<{ kind: string }> };
 }
 

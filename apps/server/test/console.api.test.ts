@@ -6,7 +6,7 @@ import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
 import { insertGrantor } from '../src/store/grantors.js';
 import { timeStep, totpAt } from '../src/features/console/totp.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
-import { demoId, lifecycleEvent, trxHeaders } from './support/fixtures.js';
+import { demoId, lifecycleEvent, startedTransaction, trxHeaders } from './support/fixtures.js';
 
 const curp = 'NUZM900101MDFXXX09';
 const otherKey = 'other-grantor-key-0123456789';
@@ -65,13 +65,13 @@ describe.each(engines)('review console ($name)', (engine) => {
     admin = await createUser('--grantor', demoId, '--email', 'Admin@Demo.example', '--role', 'admin');
 
     // A case of the demo grantor, with a name (lifecycle event) and a CURP (the CURP check call).
-    const demo = trxHeaders();
+    const demo = await startedTransaction(t.app);
     demoTrx = demo.transaccion;
     expect((await post('/v1/update_cycle', lifecycleEvent(demo), demo)).statusCode).toBe(200);
     const renapo = await post('/v1/renapo', { uuid: demo.cliente, turn: -1, curp }, demo);
     expect(renapo.statusCode, renapo.body).toBe(200);
     // And one of another grantor, with the same name and CURP.
-    const other = trxHeaders(otherKey);
+    const other = await startedTransaction(t.app, otherKey);
     otherTrx = other.transaccion;
     expect((await post('/v1/update_cycle', { ...lifecycleEvent(other), company_id: otherId }, other)).statusCode).toBe(200);
     expect((await post('/v1/renapo', { uuid: other.cliente, turn: -1, curp }, other)).statusCode).toBe(200);

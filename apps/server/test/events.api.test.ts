@@ -45,7 +45,7 @@ describe.each(engines)('lifecycle and audit events ($name)', (engine) => {
     expect(raw[0]).toMatchObject({ paso: 'identificacion', tipo: 'Error', finished: 0 });
     expect(raw[0]?.payload_enc).not.toContain('Ramírez');
 
-    const list = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { apikey: demoKey } });
+    const list = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
     const audit = (list.json() as { payload: { audit: Record<string, unknown>[] } }).payload.audit;
     expect(audit).toHaveLength(1);
     expect(audit[0]).not.toHaveProperty('apikey');
@@ -63,7 +63,7 @@ describe.each(engines)('lifecycle and audit events ($name)', (engine) => {
     await t.app.inject({ method: 'POST', url: '/v1/celd_events', headers, payload: auditEvent(headers, { finished: true }) });
 
     const url = `/v1/transactions/${headers.transaccion}/events`;
-    const own = await t.app.inject({ method: 'GET', url, headers: { apikey: demoKey } });
+    const own = await t.app.inject({ method: 'GET', url, headers: { authorization: 'Bearer demo-secret' } });
     expect(own.statusCode).toBe(200);
     expect(own.headers['cache-control']).toBe('no-store');
     const body = own.json();
@@ -72,12 +72,14 @@ describe.each(engines)('lifecycle and audit events ($name)', (engine) => {
     expect(body.payload.lifecycle[0]).toMatchObject({ nombreCompleto: 'María Fernanda Núñez Zúñiga', origin: 'celd' });
     expect(body.payload.audit[0]).toMatchObject({ finished: true });
 
-    const other = await t.app.inject({ method: 'GET', url, headers: { apikey: otherKey } });
-    expect(other.statusCode).toBe(404);
-    expect(JSON.stringify(other.json())).not.toContain('María');
-    expect((await t.app.inject({ method: 'GET', url, headers: { apikey: 'wrong' } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: `/v1/transactions/${randomUUID()}/events`, headers: { apikey: demoKey } })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(400);
+    // The publishable key reads nothing (issue #15): not even its own grantor's transaction.
+    const publishable = await t.app.inject({ method: 'GET', url, headers: { apikey: demoKey } });
+    expect(publishable.statusCode).toBe(401);
+    expect(JSON.stringify(publishable.json())).not.toContain('María');
+    expect((await t.app.inject({ method: 'GET', url, headers: { authorization: 'Bearer wrong' } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/transactions/${randomUUID()}/events`, headers: { authorization: 'Bearer demo-secret' } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/transactions/not-a-uuid/events', headers: { authorization: 'Bearer demo-secret' } })).statusCode).toBe(400);
   });
 
   it('refuses an event for another grantor\'s transaction (403) and stores nothing', async () => {

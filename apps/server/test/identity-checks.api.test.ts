@@ -102,8 +102,9 @@ describe.each(engines)('Renapo and INE checks ($name)', (engine) => {
     }
   }
 
+  // As the partner's server calls them, with its secret server key (issue #15).
   const post = (t: TestApp, url: string, headers: Record<string, string>, payload: unknown) =>
-    t.app.inject({ method: 'POST', url, headers, payload: payload as object });
+    t.app.inject({ method: 'POST', url, headers: { authorization: 'Bearer demo-secret', ...headers }, payload: payload as object });
 
   const renapoBody = (headers: Headers, curp: string) => ({ uuid: headers.cliente, turn: -1, curp });
   const ineBody = (headers: Headers, data: Record<string, string>) => ({ uuid: headers.cliente, turn: -1, data, fingerprint: { indexLeft: null, indexRight: '' } });
@@ -121,7 +122,7 @@ describe.each(engines)('Renapo and INE checks ($name)', (engine) => {
     ]);
     const stored = await latestEvidence(local.db, cipher, headers.transaccion, evidenceKind.renapo);
     expect(stored?.payload).toMatchObject({ curp: front.curp, outcome: 'passed', source: 'local', idRead: true });
-    const events = await local.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { apikey: 'demo' } });
+    const events = await local.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
     expect((events.json().payload.evidence as { kind: string }[]).map((e) => e.kind)).toContain('renapo');
   });
 
@@ -335,7 +336,7 @@ describe('Renapo and INE checks after real /v2/ocr reads (sqlite)', () => {
     const headers = trxHeaders();
     const front = await read(headers, 'front', images.front);
     const back = await read(headers, 'back', images.back);
-    const renapo = await t.app.inject({ method: 'POST', url: '/v1/renapo', headers, payload: { uuid: headers.cliente, turn: -1, curp: front.curp } });
+    const renapo = await t.app.inject({ method: 'POST', url: '/v1/renapo', headers: { ...headers, authorization: 'Bearer demo-secret' }, payload: { uuid: headers.cliente, turn: -1, curp: front.curp } });
     const renapoCheck = renapo.json().payload as Check;
     expect(renapoCheck.checks.filter((c) => !c.passed), JSON.stringify(renapoCheck)).toEqual([]);
     expect(renapoCheck.outcome).toBe('passed');
@@ -343,7 +344,7 @@ describe('Renapo and INE checks after real /v2/ocr reads (sqlite)', () => {
     const ine = await t.app.inject({
       method: 'POST',
       url: '/v1/ine',
-      headers,
+      headers: { ...headers, authorization: 'Bearer demo-secret' },
       payload: { uuid: headers.cliente, turn: -1, data: { cic: back.cicMRZ }, fingerprint: { indexLeft: null, indexRight: '' } },
     });
     const ineCheck = ine.json().payload as Check;

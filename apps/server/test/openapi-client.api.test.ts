@@ -76,7 +76,7 @@ describe('an integrator generating a client from /openapi.json (sqlite)', () => 
       expect(body?.properties[field]?.format, url).toBe('binary');
     }
     const schemes = (document.components as { securitySchemes: Record<string, unknown> }).securitySchemes;
-    expect(Object.keys(schemes).sort()).toEqual(['publishableKey', 'resultLinkToken', 'secretKey']);
+    expect(Object.keys(schemes).sort()).toEqual(['publishableKey', 'resultLinkToken', 'secretKey', 'transactionToken']);
   });
 
   it('generates a TypeScript client that compiles against an integration and performs the ID upload', async () => {

@@ -87,7 +87,7 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
     ]);
 
   async function transaction() {
-    const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${h.transaccion}/events`, headers: { apikey: 'demo' } });
+    const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${h.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
     const body = res.json().payload;
     return {
       attempts: body.transaction.attempts as Record<string, number>,
@@ -108,7 +108,7 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
       { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front },
     ]);
     expect(ocr.statusCode, ocr.body).toBe(200);
-    const docs = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: h, payload: { uuidUser: h.cliente } });
+    const docs = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: { ...h, authorization: 'Bearer demo-secret' }, payload: { uuidUser: h.cliente } });
     expect(docs.statusCode, docs.body).toBe(200);
   }, 60_000);
   afterAll(async () => t?.close());

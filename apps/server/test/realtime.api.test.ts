@@ -132,7 +132,7 @@ describe.each(engines)('real-time media server ($name)', (engine) => {
       const again = JSON.parse(await client.send(realtimeChannel.finish));
       expect(again).toMatchObject({ status: 400, res: { message: 'Invalid message: the recording is already finished' } });
       // Nothing was stored for the transaction.
-      const events = await t.app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { apikey: demoKey } });
+      const events = await t.app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
       expect(events.json().payload.evidence ?? []).toEqual([]);
     } finally {
       await client.close();

@@ -16,8 +16,10 @@ import { waitFor } from './results/support.js';
 const env = { RATE_LIMITS: 'off', DEMO_GRANTOR: 'true' };
 const cipherOf = (t: TestApp) => createDataCipher(loadDataKey(t.config).key);
 const mailBody = (cliente: string, email: string, name = '') => ({ tipo_envio: 'SEMAFORO', semaforo: 'red', uuidUser: cliente, name, email, custom_uuid: 'x' });
+/** As the partner's server calls it, with its secret server key (issue #15). */
+const read = (h: ReturnType<typeof trxHeaders>) => ({ ...h, authorization: 'Bearer demo-secret' });
 const send = (app: ZodApp, h: ReturnType<typeof trxHeaders>, email: string, name = '') =>
-  app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: h, payload: mailBody(h.cliente, email, name) });
+  app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(h), payload: mailBody(h.cliente, email, name) });
 
 /** Waits until every job of the transaction is done, then returns the outbox messages addressed within it. */
 async function sentFor(t: TestApp, db: Db, uuidTrx: string): Promise<string[]> {

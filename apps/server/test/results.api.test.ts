@@ -33,6 +33,8 @@ function expectReadableReport(text: string): void {
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
+/** The partner's server reads results with its secret server key (issue #15); the browser's token is tested in credentials.api.test.ts. */
+const read = (h: Headers) => ({ ...h, authorization: 'Bearer demo-secret' });
 const cipherOf = (t: { config: Parameters<typeof loadDataKey>[0] }) => createDataCipher(loadDataKey(t.config).key);
 let fixtures: string;
 let front: { truth: GroundTruth; image: Buffer };
@@ -88,7 +90,7 @@ describe.each(engines)('results ($name)', (engine) => {
   afterAll(async () => t?.close());
 
   const score = (h: Headers) =>
-    t.app.inject({ method: 'GET', url: `/v1/query_score/${h.cliente}/${h.transaccion}?isDesktop=true&generate=true`, headers: h });
+    t.app.inject({ method: 'GET', url: `/v1/query_score/${h.cliente}/${h.transaccion}?isDesktop=true&generate=true`, headers: read(h) });
   const base = (h: Headers) => ({ uuidTrx: h.transaccion, grantorId: demoId });
   const add = (h: Headers, kind: string, payload: unknown) => addEvidence(t.db, cipherOf(t), { ...base(h), kind, payload });
 
@@ -126,7 +128,7 @@ describe.each(engines)('results ($name)', (engine) => {
 
   it('refuses a score for ids other than the headers, or another grantor', async () => {
     const h = trxHeaders();
-    const wrong = await t.app.inject({ method: 'GET', url: `/v1/query_score/${crypto.randomUUID()}/${h.transaccion}`, headers: h });
+    const wrong = await t.app.inject({ method: 'GET', url: `/v1/query_score/${crypto.randomUUID()}/${h.transaccion}`, headers: read(h) });
     expect(wrong.statusCode).toBe(400);
     expect((await score({ ...full, apikey: otherKey })).statusCode).toBe(403);
     expect((await score({ ...full, apikey: 'nope' })).statusCode).toBe(401);
@@ -142,7 +144,7 @@ describe.each(engines)('results ($name)', (engine) => {
     const acceptance = JSON.stringify({ version: '2024-01', sha256: 'a'.repeat(64), userAgent: 'Mozilla/5.0' });
     const audit = await t.app.inject({ method: 'POST', url: '/v1/celd_events', headers: full, payload: auditEvent(full, { paso: 'terminos', tipo: 'Aceptación', dato: acceptance }) });
     expect(audit.statusCode, audit.body).toBe(200);
-    const res = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: full, payload: { uuidUser: full.cliente } });
+    const res = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: read(full), payload: { uuidUser: full.cliente } });
     expect(res.statusCode, res.body).toBe(200);
     const links = res.json().payload.links as Record<string, string>;
     expect(Object.keys(links).sort()).toEqual(['autorizacion', 'clausula', 'reporte']);
@@ -184,7 +186,7 @@ describe.each(engines)('results ($name)', (engine) => {
     await t.app.inject({ method: 'GET', url: '/v1/params', headers: h });
     await add(h, evidenceKind.idFront, { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: { nombreCompleto: 'LUIS ÁNGEL PÉREZ OCHOA' }, warnings: [] });
     await addEvidence(t.db, cipherOf(t), { ...base(h), kind: evidenceKind.videoToken, payload: matchingFace }, new Date(Date.now() - 3_600_000));
-    const res = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: h, payload: { uuidUser: h.cliente } });
+    const res = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: read(h), payload: { uuidUser: h.cliente } });
     expect(res.statusCode, res.body).toBe(200);
     const report = new URL((res.json().payload.links as Record<string, string>).reporte!).pathname;
     expect((await t.app.inject({ method: 'GET', url: report })).statusCode).toBe(403);
@@ -245,12 +247,12 @@ describe.each(engines)('results ($name)', (engine) => {
       custom_uuid: 'Socio_DemoDemo26112026abc',
       originOS: 'android',
     };
-    const bad = await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: full, payload: { ...body, semaforo: 'yellow' } });
+    const bad = await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(full), payload: { ...body, semaforo: 'yellow' } });
     expect(bad.statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: full, payload: { ...body, email: 'no' } })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: full, payload: { ...body, uuidUser: crypto.randomUUID() } })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(full), payload: { ...body, email: 'no' } })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(full), payload: { ...body, uuidUser: crypto.randomUUID() } })).statusCode).toBe(400);
 
-    const res = await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: full, payload: body });
+    const res = await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(full), payload: body });
     expect(res.statusCode, res.body).toBe(200);
     const { jobId } = res.json().payload as { jobId: string };
     const mail = await waitFor(async () => (await listOutbox(t.dataDir, cipherOf(t))).find((m) => m.file.endsWith(`${jobId}.eml.sealed`)));
@@ -267,7 +269,7 @@ describe.each(engines)('results ($name)', (engine) => {
       { description: 'nombreCompleto', value: String(front.truth.ocrFront?.nombreCompleto) },
       { description: 'colonia', value: 'Roma Norte' },
     ];
-    const again = await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: full, payload: { ...body, data_user: dataUser } });
+    const again = await t.app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(full), payload: { ...body, data_user: dataUser } });
     expect(again.statusCode, again.body).toBe(200);
     const saved = await listEvidenceWithPayload(t.db, cipherOf(t), full.transaccion, 'data_user');
     expect(saved.at(-1)?.payload).toEqual(dataUser);
@@ -275,12 +277,12 @@ describe.each(engines)('results ($name)', (engine) => {
 
   it('builds the evidence bundle only with SEND_ZIP_SEMAFORO, with matching manifest hashes and a labelled local time-stamp', async () => {
     const body = { uuidUser: full.cliente, custom_uuid: 'x', tipo_envio: 'COMPLETO', semaforo: 'green', email: 'cliente@correo.example' };
-    const off = await t.app.inject({ method: 'POST', url: '/v1/nom_151', headers: full, payload: body });
+    const off = await t.app.inject({ method: 'POST', url: '/v1/nom_151', headers: read(full), payload: body });
     expect(off.statusCode).toBe(403);
     expect(off.json().message_client).toBeTruthy();
     await writeParams(t.db, demoId, { SEND_ZIP_SEMAFORO: 'true' });
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/nom_151', headers: full, payload: body });
+      const res = await t.app.inject({ method: 'POST', url: '/v1/nom_151', headers: read(full), payload: body });
       expect(res.statusCode, res.body).toBe(200);
       const payload = res.json().payload;
       expect(payload.timestamp).toMatchObject({ kind: 'rfc3161', source: 'local' });
@@ -326,7 +328,7 @@ describe.each(engines)('results ($name)', (engine) => {
     expect(after.statusCode).toBe(409);
     expect((await cycle({ step: 'finished', event: JSON.stringify({ status: 'OK', step: 'finished' }) })).statusCode).toBe(409);
     const email = await t.app.inject({
-      method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: h,
+      method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(h),
       payload: { tipo_envio: 'SEMAFORO', semaforo: 'red', uuidUser: h.cliente, name: 'X', email: 'a@b.example', custom_uuid: 'x' },
     });
     expect(email.statusCode).toBe(409);
@@ -340,12 +342,12 @@ describe.each(engines)('results ($name)', (engine) => {
       payload: lifecycleEvent(locked, { step: 'video_token', event: JSON.stringify({ status: 'FAIL', step: 'video_token', description: errorTexts.processFailure }) }),
     });
     expect(fail.statusCode).toBe(200);
-    const events = (await t.app.inject({ method: 'GET', url: `/v1/transactions/${locked.transaccion}/events`, headers: { apikey: 'demo' } })).json().payload;
+    const events = (await t.app.inject({ method: 'GET', url: `/v1/transactions/${locked.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } })).json().payload;
     expect(Date.parse(events.transaction.lockedUntil)).toBeGreaterThan(Date.now() + 59 * 60_000);
     const lockedScore = (await score(locked)).json().payload;
     expect(lockedScore.Fields.find((f: { rule: string }) => f.rule === 'intentos')).toMatchObject({ passed: false });
     const lockedMail = await t.app.inject({
-      method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: locked,
+      method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(locked),
       payload: { tipo_envio: 'SEMAFORO', semaforo: 'red', uuidUser: locked.cliente, name: 'X', email: 'a@b.example', custom_uuid: 'x' },
     });
     expect(lockedMail.statusCode).toBe(429);
@@ -373,7 +375,7 @@ describe.each(engines)('result e-mail across a restart ($name)', (engine) => {
       await t.app.inject({ method: 'GET', url: '/v1/params', headers: h });
       await addEvidence(t.db, cipherOf(t), { uuidTrx: h.transaccion, grantorId: demoId, kind: evidenceKind.idFront, payload: { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: { nombreCompleto: 'ROSA ELENA MARTÍNEZ ÁVILA' }, warnings: [] } });
       const res = await t.app.inject({
-        method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: h,
+        method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(h),
         payload: { tipo_envio: 'SEMAFORO', semaforo: 'red', uuidUser: h.cliente, name: '', email: 'rosa@correo.example', custom_uuid: 'x' },
       });
       expect(res.statusCode, res.body).toBe(200);

@@ -102,7 +102,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
     ]);
 
   async function attempts(uuidTrx: string) {
-    const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { apikey: 'demo' } });
+    const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { authorization: 'Bearer demo-secret' } });
     return res.json().payload.transaction as { attempts: Record<string, number>; lockedUntil: string | null };
   }
 
@@ -234,7 +234,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
     const match = await videoToken(headers, first, videos.live);
     expect(match.statusCode, match.body).toBe(200);
     expect(match.json()).toEqual({ status: 200, payload: { match: true, liveness: true } });
-    const listed = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { apikey: 'demo' } });
+    const listed = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
     // Both decided videos are kept as evidence: the masked one and the match.
     expect((listed.json().payload.evidence as Array<{ kind: string; sha256: string }>).filter((e) => e.kind === 'video_token')).toHaveLength(2);
 

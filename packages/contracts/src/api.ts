@@ -167,8 +167,7 @@ export const calls = {
   },
   transactionEvents: {
     ...routes.transactionEvents,
-    summary: "The transaction's lifecycle and audit events, for the grantor that owns it.",
-    headers: apikeyHeader,
+    summary: "Server-to-server: the transaction's lifecycle and audit events (decrypted), for the grantor that owns it (Authorization: Bearer <secret server key>).",
     params: z.object({ uuidTrx: uuid }),
     response: envelope(
       z.object({

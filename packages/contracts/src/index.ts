@@ -6,3 +6,4 @@ export * from './texts.js';
 export * from './state.js';
 export * from './faces.js';
 export * from './console.js';
+export * from './credentials.js';

@@ -6,6 +6,8 @@ export const stateKeys = [
   'fechavigencia', 'intentsData', 'codes',
   // project: the result link's credential (the /pdf_token query's token), sent as X-Consumer-Custom-ID.
   'linkToken',
+  // project: the transaction's own token (X-Transaction-Token of GET /v1/params), for the calls that read its data.
+  'transactionToken',
 ] as const;
 export type StateKey = (typeof stateKeys)[number];
 

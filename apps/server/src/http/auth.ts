@@ -1,4 +1,7 @@
-import { errorTexts, type TrxHeaders } from '@kyc/contracts';
+import { errorTexts, transactionTokenHeader, type TrxHeaders } from '@kyc/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { transactionTokens } from '../crypto/transaction-token.js';
 import { decideTransaction, normalizeId } from '../domain/transactions.js';
 import type { Db } from '../store/db.js';
 import { findGrantorByApiKey, type Grantor } from '../store/grantors.js';
@@ -26,6 +29,7 @@ function remember(db: Db, ownership: TransactionOwnership): void {
   known.set(ownership.uuidTrx, { uuidTrx: ownership.uuidTrx, uuidUser: ownership.uuidUser, grantorId: ownership.grantorId });
 }
 import { HttpError } from './errors.js';
+import { requireSecretKey, type ServerCaller } from './secret-auth.js';
 
 /** The active grantor of the api key, or 401 with the spec's 'Verifica tu URL' text for the user. */
 export async function requireGrantor(db: Db, apiKey: string): Promise<Grantor> {
@@ -70,4 +74,66 @@ export async function authorizeTransaction(db: Db, headers: TrxHeaders) {
   const grantor = await requireGrantor(db, headers.apikey);
   const { transaction, created } = await openTransaction(db, grantor, headers);
   return { grantor, transaction, created };
+}
+
+/** What the credential checks of issue #15 read besides the database. */
+export interface AuthDeps {
+  db: Db;
+  config: Pick<Config, 'demoGrantor' | 'resultLinkKey' | 'dataDir' | 'database' | 'dataEncryptionKey'>;
+}
+
+const tokenHint = `${transactionTokenHeader} (issued by GET /v1/params when the transaction starts) or Authorization: Bearer <secret server key>`;
+
+function rawHeader(request: FastifyRequest, name: string): string | undefined {
+  const value = request.raw.headers[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/**
+ * A call that answers the person's own data (credentials `flowRead` in packages/contracts): the publishable key and
+ * the transaction headers as for every flow call, plus the transaction's own token or a secret server key of the
+ * key's grantor. Every credential is checked before the transaction is opened, so a refused call creates nothing.
+ */
+export async function authorizeTransactionRead(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, headers: TrxHeaders) {
+  const grantor = await requireGrantor(deps.db, headers.apikey);
+  const token = rawHeader(request, transactionTokenHeader);
+  if (token !== undefined) {
+    const claims = await transactionTokens(deps.config).verify(token);
+    if ('refused' in claims) {
+      throw new HttpError(401, claims.refused === 'expired' ? 'The transaction token expired' : `Invalid ${transactionTokenHeader}`);
+    }
+    if (claims.uuidTrx !== normalizeId(headers.transaccion) || claims.uuidUser !== normalizeId(headers.cliente) || claims.grantorId !== grantor.id) {
+      throw new HttpError(403, 'The transaction token names another transaction');
+    }
+  } else if (rawHeader(request, 'authorization') === undefined) {
+    throw new HttpError(401, `This call answers the person's data: the publishable api key is not enough; send ${tokenHint}`);
+  } else {
+    const caller = await requireSecretKey(deps.db, request, reply, { demoGrantor: deps.config.demoGrantor });
+    if (caller.grantor.id !== grantor.id) throw new HttpError(403, "The secret server key belongs to another grantor than the api key's");
+  }
+  const { transaction, created } = await openTransaction(deps.db, grantor, headers);
+  return { grantor, transaction, created };
+}
+
+/**
+ * A server-to-server read of one transaction (credentials `server`): a secret server key of the grantor that owns
+ * it. Unknown transaction 404; another grantor's 403.
+ */
+export async function authorizeServerRead(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  uuidTrx: string,
+): Promise<{ caller: ServerCaller; transaction: TransactionRecord }> {
+  const caller = await requireSecretKey(deps.db, request, reply, { demoGrantor: deps.config.demoGrantor });
+  const transaction = await findTransaction(deps.db, normalizeId(uuidTrx));
+  if (!transaction) throw new HttpError(404, 'Transaction not found');
+  if (transaction.grantorId !== caller.grantor.id) throw new HttpError(403, 'This transaction belongs to another grantor than the secret server key');
+  return { caller, transaction };
+}
+
+/** The transaction token of a transaction that has just been created, in the X-Transaction-Token response header. */
+export async function issueTransactionToken(deps: Pick<AuthDeps, 'config'>, reply: FastifyReply, grantor: Grantor, transaction: TransactionOwnership): Promise<void> {
+  const token = await transactionTokens(deps.config).issue({ uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id });
+  reply.header(transactionTokenHeader, token);
 }

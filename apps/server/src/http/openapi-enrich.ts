@@ -3,9 +3,9 @@
  * per call (the contracts' route name), a tag for every operation, the security scheme each call takes, the
  * multipart bodies of the upload calls, and one shared Error component.
  */
-import { routes, type MultipartField } from '@kyc/contracts';
+import { credentials, routes, type MultipartField } from '@kyc/contracts';
 
-export const securitySchemeNames = { publishable: 'publishableKey', secret: 'secretKey', resultLink: 'resultLinkToken' } as const;
+export const securitySchemeNames = { publishable: 'publishableKey', secret: 'secretKey', resultLink: 'resultLinkToken', transaction: 'transactionToken' } as const;
 
 const operationIds = new Map<string, string>(Object.entries(routes).map(([name, route]) => [`${route.method} ${route.path}`, name]));
 
@@ -52,9 +52,20 @@ function headerNames(schema: Schema): string[] {
   return Object.keys(headers?.properties ?? {}).map((name) => name.toLowerCase());
 }
 
-/** Which credential an operation takes, from the headers it declares (a secret-key route names its own). */
-export function securityOf(schema: Schema): Array<Record<string, string[]>> | undefined {
+/**
+ * Which credential an operation takes: a route's own, else its class in the contracts' credentials table (issue
+ * #15), else the headers it declares.
+ */
+export function securityOf(schema: Schema, operationId?: string): Array<Record<string, string[]>> | undefined {
   if (schema.security) return schema.security as Array<Record<string, string[]>>;
+  const credential = operationId === undefined ? undefined : (credentials as Record<string, string>)[operationId];
+  if (credential === 'server') return [{ [securitySchemeNames.secret]: [] }];
+  if (credential === 'flowRead') {
+    return [
+      { [securitySchemeNames.publishable]: [], [securitySchemeNames.transaction]: [] },
+      { [securitySchemeNames.publishable]: [], [securitySchemeNames.secret]: [] },
+    ];
+  }
   const headers = headerNames(schema);
   if (headers.includes('apikey')) return [{ [securitySchemeNames.publishable]: [] }];
   if (headers.includes('x-consumer-custom-id')) return [{ [securitySchemeNames.resultLink]: [] }];
@@ -66,7 +77,7 @@ export function enrichOperation(schema: Schema, method: string, url: string, max
   const { 'x-multipart': multipart, ...rest } = schema;
   const enriched: Schema = { ...rest, operationId: rest.operationId ?? operationIdOf(method, url) };
   if (!Array.isArray(rest.tags) || rest.tags.length === 0) enriched.tags = [defaultTagOf(url)];
-  const security = securityOf(rest);
+  const security = securityOf(rest, enriched.operationId as string);
   if (security) enriched.security = security;
   if (multipart && !rest.body) enriched.body = multipartBodySchema(multipart as Record<string, MultipartField>, maxFileBytes);
   return enriched;

@@ -42,6 +42,14 @@ export async function registerOpenApi(app: ZodApp, version: string, maxFileBytes
             name: 'X-Consumer-Custom-ID',
             description: 'The result-link credential of the /pdf_token flow (from the signed link sent by e-mail).',
           },
+          [securitySchemeNames.transaction]: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Transaction-Token',
+            description:
+              "The customer's browser's token for its own transaction: issued in this response header by GET /v1/params when " +
+              'the call creates the transaction, valid 12 hours, bound to that transaction, its user and grantor.',
+          },
           [secretKeySecurityScheme]: {
             type: 'http',
             scheme: 'bearer',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ZodApp } from '../../src/http/deps.js';
 
 export const demoKey = 'demo';
 export const demoId = '00000000-0000-4000-8000-000000000001';
@@ -36,4 +37,16 @@ export function auditEvent(headers: { transaccion: string; cliente: string; apik
     time_stamp: new Date().toISOString(),
     ...overrides,
   };
+}
+
+/**
+ * A journey started as its browser starts it: GET /v1/params creates the transaction and issues its token, which
+ * the browser then sends as X-Transaction-Token on the calls that answer the person's data (issue #15).
+ */
+export async function startedTransaction(app: { inject: ZodApp['inject'] }, apikey: string = demoKey) {
+  const headers = trxHeaders(apikey);
+  const res = await app.inject({ method: 'GET', url: '/v1/params', headers });
+  const token = res.headers['x-transaction-token'];
+  if (res.statusCode !== 200 || typeof token !== 'string') throw new Error(`GET /v1/params issued no transaction token (${res.statusCode})`);
+  return { ...headers, 'x-transaction-token': token };
 }

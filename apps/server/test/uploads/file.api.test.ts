@@ -88,7 +88,7 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
     expect(rows[0]).toMatchObject({ grantor_id: demoId, kind: 'comprobante_domicilio', blob_key: key, sha256 });
     expect(rows[0]?.payload_enc).toMatch(/^v1:/);
 
-    const events = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { apikey: headers.apikey } });
+    const events = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
     const evidence = (events.json() as { payload: { evidence: unknown[] } }).payload.evidence;
     expect(evidence).toEqual([
       { id: rows[0]?.id, kind: 'comprobante_domicilio', sha256, createdAt: expect.any(String) },

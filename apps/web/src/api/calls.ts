@@ -1,13 +1,18 @@
 import { paramValue } from '@kyc/contracts/params';
 import { currentGrantorParams, isGrantorParamList, type GrantorParams } from '../session/grantor';
 import { readSession } from '../session/session';
+import { sessionState } from '../session/storage';
 import { ApiError, createApiClient, type ApiClient, type AuditType } from './client';
 
 let shared: ApiClient | null = null;
 
 /** The app's client: same-origin relative URLs, identity headers from the browser state. */
 export function api(): ApiClient {
-  shared ??= createApiClient({ fetch: (input, init) => fetch(input, init), session: () => readSession() });
+  shared ??= createApiClient({
+    fetch: (input, init) => fetch(input, init),
+    session: () => readSession(),
+    keepTransactionToken: (token) => sessionState().set('transactionToken', token),
+  });
   return shared;
 }
 

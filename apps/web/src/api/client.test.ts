@@ -11,6 +11,7 @@ const session: SessionFacts = {
   uuidOtorgante: 'oto-1',
   fechavigencia: null,
   linkToken: null,
+  transactionToken: null,
   completado: 'false',
   externalReference: null,
 };
@@ -52,6 +53,20 @@ describe('api client', () => {
     expect(calls[0]?.url).toBe('/v1/params');
     expect(calls[0]?.init.method).toBe('GET');
     expect(calls[0]?.init.headers).toMatchObject({ transaccion: session.uuidTrx, cliente: session.uuidUser, apikey: 'key-1' });
+  });
+
+  it("keeps the transaction token GET /v1/params issues and sends it only on the calls that read the person's data", async () => {
+    const issued = new Response(JSON.stringify({ status: 200, payload: [] }), { status: 200, headers: { 'x-transaction-token': 'tok-1' } });
+    const { calls, fetch } = fakeFetch((url) => (url === '/v1/params' ? issued : json(200, { status: 200, payload: {} })));
+    let kept: string | null = null;
+    const client = createApiClient({ fetch, session: () => ({ ...session, transactionToken: kept }), now, keepTransactionToken: (token) => (kept = token) });
+    await client.request('grantorParams', { step: 'inicio' });
+    expect(kept).toBe('tok-1');
+    expect(calls[0]?.init.headers).not.toHaveProperty('x-transaction-token');
+    await client.request('queryScore', { step: 'finalizado', params: { uuidUser: session.uuidUser!, uuidTrx: session.uuidTrx! } });
+    await client.request('postalCodes', { step: 'datos_direccion_ocr_page', body: {} });
+    expect(calls[1]?.init.headers).toMatchObject({ apikey: 'key-1', 'x-transaction-token': 'tok-1' });
+    expect(calls[2]?.init.headers).not.toHaveProperty('x-transaction-token');
   });
 
   it('fills path parameters and can skip the identity headers', async () => {

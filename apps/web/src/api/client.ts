@@ -1,5 +1,6 @@
 // Types only: the contracts' zod schemas never reach the browser bundle (the entry chunk stays small).
 import type { CallName, CallResponse } from '@kyc/contracts';
+import { credentials, transactionTokenHeader } from '@kyc/contracts/credentials';
 import { pathOf, routes, type RouteName } from '@kyc/contracts/routes';
 import type { SessionFacts } from '../session/session';
 
@@ -66,6 +67,8 @@ export interface ApiClientDeps {
   now?: () => Date;
   /** Default transport for multipart uploads that ask for progress (a call's own transport wins); else fetch. */
   upload?: UploadTransport;
+  /** Keeps the transaction's token the server issues when a call creates the transaction. */
+  keepTransactionToken?: (token: string) => void;
 }
 
 export type AuditType = 'Error' | 'Exception' | (string & {});
@@ -139,6 +142,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       if (session.uuidTrx) headers.transaccion = session.uuidTrx;
       if (session.uuidUser) headers.cliente = session.uuidUser;
       if (session.apikey) headers.apikey = session.apikey;
+      // The publishable key alone reads nothing of the person's: these calls carry the transaction's own token.
+      if (credentials[name] === 'flowRead' && session.transactionToken) headers[transactionTokenHeader] = session.transactionToken;
     }
     const init: RequestInit = { method: route.method, headers, credentials: 'same-origin' };
     if (options.signal) init.signal = options.signal;
@@ -158,6 +163,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       if (isAbortError(error)) throw error;
       throw new ApiError(name, null, describe(error));
     }
+    const issuedToken = response.headers.get(transactionTokenHeader);
+    if (issuedToken && response.ok) deps.keepTransactionToken?.(issuedToken);
     try {
       text = await response.text();
     } catch (error) {

@@ -12,6 +12,8 @@ export interface SessionFacts {
   fechavigencia: string | null;
   /** The result link's credential (the /pdf_token query's token): the link flow's X-Consumer-Custom-ID. */
   linkToken: string | null;
+  /** The transaction's token, issued when the transaction started: sent on the calls that read its data. */
+  transactionToken: string | null;
   /** Spec §4: lifecycle updates are sent only while this is the string 'false'. */
   completado: string | null;
   externalReference: string | null;
@@ -26,6 +28,7 @@ export function readSession(storage: StateStorage = sessionState()): SessionFact
     uuidOtorgante: storage.get('uuidOtorgante'),
     fechavigencia: storage.get('fechavigencia'),
     linkToken: storage.get('linkToken'),
+    transactionToken: storage.get('transactionToken'),
     completado: storage.get('completado'),
     externalReference: storage.get('externalReference'),
   };

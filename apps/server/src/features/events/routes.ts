@@ -12,9 +12,10 @@ import { readStoredParams } from '../../store/grantors.js';
 import { addEvidence, listEvidence } from '../../store/evidence.js';
 import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents, takeEventSlot } from './store.js';
 import { readAttempts } from '../../store/attempts.js';
-import { findTransaction, setCurrentStep, setLockUntil } from '../../store/transactions.js';
-import { authorizeTransaction, requireGrantor } from '../../http/auth.js';
+import { setCurrentStep, setLockUntil } from '../../store/transactions.js';
+import { authorizeServerRead, authorizeTransaction } from '../../http/auth.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
+import { secretKeySecurityScheme } from '../../http/secret-auth.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
 
 type StoredAuditEvent = Omit<z.output<typeof schemas.auditEventBody>, 'apikey'>;
@@ -126,15 +127,13 @@ export function registerEventRoutes(app: ZodApp, { db, cipher, config }: Deps): 
     schema: {
       summary: list.summary,
       tags: ['events'],
-      headers: list.headers,
       params: list.params,
+      security: [{ [secretKeySecurityScheme]: [] }],
       response: { 200: list.response, ...errorResponses },
     },
     handler: async (request, reply) => {
-      const grantor = await requireGrantor(db, request.headers.apikey);
-      const transaction = await findTransaction(db, normalizeId(request.params.uuidTrx));
-      // Another grantor's transaction answers exactly like a missing one.
-      if (!transaction || transaction.grantorId !== grantor.id) throw new HttpError(404, 'Transaction not found');
+      // A server-to-server read: the publishable key of the flow's URL is not enough (issue #15).
+      const { transaction } = await authorizeServerRead({ db, config }, request, reply, request.params.uuidTrx);
       const [attempts, lifecycle, auditEvents, evidence] = await Promise.all([
         readAttempts(db, transaction.uuidTrx),
         listLifecycleEvents(db, cipher, transaction.uuidTrx),

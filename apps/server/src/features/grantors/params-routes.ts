@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { ownerParams, publicParams } from '../../domain/grantor-params.js';
 import { normalizeId } from '../../domain/transactions.js';
 import { findGrantorById, readStoredParams } from '../../store/grantors.js';
-import { authorizeTransaction } from '../../http/auth.js';
+import { authorizeTransaction, issueTransactionToken } from '../../http/auth.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
 
@@ -38,7 +38,7 @@ function ownerDocument(
   return document;
 }
 
-export function registerParamsRoutes(app: ZodApp, { db }: Deps): void {
+export function registerParamsRoutes(app: ZodApp, { db, config }: Deps): void {
   const own = calls.grantorParams;
   app.route({
     method: own.method,
@@ -54,6 +54,9 @@ export function registerParamsRoutes(app: ZodApp, { db }: Deps): void {
     handler: async (request, reply) => {
       const { grantor, transaction, created } = await authorizeTransaction(db, request.headers);
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, created }, created ? 'transaction created' : 'transaction resumed');
+      // Only the call that created the transaction gets its token: a resumed transaction's token is already with the
+      // browser that started it, and the publishable key must not mint one for a stranger's transaction (issue #15).
+      if (created) await issueTransactionToken({ config }, reply, grantor, transaction);
       const stored = await readStoredParams(db, grantor.id);
       const document = ownerDocument(grantor, stored, request.headers.apikey, (payload) => reply.serialize(payload));
       // Bytes are sent as they are, under the content type the route's serializer would have set.

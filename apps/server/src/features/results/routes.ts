@@ -15,7 +15,7 @@ import { assertTransactionOpen } from './outcomes.js';
 import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
 import { addEvidence, latestEvidence } from '../../store/evidence.js';
 import { readStoredParams } from '../../store/grantors.js';
-import { authorizeTransaction } from '../../http/auth.js';
+import { authorizeTransactionRead } from '../../http/auth.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
 
@@ -88,7 +88,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       if (normalizeId(params.uuidUser) !== normalizeId(headers.cliente) || normalizeId(params.uuidTrx) !== normalizeId(headers.transaccion)) {
         throw new HttpError(400, 'Invalid request: path uuidUser and uuidTrx must equal the cliente and transaccion headers');
       }
-      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const { grantor, transaction } = await authorizeTransactionRead(deps, request, reply, headers);
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
       const result = await scoreOf(db, cipher, transaction.uuidTrx, grantorParams);
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, flag: result.flag }, 'score computed');
@@ -110,7 +110,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     },
     handler: async (request, reply) => {
       assertBodyUser(request.body.uuidUser, request.headers.cliente);
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { grantor, transaction } = await authorizeTransactionRead(deps, request, reply, request.headers);
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
       const now = new Date();
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
@@ -173,7 +173,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     handler: async (request, reply) => {
       const { body, headers } = request;
       assertSendingBody(body, headers.cliente);
-      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const { grantor, transaction } = await authorizeTransactionRead(deps, request, reply, headers);
       await assertTransactionOpen(db, transaction.uuidTrx);
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
       const now = new Date();
@@ -247,7 +247,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     handler: async (request, reply) => {
       const { body, headers } = request;
       assertSendingBody(body, headers.cliente);
-      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const { grantor, transaction } = await authorizeTransactionRead(deps, request, reply, headers);
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
       if (!paramEnabled(grantorParams, 'SEND_ZIP_SEMAFORO')) {
         throw new HttpError(403, 'The evidence bundle is off for this grantor (SEND_ZIP_SEMAFORO)', 'El envío del paquete de evidencias no está habilitado.');
