@@ -124,6 +124,9 @@ export const captureCopy = {
     title: 'Verifica tu información', // spec
     introEditable: 'Revisa que tus datos coincidan con tu identificación y corrígelos si es necesario.',
     introReadOnly: 'Estos son los datos que leímos de tu identificación. Si alguno no es correcto, captúrala nuevamente.',
+    introReadOnlyUnread:
+      'Estos son los datos que leímos de tu identificación. Escribe los que no pudimos leer; si alguno no es correcto, captúrala nuevamente.',
+    unreadHint: 'No pudimos leer este dato: escríbelo tal como aparece en tu identificación.',
     labels: {
       nombreCompleto: 'Nombre completo',
       fechaNacimiento: 'Fecha de nacimiento',
