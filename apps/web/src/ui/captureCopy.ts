@@ -92,6 +92,8 @@ export const captureCopy = {
   },
   errorScreen: {
     title: 'No pudimos leer tu identificación',
+    /** The back refused: unreadable, or not the back of the card whose front was read (docs/flow.md §4). */
+    titleBack: 'No pudimos usar el reverso de tu identificación',
     tipsTitle: 'Para una mejor captura:',
     tipDark: 'Coloca tu identificación sobre un fondo oscuro.',
     tipFocus: 'Mantenla dentro del recuadro y espera a que se vea enfocada.',
