@@ -26,7 +26,8 @@ export function envelope<T extends z.ZodType>(payload: T) {
 }
 
 export const grantorParam = z.object({ idCampo: z.string().min(1).max(64), valor: z.string().max(20_000) });
-export const userDatum = z.object({ description: z.string().min(1).max(64), value: z.string().max(2_000) });
+/** `typed`: the person typed the value instead of confirming what was read from the ID (docs/flow.md §4). */
+export const userDatum = z.object({ description: z.string().min(1).max(64), value: z.string().max(2_000), typed: z.boolean().optional() });
 
 /** Multipart fields are described by name and kind; files are validated by sniffing on the server. */
 export interface MultipartField {

@@ -10,6 +10,8 @@ export const evidenceKind = {
   idFront: 'ocr_frente',
   /** ID back read (features/id-capture/ocr-routes.ts): same shape, mrz carries the check-digit result. */
   idBack: 'ocr_reverso',
+  /** A back refused (unreadable, or not the back of the card whose front was read): same shape, kept apart. */
+  idBackRefused: 'ocr_reverso_rechazado',
   /** Holder's face cropped from the ID front (blob only). */
   holderPhoto: 'rostro_identificacion',
   /** Proof-of-address upload (blob only). */

@@ -188,7 +188,11 @@ const handlers: Handlers = {
 
   resultados_identificacion(event, ctx) {
     switch (event.type) {
-      case 'confirmed':
+      case 'confirmed': {
+        // Fields the person typed instead of confirming what was read go to the server as an event (docs/flow.md §4).
+        const typed: Effect[] = event.typed?.length
+          ? [{ kind: 'lifecycle', step: 'resultados_identificacion', status: 'OK', description: `Datos escritos por la persona: ${event.typed.join(', ')}` }]
+          : [];
         // REQ_COMPROBANTE_DOMICILIO (project): the proof of address is captured before the address form, which it
         // pre-fills (docs/decisions.md).
         return go(
@@ -198,8 +202,9 @@ const handlers: Handlers = {
               ? '/preparacion_comprobante'
               : '/identificacion_edit',
           delays.afterConfirmation,
-          { effects: stepOk('resultados_identificacion', ctx) },
+          { effects: [...typed, ...stepOk('resultados_identificacion', ctx)] },
         );
+      }
       case 'recapture':
         return go('/identificacion', 0, { state: { passport: event.passport } });
       case 'terminate':

@@ -4,6 +4,8 @@ import { readJson, writeJson, type StateStorage } from './storage';
 export interface UserDatum {
   description: string;
   value: string;
+  /** Typed by the person instead of read from a document (sent to the server as such). */
+  typed?: boolean;
 }
 
 export function readUserData(storage: StateStorage): UserDatum[] {
@@ -18,9 +20,9 @@ export function readUserData(storage: StateStorage): UserDatum[] {
   );
 }
 
-export function setUserDatum(storage: StateStorage, description: string, value: string): void {
+export function setUserDatum(storage: StateStorage, description: string, value: string, typed = false): void {
   const data = readUserData(storage).filter((item) => item.description !== description);
-  data.push({ description, value });
+  data.push(typed ? { description, value, typed } : { description, value });
   writeJson(storage, 'data_user', data);
 }
 

@@ -59,7 +59,7 @@ export const steps = {
   resultados_identificacion: {
     paths: ['resultados_identificacion', 'identificacion_resultados'],
     screen: () => import('./resultados_identificacion'),
-    events: on<{ type: 'confirmed' } | { type: 'recapture'; passport: boolean } | { type: 'terminate' }>(),
+    events: on<{ type: 'confirmed'; typed?: readonly string[] } | { type: 'recapture'; passport: boolean } | { type: 'terminate' }>(),
   },
   /** The address form: the spec's step name, served at /identificacion_edit. */
   datos_direccion_ocr_page: {

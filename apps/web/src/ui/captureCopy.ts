@@ -92,6 +92,8 @@ export const captureCopy = {
   },
   errorScreen: {
     title: 'No pudimos leer tu identificación',
+    /** The back refused: unreadable, or not the back of the card whose front was read (docs/flow.md §4). */
+    titleBack: 'No pudimos usar el reverso de tu identificación',
     tipsTitle: 'Para una mejor captura:',
     tipDark: 'Coloca tu identificación sobre un fondo oscuro.',
     tipFocus: 'Mantenla dentro del recuadro y espera a que se vea enfocada.',
@@ -124,6 +126,9 @@ export const captureCopy = {
     title: 'Verifica tu información', // spec
     introEditable: 'Revisa que tus datos coincidan con tu identificación y corrígelos si es necesario.',
     introReadOnly: 'Estos son los datos que leímos de tu identificación. Si alguno no es correcto, captúrala nuevamente.',
+    introReadOnlyUnread:
+      'Estos son los datos que leímos de tu identificación. Escribe los que no pudimos leer; si alguno no es correcto, captúrala nuevamente.',
+    unreadHint: 'No pudimos leer este dato: escríbelo tal como aparece en tu identificación.',
     labels: {
       nombreCompleto: 'Nombre completo',
       fechaNacimiento: 'Fecha de nacimiento',

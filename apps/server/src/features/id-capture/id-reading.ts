@@ -12,6 +12,12 @@ export const idSides = {
   back: { attemptStep: attemptSteps.idBack.step, limitParam: attemptSteps.idBack.limitParam as GrantorParamId, evidenceKind: 'ocr_reverso' },
 } as const;
 
+/** Where a refused read is kept: a refused back is never stored as the back (docs/flow.md §4 "ID capture"). */
+export const refusedEvidenceKind = {
+  front: 'ocr_frente',
+  back: 'ocr_reverso_rechazado',
+} as const;
+
 export const idEvidenceKinds = {
   toleratedFront: 'ocr_frente_incompleto_tolerado',
   holderPhoto: 'rostro_identificacion',
@@ -25,7 +31,7 @@ export type ReadVerdict =
   /** Not usable: an attempt is counted and the user is asked to capture again. */
   | {
     kind: 'rejected';
-    reason: 'not_a_document' | 'not_accepted' | 'wrong_side' | 'no_mrz' | 'mrz_invalid' | 'incomplete';
+    reason: 'not_a_document' | 'not_accepted' | 'wrong_side' | 'no_mrz' | 'mrz_invalid' | 'incomplete' | 'not_same_card';
     detail: string;
   };
 

@@ -12,13 +12,14 @@ import { compactTimestamp } from '../../domain/evidence.js';
 import { OcrImageError } from '../../engines/ocr/engine.js';
 import type { IdSide, OcrResult } from '../../engines/ocr/types.js';
 import type { Deps } from '../../http/deps.js';
-import { addEvidence, latestEvidence } from '../../store/evidence.js';
+import { addEvidence, latestEvidence, listEvidenceWithPayload } from '../../store/evidence.js';
 import { checkContent } from '../../uploads/check-content.js';
 import { ContentRejectedError } from '../../uploads/content-error.js';
 import type { UploadedFile } from '../../uploads/read-multipart.js';
 import { extensionOf } from '../../uploads/sniff.js';
 import { recordCaseIdentity } from '../console/case-index.js';
-import { idEvidenceKinds, idImageKey, idSides, judgeRead, type ReadVerdict } from './id-reading.js';
+import { idEvidenceKinds, idImageKey, idSides, judgeRead, refusedEvidenceKind, type ReadVerdict } from './id-reading.js';
+import { sameCard } from './same-card.js';
 
 export interface IdSideRequest {
   grantorId: string;
@@ -71,8 +72,8 @@ async function readOnce({ db, cipher, blobs, ocr }: ReadDeps, request: IdSideReq
     extension: extensionOf(file.sniffedType),
   });
   const image = await blobs.put(key, file.buffer, { contentType: file.sniffedType });
-  const front = side === 'back' ? await latestEvidence(db, cipher, request.uuidTrx, idSides.front.evidenceKind) : undefined;
-  const frontData = (front?.payload as { ocrData?: Record<string, string | boolean> } | undefined)?.ocrData;
+  const front = side === 'back' ? await usableFront(db, cipher, request.uuidTrx) : undefined;
+  const frontData = front?.ocrData;
   let result: OcrResult | undefined;
   try {
     const read = await ocr.withSlot((engine) => engine.read({ image: file.buffer, side, passportHint: request.passportHint, frontData }));
@@ -85,14 +86,21 @@ async function readOnce({ db, cipher, blobs, ocr }: ReadDeps, request: IdSideReq
     if (!(error instanceof OcrImageError)) throw error;
   }
   const toleranceUsed = side === 'front' && (await latestEvidence(db, cipher, request.uuidTrx, idEvidenceKinds.toleratedFront)) !== undefined;
-  const verdict: ReadVerdict = result
+  let verdict: ReadVerdict = result
     ? judgeRead(result, { side, toleranceUsed })
     : { kind: 'rejected', reason: 'not_a_document', detail: 'the image could not be decoded' };
+  if (result && front && verdict.kind !== 'rejected') {
+    const card = sameCard(
+      { documentType: front.documentType ?? '', side: 'front', ocrData: front.ocrData ?? {} },
+      { documentType: result.documentType, side: result.side, ocrData: result.ocrData, mrzLines: result.mrz?.lines },
+    );
+    if (!card.same) verdict = { kind: 'rejected', reason: 'not_same_card', detail: `${card.reason}: ${card.detail}` };
+  }
 
   const base = { uuidTrx: request.uuidTrx, grantorId: request.grantorId };
   await addEvidence(db, cipher, {
     ...base,
-    kind: rules.evidenceKind,
+    kind: verdict.kind === 'rejected' ? refusedEvidenceKind[side] : rules.evidenceKind,
     blobKey: image.key,
     sha256: image.sha256,
     payload: {
@@ -129,4 +137,16 @@ async function readOnce({ db, cipher, blobs, ocr }: ReadDeps, request: IdSideReq
     await addEvidence(db, cipher, { ...base, kind: idEvidenceKinds.holderPhoto, blobKey: photo.key, sha256: photo.sha256 });
   }
   return { value: { kind: 'read', result }, effect: 'none' };
+}
+
+interface FrontRead {
+  verdict?: ReadVerdict;
+  documentType?: string;
+  ocrData?: Record<string, string | boolean>;
+}
+
+/** The last front read that was not refused: the card every back is held against. */
+async function usableFront(db: ReadDeps['db'], cipher: ReadDeps['cipher'], uuidTrx: string): Promise<FrontRead | undefined> {
+  const reads = await listEvidenceWithPayload(db, cipher, uuidTrx, idSides.front.evidenceKind);
+  return reads.map((r) => r.payload as FrontRead | undefined).filter((p) => p && p.verdict?.kind !== 'rejected').at(-1);
 }

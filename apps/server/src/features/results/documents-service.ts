@@ -42,8 +42,15 @@ export function fillConsent(params: readonly GrantorParam[], kind: 'CLAUSULA' | 
 }
 
 
+/** A value the person typed instead of confirming what was read from the ID, so marked for the lender. */
+export function typedValue(value: string): string {
+  return `${value} (escrito por la persona, no leído de la identificación)`;
+}
+
 /** data_user as saved by the flow: a {description, value} list or a plain object. */
-function userDataEntries(payload: unknown): [string, string][] {
+type Entry = [string, string, true?];
+
+function userDataEntries(payload: unknown): Entry[] {
   const list = Array.isArray(payload)
     ? payload
     : payload && typeof payload === 'object' && Array.isArray((payload as { data_user?: unknown }).data_user)
@@ -51,8 +58,8 @@ function userDataEntries(payload: unknown): [string, string][] {
       : undefined;
   if (list) {
     return list
-      .filter((d): d is { description: string; value: string } => !!d && typeof (d as { description?: unknown }).description === 'string')
-      .map((d) => [d.description, String(d.value ?? '')]);
+      .filter((d): d is { description: string; value: string; typed?: unknown } => !!d && typeof (d as { description?: unknown }).description === 'string')
+      .map((d) => [d.description, String(d.value ?? ''), ...(d.typed === true ? [true as const] : [])] as Entry);
   }
   if (payload && typeof payload === 'object') {
     return Object.entries(payload as Record<string, unknown>)
@@ -63,7 +70,7 @@ function userDataEntries(payload: unknown): [string, string][] {
 }
 
 /** What the user confirmed (data_user evidence), else what was read from the ID front. */
-export function userDataOf(records: EvidenceRecord[], fallback?: [string, string][]): { name: string; rows: [string, string][] } {
+export function userDataOf(records: EvidenceRecord[], fallback?: Entry[]): { name: string; rows: [string, string][] } {
   const confirmed = records.filter((r) => r.kind === evidenceKind.userData).at(-1);
   const front = records.filter((r) => r.kind === evidenceKind.idFront).at(-1)?.payload as { ocrData?: Record<string, unknown> } | undefined;
   let entries = confirmed ? userDataEntries(confirmed.payload) : [];
@@ -73,7 +80,12 @@ export function userDataOf(records: EvidenceRecord[], fallback?: [string, string
   }
   const get = (key: string) => entries.find(([k]) => k === key)?.[1]?.trim() ?? '';
   const name = get('nombreCompleto') || get('nombre') || (typeof front?.ocrData?.nombreCompleto === 'string' ? front.ocrData.nombreCompleto : '');
-  const rows = entries.filter(([k]) => k !== 'nombreCompleto' && k !== 'nombre').map(([k, v]) => [labelOf(userDatumLabel, k), datumValue(v)] as [string, string]);
+  const typedName = entries.some(([k, , typed]) => (k === 'nombreCompleto' || k === 'nombre') && typed);
+  const rows = entries
+    .filter(([k]) => k !== 'nombreCompleto' && k !== 'nombre')
+    .map(([k, v, typed]) => [labelOf(userDatumLabel, k), typed ? typedValue(datumValue(v)) : datumValue(v)] as [string, string]);
+  // The name heads the report; when the person typed it, a row says so.
+  if (typedName) rows.unshift([userDatumLabel.nombreCompleto!, typedValue(name)]);
   return { name, rows };
 }
 
@@ -127,7 +139,7 @@ export interface TransactionRef {
 }
 
 /** Everything the documents show, read from the transaction's evidence, events and the grantor's parameters. */
-export async function gatherDocumentsInput(deps: DocumentsDeps, trx: TransactionRef, now: Date = new Date(), extra: { userData?: [string, string][] } = {}): Promise<{ input: DocumentsInput; score: ScoreResult; params: GrantorParam[] }> {
+export async function gatherDocumentsInput(deps: DocumentsDeps, trx: TransactionRef, now: Date = new Date(), extra: { userData?: Array<[string, string, true?]> } = {}): Promise<{ input: DocumentsInput; score: ScoreResult; params: GrantorParam[] }> {
   const { db, cipher, blobs } = deps;
   const grantor = await findGrantorById(db, trx.grantorId);
   if (!grantor) throw new Error(`grantor ${trx.grantorId} not found`);
@@ -189,7 +201,7 @@ export async function generateDocuments(
   deps: DocumentsDeps,
   trx: TransactionRef,
   now: Date = new Date(),
-  extra: { userData?: [string, string][] } = {},
+  extra: { userData?: Array<[string, string, true?]> } = {},
 ): Promise<{ documents: StoredDocument[]; score: ScoreResult; params: GrantorParam[]; rendered: RenderedDocument[] }> {
   const { input, score, params } = await gatherDocumentsInput(deps, trx, now, extra);
   const rendered = await renderDocuments(input);

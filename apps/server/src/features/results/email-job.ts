@@ -25,7 +25,7 @@ export interface EmailJobPayload {
   /** The result link of the /pdf_token flow and its expiry (epoch ms). */
   pdfTokenUrl?: string;
   fecha?: number;
-  userData?: [string, string][];
+  userData?: Array<[string, string, true?]>;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);

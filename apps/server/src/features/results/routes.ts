@@ -206,7 +206,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
         if (body.data_user && body.data_user.length > 0) {
           await addEvidence(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, kind: evidenceKind.userData, payload: body.data_user });
         }
-        const bodyData = body.data_user?.map((d) => [d.description, d.value] as [string, string]);
+        const bodyData = body.data_user?.map((d) => [d.description, d.value, ...(d.typed ? [true as const] : [])] as [string, string, true?]);
         // No text of the request reaches the message: the greeting names nobody (body.name is free text).
         const payload: EmailJobPayload = {
           ...trx,

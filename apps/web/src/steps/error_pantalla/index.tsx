@@ -41,7 +41,7 @@ export function Component() {
 
   return (
     <Screen
-      title={captureCopy.errorScreen.title}
+      title={error.side === 'back' ? captureCopy.errorScreen.titleBack : captureCopy.errorScreen.title}
       step="error_pantalla"
       actions={
         <>

@@ -12,6 +12,9 @@ import {
   prefill,
   renapoBody,
   selectForm,
+  typedFields,
+  unreadFields,
+  isEditable,
   userDataOf,
   validityOk,
   type FormContext,
@@ -236,5 +239,37 @@ describe('what is saved and checked', () => {
   it('final values are trimmed (and uppercased where the form says so)', () => {
     const spec = formSpec('dni', true);
     expect(finalValues(spec, { ...prefill(spec, null, null, today), nombreCompleto: ' Rosa Quispe Huamán ' }).nombreCompleto).toBe('Rosa Quispe Huamán');
+  });
+});
+
+describe('no dead end on a field the reader could not read (docs/flow.md §4)', () => {
+  const api = formSpec('ineApi', false);
+  const unreadFront = { ...ineFront, vigencia: '', emision: '' };
+
+  it('makes an unread or unusable field editable on the read-only form, and only that one', () => {
+    const prefilled = prefill(api, unreadFront, { cicMRZ: '123456789' }, today);
+    const unread = unreadFields(api, prefilled);
+    expect([...unread].sort()).toEqual(['numeroEmision', 'vigencia']);
+    expect(isEditable(api, unread, 'vigencia')).toBe(true);
+    expect(isEditable(api, unread, 'curp')).toBe(false);
+    // Everything read: nothing to type, the form stays read-only.
+    expect(unreadFields(api, prefill(api, ineFront, ineBack, today)).size).toBe(0);
+  });
+
+  it('marks what the person typed, and only that, in data_user', () => {
+    const prefilled = prefill(api, unreadFront, { cicMRZ: '123456789' }, today);
+    const values = { ...prefilled, vigencia: '2031' };
+    const typed = typedFields(api, prefilled, values);
+    expect(typed).toEqual(['vigencia']);
+    expect(userDataOf(api, values, typed)).toEqual([
+      { description: 'nombreCompleto', value: 'MARÍA GUADALUPE HERNÁNDEZ LÓPEZ' },
+      { description: 'nacimiento', value: '15/02/1990' },
+      { description: 'curp', value: 'HELG900215MDFRPD09' },
+      { description: 'vigencia', value: '31/12/2031', typed: true },
+    ]);
+    // Normalisation on blur (case, spaces) is not typing.
+    const ocr = formSpec('ineOcr', false);
+    const read = prefill(ocr, ineFront, ineBack, today);
+    expect(typedFields(ocr, read, { ...read, nombreCompleto: ` ${read.nombreCompleto.toLowerCase()} ` })).toEqual([]);
   });
 });

@@ -247,16 +247,39 @@ export function canContinue(spec: FormSpec, values: FormValues): boolean {
 export interface UserDatum {
   description: string;
   value: string;
+  /** Typed by the person, not read from the ID (docs/flow.md §4 "No dead ends"). */
+  typed?: boolean;
 }
 
-/** data_user entries (docs/flow.md §3): nombreCompleto, nacimiento, curp or dni, vigencia ('31/12/' + year for the INE). */
-export function userDataOf(spec: FormSpec, values: FormValues): UserDatum[] {
+/**
+ * Fields the reader could not read (empty, or a value the field's rule refuses): the person types them, even on
+ * the read-only form, so that the only way on is never a field nobody can fill (docs/flow.md §4).
+ */
+export function unreadFields(spec: FormSpec, prefilled: FormValues): ReadonlySet<FieldName> {
+  return new Set(spec.fields.filter((name) => prefilled[name].trim() === '' || fieldError(name, prefilled[name]) !== null));
+}
+
+export function isEditable(spec: FormSpec, unread: ReadonlySet<FieldName>, name: FieldName): boolean {
+  return spec.editable || unread.has(name);
+}
+
+/** Fields whose confirmed value is not the one read: typed (or corrected) by the person. */
+export function typedFields(spec: FormSpec, prefilled: FormValues, values: FormValues): FieldName[] {
+  return spec.fields.filter((name) => finalValue(spec, name, values[name]) !== finalValue(spec, name, prefilled[name]));
+}
+
+/**
+ * data_user entries (docs/flow.md §3): nombreCompleto, nacimiento, curp or dni, vigencia ('31/12/' + year for the
+ * INE), each marked `typed` when the person typed it instead of confirming what was read.
+ */
+export function userDataOf(spec: FormSpec, values: FormValues, typed: readonly FieldName[] = []): UserDatum[] {
   const v = finalValues(spec, values);
+  const mark = (name: FieldName) => (typed.includes(name) ? { typed: true } : {});
   return [
-    { description: 'nombreCompleto', value: v.nombreCompleto },
-    { description: 'nacimiento', value: v.fechaNacimiento },
-    { description: spec.idField, value: v[spec.idField] },
-    { description: 'vigencia', value: spec.validity === 'vigencia' ? storedValidity(v.vigencia) : v.vigenciaPasaporte },
+    { description: 'nombreCompleto', value: v.nombreCompleto, ...mark('nombreCompleto') },
+    { description: 'nacimiento', value: v.fechaNacimiento, ...mark('fechaNacimiento') },
+    { description: spec.idField, value: v[spec.idField], ...mark(spec.idField) },
+    { description: 'vigencia', value: spec.validity === 'vigencia' ? storedValidity(v.vigencia) : v.vigenciaPasaporte, ...mark(spec.validity) },
   ];
 }
 

@@ -18,9 +18,12 @@ import {
   formErrors,
   formSpec,
   inputValue,
+  isEditable,
   maxLengthOf,
   prefill,
   selectForm,
+  typedFields,
+  unreadFields,
   userDataOf,
   validityOk,
   type FieldName,
@@ -60,7 +63,12 @@ interface ResultsFormProps {
 function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
   const journey = useJourney('resultados_identificacion');
   const formId = useId();
-  const [values, setValues] = useState<FormValues>(() => prefill(spec, front, back));
+  const [read] = useState(() => {
+    const prefilled = prefill(spec, front, back);
+    return { prefilled, unread: unreadFields(spec, prefilled) };
+  });
+  const [values, setValues] = useState<FormValues>(read.prefilled);
+  const editable = (name: FieldName) => isEditable(spec, read.unread, name);
   const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -92,7 +100,7 @@ function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
   }
 
   const visibleError = (name: FieldName): string | null => {
-    const show = !spec.editable || submitted || touched[name] === true || values[name] !== '';
+    const show = !editable(name) || submitted || touched[name] === true || values[name] !== '';
     return show ? fieldError(name, values[name]) : null;
   };
   const errorCount = spec.fields.filter((name) => visibleError(name) !== null).length;
@@ -115,9 +123,10 @@ function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
     }
     setSaving(true);
     const storage = sessionState();
-    for (const datum of userDataOf(spec, final)) setUserDatum(storage, datum.description, datum.value);
+    const typed = typedFields(spec, read.prefilled, final);
+    for (const datum of userDataOf(spec, final, typed)) setUserDatum(storage, datum.description, datum.value, datum.typed === true);
     fireIdentityChecks(spec, final, params);
-    journey({ type: 'confirmed' });
+    journey({ type: 'confirmed', typed });
   }
 
   return (
@@ -144,7 +153,7 @@ function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
         </>
       }
     >
-      <p>{spec.editable ? copy.introEditable : copy.introReadOnly}</p>
+      <p>{spec.editable ? copy.introEditable : read.unread.size > 0 ? copy.introReadOnlyUnread : copy.introReadOnly}</p>
       <form id={formId} className="results__form" noValidate onSubmit={submit} data-form={spec.kind}>
         {spec.fields.map((name) => (
           <Field
@@ -152,6 +161,8 @@ function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
             name={name}
             value={values[name]}
             spec={spec}
+            editable={editable(name)}
+            unread={read.unread.has(name)}
             error={visibleError(name)}
             inputRef={(element) => {
               if (element) inputs.current.set(name, element);
@@ -214,20 +225,24 @@ interface FieldProps {
   name: FieldName;
   value: string;
   spec: FormSpec;
+  editable: boolean;
+  /** Not read from the ID: the person types it. */
+  unread: boolean;
   error: string | null;
   inputRef: (element: HTMLInputElement | null) => void;
   onChange: (value: string) => void;
   onBlur: () => void;
 }
 
-function Field({ name, value, spec, error, inputRef, onChange, onBlur }: FieldProps) {
+function Field({ name, value, spec, editable, unread, error, inputRef, onChange, onBlur }: FieldProps) {
   const id = useId();
-  const hint = name === 'fechaNacimiento' || name === 'vigenciaPasaporte' ? copy.hints[name] : null;
+  const format = name === 'fechaNacimiento' || name === 'vigenciaPasaporte' ? copy.hints[name] : null;
+  const hint = unread ? [copy.unreadHint, format].filter(Boolean).join(' ') : format;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
   return (
-    <div className={error ? 'field field--invalid' : 'field'}>
+    <div className={error ? 'field field--invalid' : 'field'} data-unread={unread ? 'true' : undefined}>
       <label htmlFor={id} className="field__label">
         {copy.labels[name]}
       </label>
@@ -243,7 +258,7 @@ function Field({ name, value, spec, error, inputRef, onChange, onBlur }: FieldPr
         className="field__input"
         type="text"
         value={value}
-        readOnly={!spec.editable}
+        readOnly={!editable}
         maxLength={maxLengthOf(name)}
         inputMode={inputModes[name] ?? 'text'}
         autoComplete={autoCompletes[name] ?? 'off'}

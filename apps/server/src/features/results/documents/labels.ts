@@ -27,6 +27,7 @@ export const outcomeLabel = { passed: 'cumple', failed: 'no cumple', missing: 's
 export const evidenceLabel: Record<string, string> = {
   [evidenceKind.idFront]: 'Identificación, frente',
   [evidenceKind.idBack]: 'Identificación, reverso',
+  [evidenceKind.idBackRefused]: 'Identificación, reverso rechazado',
   [evidenceKind.holderPhoto]: 'Fotografía de la identificación',
   [evidenceKind.proofOfAddress]: 'Comprobante de domicilio',
   [evidenceKind.proofReading]: 'Lectura del comprobante',
