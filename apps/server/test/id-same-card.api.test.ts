@@ -49,7 +49,7 @@ describe.each(engines)('POST /v2/ocr: front and back are one card ($name)', (eng
   }
 
   async function state(uuidTrx: string) {
-    const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { apikey: 'demo' } });
+    const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { authorization: 'Bearer demo-secret' } });
     return res.json().payload as { transaction: { attempts: Record<string, number> }; evidence?: Array<{ kind: string }> };
   }
 
