@@ -91,4 +91,15 @@ describe('label-anchored bill reading', () => {
   it('takes no name from a block of a single line', () => {
     expect(readAddressBlock(['HERMOSILLO. SON.'])).toEqual({});
   });
+  it('reads the French and US twins of the issue date, amount and due date as printed', async () => {
+    const lines = [
+      line(1002, ['Facture', 880], ['du', 1118], ['29/01/2021', 1207]),
+      line(1300, ['Facture', 886], ['TTC', 1077], ['1479,85', 1942], ['E', 2146]),
+      line(1408, ['a', 884], ['payer', 927], ['(TTC)', 1073], ['1479,85', 1500], ['€', 1620]),
+      line(634, ['Amount', 964], ['Due', 1100], ['By', 1170], ['Jul', 1214], ['27,', 1265], ['2011', 1320], ['$191.69', 2011]),
+    ];
+    const result = await readAnchored(lines, { width: 2400, height: 3000 }, async () => []);
+    // The euro sign read as 'E' is not taken for one; the amount is returned as printed, decimal comma and sign.
+    expect(result.fields).toEqual({ issueDate: '2021-01-29', amountDue: '1479,85 €', dueDate: '2011-07-27' });
+  });
 });

@@ -46,10 +46,14 @@ describe.skipIf(!realProofsPresent())('real bills (../shared/data/real-dev/proof
     // The period under the grey 'Periodo / Consumo' band (light print on dark) is read and dates the bill.
     expect(read.fields).toMatchObject({ periodFrom: '2017-09-15', periodTo: '2017-11-13', issueDate: '2017-11-13' });
   }, 120_000);
-  it('invents nothing on the US and French sample bills', async () => {
+  it('invents nothing on the US and French sample bills, and reads their English / French dated labels', async () => {
+    const reads: Array<Record<string, string>> = [];
     for (const c of realProofCases().slice(1)) {
       const read = await engine.readProof(await readFile(path.join(REAL_DEV, c.file)));
       expect(scoreProof(c.expected, read.fields as Record<string, string>).invented).toEqual([]);
+      reads.push(read.fields as Record<string, string>);
     }
+    expect(reads[0]).toMatchObject({ dueDate: '2011-07-27' });
+    expect(reads[1]).toMatchObject({ issueDate: '2021-01-29', amountDue: '1479,85 €' });
   }, 180_000);
 });

@@ -70,10 +70,13 @@ interface LabelSpec {
  * DEL PERIODO FACTURADO') is consumed by the longer one.
  */
 export const PROOF_LABELS: readonly LabelSpec[] = [
-  { field: 'amountDue', texts: ['TOTAL A PAGAR DEL PERIODO FACTURADO', 'TOTAL A PAGAR', 'IMPORTE A PAGAR', 'MONTO A PAGAR'], where: 'right-or-below' },
-  { field: 'dueDate', texts: ['FECHA LIMITE DE PAGO', 'LIMITE DE PAGO', 'PAGAR ANTES DEL', 'PAGAR ANTES DE', 'FECHA DE VENCIMIENTO'], where: 'right-or-below' },
+  // English and French twins of the amount, due date and issue date labels (US and French sample bills). The US
+  // bill's 'Due Date' / 'Amount Due' header row is a dark band whose values sit inside it: read under the band they
+  // gave another amount ($0.00), so those two are not labels here.
+  { field: 'amountDue', texts: ['TOTAL A PAGAR DEL PERIODO FACTURADO', 'TOTAL A PAGAR', 'IMPORTE A PAGAR', 'MONTO A PAGAR', 'A PAYER TTC', 'MONTANT A PAYER'], where: 'right-or-below' },
+  { field: 'dueDate', texts: ['FECHA LIMITE DE PAGO', 'LIMITE DE PAGO', 'PAGAR ANTES DEL', 'PAGAR ANTES DE', 'FECHA DE VENCIMIENTO', 'AMOUNT DUE BY', 'DATE DECHEANCE', 'ECHEANCE'], where: 'right-or-below' },
   { field: 'serviceNumber', texts: ['NUMERO DE SERVICIO', 'NO. DE SERVICIO', 'NO DE SERVICIO', 'NUM. DE SERVICIO', 'TELEFONO'], where: 'right-or-below' },
-  { field: 'issueDate', texts: ['FECHA DE EMISION', 'FECHA DE EXPEDICION', 'FECHA DE FACTURACION', 'FECHA DE CORTE'], where: 'right-or-below' },
+  { field: 'issueDate', texts: ['FECHA DE EMISION', 'FECHA DE EXPEDICION', 'FECHA DE FACTURACION', 'FECHA DE CORTE', 'FACTURE DU', 'BILL DATE', 'STATEMENT DATE'], where: 'right-or-below' },
   { field: 'period', texts: ['PERIODO FACTURADO', 'PERIODO DE CONSUMO', 'PERIODO CONSUMO', 'PERIODO'], where: 'right-or-below', bandSecondLine: ['CONSUMO'] },
   { field: 'addressBlock', texts: ['NOMBRE Y DOMICILIO', 'Y DOMICILIO', 'DOMICILIO DE SERVICIO'], where: 'below' },
   { field: 'holderName', texts: ['NOMBRE DEL TITULAR', 'NOMBRE DEL CLIENTE', 'NOMBRE', 'TITULAR'], where: 'right' },
@@ -162,7 +165,10 @@ function printed(text: string): string {
 /** '$909.00', '$ 1,563.18': the amount as printed (spaces dropped), or undefined. */
 export function amountIn(text: string): string | undefined {
   const m = /\$\s?(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})(?!\d)/.exec(text) ?? /(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})(?!\d)/.exec(text);
-  return m ? `$${m[1]}.${m[2]}` : undefined;
+  if (m) return `$${m[1]}.${m[2]}`;
+  // A euro amount as printed: decimal comma, the sign after it ('1479,85 €'); an 'E' read for the sign is not one.
+  const euro = /(?<![\d.,])(\d{1,3}(?:[ .]\d{3})+|\d+),(\d{2})\s?€/.exec(text);
+  return euro ? `${euro[1]},${euro[2]} €` : undefined;
 }
 
 /** A CFE service number (12 digits) or a telephone line (10 digits), spaces as printed; else undefined. */
