@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findLabels, readAddressBlock, readAnchored, regionText, serviceNumberIn, type PageLine } from '../../src/engines/ocr/fields/proof-anchored.js';
+import { findLabels, readAddressBlock, readAnchored, regionBelow, regionText, serviceNumberIn, type PageLine } from '../../src/engines/ocr/fields/proof-anchored.js';
 
 const word = (text: string, x0: number, y0: number, confidence = 95) => ({ text, confidence, box: { x0, y0, x1: x0 + text.length * 14, y1: y0 + 24 } });
 const line = (y: number, ...words: Array<[string, number]>): PageLine => ({ words: words.map(([t, x]) => word(t, x, y)) });
@@ -50,5 +50,56 @@ describe('label-anchored bill reading', () => {
     expect(serviceNumberIn('438 829 731 966')).toBe('438 829 731 966');
     expect(serviceNumberIn('438 829 731 9606')).toBeUndefined();
     expect(serviceNumberIn('55 1234 5678')).toBe('55 1234 5678');
+  });
+  it('reads a label printed on a band under the band, within its box, down to the next band', async () => {
+    // CFE's period table: 'Periodo / Consumo' stacked white on green, the first line lost to the OCR ('Permos'),
+    // the period on three lines under the band.
+    const band = { x0: 950, y0: 840, x1: 1600, y1: 912 };
+    const next = { x0: 950, y0: 1120, x1: 1600, y1: 1170 };
+    const lines: PageLine[] = [
+      { ...line(850, ['Permos', 1010]), band },
+      { ...line(880, ['Conmumo', 1010], ['Días', 1200], ['Promedio', 1280]), band },
+      // The same word on paper, or not first on its band line, is no label.
+      line(700, ['Consumo', 1010]),
+      { ...line(800, ['Medición', 60], ['de', 200], ['consumo', 250]), band: { x0: 56, y0: 790, x1: 924, y1: 836 } },
+    ];
+    const labels = findLabels(lines);
+    expect(labels.map((l) => [l.field, l.box.y0])).toEqual([['period', 880]]);
+    const region = regionBelow(labels[0]!, labels, { width: 1700, height: 2200 }, [band, next]);
+    expect(region.y0).toBe(914);
+    expect(region.y1).toBeLessThanOrEqual(1120);
+    expect(region.y1).toBeGreaterThanOrEqual(1050);
+    expect(region.x0).toBeGreaterThanOrEqual(950);
+    const result = await readAnchored(lines, { width: 1700, height: 2200 }, async (r) =>
+      (r.y0 === 914 ? ['15 SEP 17', 'AL', '13 NOV 17'] : []).map((t, i) => line(r.y0 + i * 40, [t, r.x0])), [band, next]);
+    expect(result.fields).toEqual({ periodFrom: '2017-09-15', periodTo: '2017-11-13' });
+  });
+  it('takes a band the page read for a label read on the page itself', async () => {
+    // 'Total a pagar' read by the page's own read, inside a band found on the page: the amount under the band
+    // counts, the issuer's address beside the box does not.
+    const band = { x0: 956, y0: 108, x1: 1604, y1: 160 };
+    const lines = [line(123, ['Total', 1001], ['a', 1090], ['pagar', 1120])];
+    const seen: Array<{ x0: number; y0: number; x1: number }> = [];
+    const result = await readAnchored(lines, { width: 1700, height: 2200 }, async (r) => {
+      seen.push(r);
+      return [line(r.y0 + 10, ['$607.68', r.x0 + 40])];
+    }, [band]);
+    expect(result.fields).toEqual({ amountDue: '$607.68' });
+    expect(seen[0]).toMatchObject({ x0: 956, y0: 162 });
+    expect(seen[0]!.x1).toBeLessThanOrEqual(1604);
+  });
+  it('takes no name from a block of a single line', () => {
+    expect(readAddressBlock(['HERMOSILLO. SON.'])).toEqual({});
+  });
+  it('reads the French and US twins of the issue date, amount and due date as printed', async () => {
+    const lines = [
+      line(1002, ['Facture', 880], ['du', 1118], ['29/01/2021', 1207]),
+      line(1300, ['Facture', 886], ['TTC', 1077], ['1479,85', 1942], ['E', 2146]),
+      line(1408, ['a', 884], ['payer', 927], ['(TTC)', 1073], ['1479,85', 1500], ['€', 1620]),
+      line(634, ['Amount', 964], ['Due', 1100], ['By', 1170], ['Jul', 1214], ['27,', 1265], ['2011', 1320], ['$191.69', 2011]),
+    ];
+    const result = await readAnchored(lines, { width: 2400, height: 3000 }, async () => []);
+    // The euro sign read as 'E' is not taken for one; the amount is returned as printed, decimal comma and sign.
+    expect(result.fields).toEqual({ issueDate: '2021-01-29', amountDue: '1479,85 €', dueDate: '2011-07-27' });
   });
 });

@@ -21,8 +21,10 @@ describe('generated bills of the real CFE layout', () => {
     const bill = await renderProof({ seed: 'cfe-test-1', layout: 'cfe', referenceDate: '2026-11-26' });
     const read = await engine.readProof(bill.png);
     expect(read.fields.postalCode).not.toBe('06600');
-    // Completeness on this layout is measured, not asserted (bench 'real': the white-on-green labels are often missed);
-    // what must hold is that nothing read is wrong.
+    // The white-on-green headers are read negated (inverted-text.ts): the values under them are found.
+    expect(read.fields).toMatchObject({ amountDue: bill.truth.amount, dueDate: bill.truth.dueDate, serviceNumber: bill.truth.serviceNumber,
+      periodFrom: bill.truth.periodFrom, periodTo: bill.truth.periodTo });
+    // What must also hold is that nothing read is wrong.
     const score = scoreProof({ holderName: bill.truth.holderName, street: bill.truth.street, exteriorNumber: bill.truth.exteriorNumber, interiorNumber: bill.truth.interiorNumber ?? '',
       settlement: bill.truth.settlement, postalCode: bill.truth.postalCode, municipality: bill.truth.municipality, state: bill.truth.state,
       issueDate: bill.truth.issueDate, amountDue: bill.truth.amount, dueDate: bill.truth.dueDate!, serviceNumber: bill.truth.serviceNumber!,
@@ -41,11 +43,17 @@ describe.skipIf(!realProofsPresent())('real bills (../shared/data/real-dev/proof
     const score = scoreProof(c.expected, read.fields as Record<string, string>);
     expect(score.invented).toEqual([]);
     expect(read.fields).toMatchObject({ amountDue: '$909.00', dueDate: '2017-12-02', municipality: 'HERMOSILLO' });
+    // The period under the grey 'Periodo / Consumo' band (light print on dark) is read and dates the bill.
+    expect(read.fields).toMatchObject({ periodFrom: '2017-09-15', periodTo: '2017-11-13', issueDate: '2017-11-13' });
   }, 120_000);
-  it('invents nothing on the US and French sample bills', async () => {
+  it('invents nothing on the US and French sample bills, and reads their English / French dated labels', async () => {
+    const reads: Array<Record<string, string>> = [];
     for (const c of realProofCases().slice(1)) {
       const read = await engine.readProof(await readFile(path.join(REAL_DEV, c.file)));
       expect(scoreProof(c.expected, read.fields as Record<string, string>).invented).toEqual([]);
+      reads.push(read.fields as Record<string, string>);
     }
+    expect(reads[0]).toMatchObject({ dueDate: '2011-07-27' });
+    expect(reads[1]).toMatchObject({ issueDate: '2021-01-29', amountDue: '1479,85 €' });
   }, 180_000);
 });

@@ -20,22 +20,32 @@ export interface PageWord {
 
 export interface PageLine {
   words: PageWord[];
+  /** The light-on-dark band the line was read from (negated): its value is printed under the band. */
+  band?: Box;
 }
 
 /** How a region is read again: as lone values found wherever they are, or as a block of lines; and thresholding. */
 export interface RegionPass {
   segmentation: 'sparse' | 'block';
   adaptiveThreshold: boolean;
+  /** Read as printed, not enlarged: large print enlarged is misread ('773 783 842 888' read '... 8838'). */
+  asPrinted?: boolean;
 }
 
-/** Reads the page's region again (enlarged) and returns its lines (boxes in the region's own pixels). */
-export type RegionReader = (region: Box, pass: RegionPass) => Promise<PageLine[]>;
+/**
+ * Reads the page's region again (enlarged, by how small its label's print is) and returns its lines (boxes in the
+ * region's own pixels).
+ */
+export type RegionReader = (region: Box, pass: RegionPass, labelHeight: number) => Promise<PageLine[]>;
 
 /**
  * Passes tried in turn until one gives a value of the field's shape: a box's grey fill or a white redaction
  * patch beside the print defeats one global threshold, and a value alone in its box is lost to block layout.
  */
-const VALUE_PASSES: RegionPass[] = [{ segmentation: 'sparse', adaptiveThreshold: false }, { segmentation: 'sparse', adaptiveThreshold: true }];
+const VALUE_PASSES: RegionPass[] = [
+  { segmentation: 'sparse', adaptiveThreshold: false }, { segmentation: 'sparse', adaptiveThreshold: true },
+  { segmentation: 'sparse', adaptiveThreshold: false, asPrinted: true },
+];
 const BLOCK_PASSES: RegionPass[] = [{ segmentation: 'block', adaptiveThreshold: true }, { segmentation: 'sparse', adaptiveThreshold: true }];
 
 export type AnchoredField =
@@ -48,6 +58,11 @@ interface LabelSpec {
   texts: string[];
   /** Where the value is printed: after the label on its line, or below it (in the label's box). */
   where: 'right' | 'below' | 'right-or-below';
+  /**
+   * The second line of a label stacked on two lines in a light-on-dark band ('Periodo / Consumo'), counted only
+   * there and as its line's first word: small band print often loses the first line ('Periodo' read 'Permos').
+   */
+  bandSecondLine?: string[];
 }
 
 /**
@@ -55,11 +70,14 @@ interface LabelSpec {
  * DEL PERIODO FACTURADO') is consumed by the longer one.
  */
 export const PROOF_LABELS: readonly LabelSpec[] = [
-  { field: 'amountDue', texts: ['TOTAL A PAGAR DEL PERIODO FACTURADO', 'TOTAL A PAGAR', 'IMPORTE A PAGAR', 'MONTO A PAGAR'], where: 'right-or-below' },
-  { field: 'dueDate', texts: ['FECHA LIMITE DE PAGO', 'LIMITE DE PAGO', 'PAGAR ANTES DEL', 'PAGAR ANTES DE', 'FECHA DE VENCIMIENTO'], where: 'right-or-below' },
+  // English and French twins of the amount, due date and issue date labels (US and French sample bills). The US
+  // bill's 'Due Date' / 'Amount Due' header row is a dark band whose values sit inside it: read under the band they
+  // gave another amount ($0.00), so those two are not labels here.
+  { field: 'amountDue', texts: ['TOTAL A PAGAR DEL PERIODO FACTURADO', 'TOTAL A PAGAR', 'IMPORTE A PAGAR', 'MONTO A PAGAR', 'A PAYER TTC', 'MONTANT A PAYER'], where: 'right-or-below' },
+  { field: 'dueDate', texts: ['FECHA LIMITE DE PAGO', 'LIMITE DE PAGO', 'PAGAR ANTES DEL', 'PAGAR ANTES DE', 'FECHA DE VENCIMIENTO', 'AMOUNT DUE BY', 'DATE DECHEANCE', 'ECHEANCE'], where: 'right-or-below' },
   { field: 'serviceNumber', texts: ['NUMERO DE SERVICIO', 'NO. DE SERVICIO', 'NO DE SERVICIO', 'NUM. DE SERVICIO', 'TELEFONO'], where: 'right-or-below' },
-  { field: 'issueDate', texts: ['FECHA DE EMISION', 'FECHA DE EXPEDICION', 'FECHA DE FACTURACION', 'FECHA DE CORTE'], where: 'right-or-below' },
-  { field: 'period', texts: ['PERIODO FACTURADO', 'PERIODO DE CONSUMO', 'PERIODO CONSUMO', 'PERIODO'], where: 'right-or-below' },
+  { field: 'issueDate', texts: ['FECHA DE EMISION', 'FECHA DE EXPEDICION', 'FECHA DE FACTURACION', 'FECHA DE CORTE', 'FACTURE DU', 'BILL DATE', 'STATEMENT DATE'], where: 'right-or-below' },
+  { field: 'period', texts: ['PERIODO FACTURADO', 'PERIODO DE CONSUMO', 'PERIODO CONSUMO', 'PERIODO'], where: 'right-or-below', bandSecondLine: ['CONSUMO'] },
   { field: 'addressBlock', texts: ['NOMBRE Y DOMICILIO', 'Y DOMICILIO', 'DOMICILIO DE SERVICIO'], where: 'below' },
   { field: 'holderName', texts: ['NOMBRE DEL TITULAR', 'NOMBRE DEL CLIENTE', 'NOMBRE', 'TITULAR'], where: 'right' },
   { field: 'street', texts: ['DOMICILIO', 'DIRECCION'], where: 'right' },
@@ -76,6 +94,7 @@ export interface FoundLabel {
   box: Box;
   /** Words after the label on its line (the value of a 'Label: value' layout). */
   after: PageWord[];
+  band?: Box;
 }
 
 const wordKey = (text: string): string => foldText(text).replace(/[^A-ZÑ0-9.]/g, '');
@@ -113,7 +132,18 @@ export function findLabels(lines: readonly PageLine[]): FoundLabel[] {
         const colon = /:\s*$/.test(run.at(-1)!.text) || /^:/.test(line.words[i + words.length]?.text ?? '');
         if (spec.where === 'right' && !colon) continue;
         run.forEach((w) => used.add(w));
-        found.push({ field: spec.field, text, box: union(run.map((w) => w.box)), after: line.words.slice(i + words.length) });
+        found.push({ field: spec.field, text, box: union(run.map((w) => w.box)), after: line.words.slice(i + words.length), ...(line.band ? { band: line.band } : {}) });
+      }
+    }
+  }
+  for (const spec of PROOF_LABELS) {
+    for (const text of spec.bandSecondLine ?? []) {
+      for (const line of lines) {
+        const first = line.words[0];
+        // Two misread letters of seven: this word is looked for only where such a header is printed.
+        if (!line.band || !first || used.has(first) || editDistance(wordKey(first.text), text) > 2) continue;
+        used.add(first);
+        found.push({ field: spec.field, text, box: first.box, after: line.words.slice(1), band: line.band });
       }
     }
   }
@@ -135,7 +165,10 @@ function printed(text: string): string {
 /** '$909.00', '$ 1,563.18': the amount as printed (spaces dropped), or undefined. */
 export function amountIn(text: string): string | undefined {
   const m = /\$\s?(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})(?!\d)/.exec(text) ?? /(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})(?!\d)/.exec(text);
-  return m ? `$${m[1]}.${m[2]}` : undefined;
+  if (m) return `$${m[1]}.${m[2]}`;
+  // A euro amount as printed: decimal comma, the sign after it ('1479,85 €'); an 'E' read for the sign is not one.
+  const euro = /(?<![\d.,])(\d{1,3}(?:[ .]\d{3})+|\d+),(\d{2})\s?€/.exec(text);
+  return euro ? `${euro[1]},${euro[2]} €` : undefined;
 }
 
 /** A CFE service number (12 digits) or a telephone line (10 digits), spaces as printed; else undefined. */
@@ -240,7 +273,8 @@ export function readAddressBlock(rawLines: readonly string[]): Partial<ProofFiel
   const streetAt = head.findIndex((l, i) => i !== colAt && /[A-ZÁÉÍÓÚÜÑ]{2}/.test(l) && /\d|S\/N/.test(l) && !/:/.test(l));
   if (streetAt >= 0) Object.assign(out, splitStreet(head[streetAt]!));
   // The name is the block's first line when it has a name's shape and comes before the street.
-  if (head.length > 0 && looksLikeName(head[0]!) && (streetAt < 0 || streetAt > 0) && colAt !== 0) out.holderName = head[0]!;
+  // A lone line is no name: it is a place or a street whose comma or number was misread ('HERMOSILLO. SON.').
+  if (lines.length > 1 && head.length > 0 && looksLikeName(head[0]!) && (streetAt < 0 || streetAt > 0) && colAt !== 0) out.holderName = head[0]!;
   return out;
 }
 
@@ -264,6 +298,11 @@ export function regionText(lines: readonly PageLine[], minConfidence: number): s
 }
 
 const height = (b: Box): number => b.y1 - b.y0;
+const within = (inner: Box, outer: Box): boolean => {
+  const x = (inner.x0 + inner.x1) / 2;
+  const y = (inner.y0 + inner.y1) / 2;
+  return x >= outer.x0 && x < outer.x1 && y >= outer.y0 && y < outer.y1;
+};
 const overlapsX = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1;
 
 /**
@@ -271,14 +310,24 @@ const overlapsX = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1;
  * each side (CFE centres values under their band), down to the next label or a few lines, never into the next
  * column (the nearest label to the right on the same rows).
  */
-export function regionBelow(label: FoundLabel, labels: readonly FoundLabel[], page: { width: number; height: number }): Box {
+const BELOW_BAND = 2.5;
+
+export function regionBelow(label: FoundLabel, labels: readonly FoundLabel[], page: { width: number; height: number }, bands: readonly Box[] = []): Box {
   const h = Math.max(8, height(label.box));
   const w = label.box.x1 - label.box.x0;
   const block = label.field === 'addressBlock';
   let x0 = block ? label.box.x0 - 6 * h : label.box.x0 - 0.5 * w;
   let x1 = block ? label.box.x0 + 24 * h : label.box.x1 + 0.5 * w;
-  const y0 = label.box.y1 + 0.15 * h;
-  let y1 = label.box.y1 + (block ? 9 : 3.2) * h;
+  // A label on a band (white on green) heads a box or a table column: its value starts under the band and runs
+  // at most two and a half band heights down (one line of large print, or CFE's period on three lines: '15 SEP 17',
+  // 'AL', '13 NOV 17'); the band's height is measured, a label's box as read is not always its letters' height.
+  const y0 = label.band ? label.band.y1 + 2 : label.box.y1 + 0.15 * h;
+  let y1 = label.band ? label.band.y1 + BELOW_BAND * height(label.band) : label.box.y1 + (block ? 9 : 3.2) * h;
+  // ...and never outside the band's own box (the issuer's 'C.P. 06600' beside the amount box).
+  if (label.band) {
+    x0 = Math.max(x0, label.band.x0);
+    x1 = Math.min(x1, label.band.x1);
+  }
   const bottom = y1;
   for (const other of labels) {
     if (other === label) continue;
@@ -286,6 +335,10 @@ export function regionBelow(label: FoundLabel, labels: readonly FoundLabel[], pa
     if (sameRows && other.box.x0 > label.box.x1 && other.box.x0 < x1) x1 = other.box.x0 - h;
     if (sameRows && other.box.x1 < label.box.x0 && other.box.x1 > x0) x0 = other.box.x1 + h;
     if (other.box.y0 > label.box.y1 && other.box.y0 < y1 && overlapsX(other.box, { ...label.box, x0, x1 })) y1 = other.box.y0 - 0.1 * h;
+  }
+  // Under a band, the next band below heads another box.
+  for (const band of label.band ? bands : []) {
+    if (band.y0 > y0 && band.y0 < y1 && overlapsX(band, { ...label.box, x0, x1 })) y1 = band.y0 - 1;
   }
   return {
     x0: Math.max(0, Math.round(x0)), y0: Math.max(0, Math.round(y0)),
@@ -341,8 +394,14 @@ export async function readAnchored(
   lines: readonly PageLine[],
   page: { width: number; height: number },
   readRegion: RegionReader,
+  pageBands: readonly Box[] = [],
 ): Promise<AnchoredReading> {
-  const labels = findLabels(lines);
+  const bands = [...new Set([...pageBands, ...lines.flatMap((l) => (l.band ? [l.band] : []))])];
+  // A label the page read itself on a band (tesseract reads some light-on-dark print) heads that band's box too.
+  const labels = findLabels(lines).map((l) => {
+    const band = l.band ?? bands.find((b) => within(l.box, b));
+    return band ? { ...l, band } : l;
+  });
   const fields: ProofFields = {};
   const labelled = new Set<keyof ProofFields>();
   const fields0 = [...new Set(labels.map((l) => l.field))];
@@ -352,12 +411,13 @@ export async function readAnchored(
     let value: Partial<ProofFields> = {};
     if (spec.where !== 'below') value = valueOf(field, wordsAfter(label, labels));
     if (Object.keys(value).length === 0 && spec.where !== 'right') {
-      const region = regionBelow(label, labels, page);
+      const region = regionBelow(label, labels, page, bands);
       if (region.x1 - region.x0 > 4 && region.y1 - region.y0 > 4) {
         // An amount, a date or a number has a shape to check; words of a name or a street need their confidence.
         const shaped = field !== 'addressBlock';
         for (const pass of shaped ? VALUE_PASSES : BLOCK_PASSES) {
-          value = valueOf(field, regionText(await readRegion(region, pass), shaped ? 0 : REGION_MIN_CONFIDENCE));
+          const read = await readRegion(region, pass, height(label.box));
+          value = valueOf(field, regionText(read, shaped ? 0 : REGION_MIN_CONFIDENCE));
           if (Object.keys(value).length > 0) break;
         }
       }

@@ -76,8 +76,19 @@ export function datesIn(line: string): string[] {
     const iso = isoDate(fullYear(m[3]!), month, Number(m[1]));
     if (iso) found.push({ at: m.index, iso });
   }
+  // US bills: month first, a comma and the full year ('Jul 27, 2011').
+  for (const m of text.matchAll(/\b([A-Z]{3,9})\.?\s*(\d{1,2}),\s*(\d{4})(?!\d)/g)) {
+    const month = ENGLISH_MONTHS[m[1]!];
+    const iso = month ? isoDate(Number(m[3]), month, Number(m[2])) : undefined;
+    if (iso) found.push({ at: m.index, iso });
+  }
   return found.sort((a, b) => a.at - b.at).map((f) => f.iso);
 }
+
+const ENGLISH_MONTHS: Record<string, number> = {
+  JAN: 1, JANUARY: 1, FEB: 2, FEBRUARY: 2, MAR: 3, MARCH: 3, APR: 4, APRIL: 4, MAY: 5, JUN: 6, JUNE: 6, JUL: 7, JULY: 7,
+  AUG: 8, AUGUST: 8, SEP: 9, SEPT: 9, SEPTEMBER: 9, OCT: 10, OCTOBER: 10, NOV: 11, NOVEMBER: 11, DEC: 12, DECEMBER: 12,
+};
 
 const ISSUE_LABEL = /\b(EMISION|EXPEDICION|EXPEDIDO|EMITIDO|FECHA DE CORTE|FECHA DE FACTURA(CION)?)\b/;
 const PERIOD_LABEL = /\bPERIODO\b/;
