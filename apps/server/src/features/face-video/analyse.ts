@@ -128,6 +128,7 @@ export function screenRecord(screen: ScreenSignals): Record<string, number | str
     screenMoire: round(screen.moire, 2),
     screenBanding: round(screen.banding, 2),
     screenBezelSides: screen.bezelSides,
+    screenDarkFrameSides: screen.darkFrameSides,
     screenGlare: round(screen.glare, 4),
     screenBlueCast: round(screen.blueCast, 3),
     screenStrong: screen.strong.join(',') || 'none',
