@@ -114,6 +114,7 @@ function signalRecord(s: LivenessSignals, verdict: LivenessVerdict, passive: { r
     scheduleStrayMs: s.schedule.strayMs,
     scheduleLongestAnswerMs: s.schedule.longestAnswerMs,
     scheduleMouth: `${s.schedule.mouthOpened} opened, ${s.schedule.mouthRested}/${s.schedule.gapsSeen} rested, ${s.schedule.mouthStrayFrames} stray`,
+    ...(s.prompts?.length ? { prompts: s.prompts.map((p) => `${p.motion}@${p.atMs}: ${p.done ? 'done' : 'missed'} (${round(p.shift)})`).join('; ') } : {}),
     ...(s.screen ? screenRecord(s.screen) : {}),
   };
   if (passive.real !== null) record.passiveReal = round(passive.real);
