@@ -4,7 +4,8 @@
 // talking video of ../shared/data/real-dev replayed against random schedules, as filmed and off a screen; the
 // screen-replay evidence (moiré, bands, bezel, glare) per kind and its cost.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { mkdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { ATTACK_KINDS, GENUINE_KINDS, livenessSet, writeFaceVideo, type Liveness
 import { analyseVideo } from '../../apps/server/src/features/face-video/analyse.js';
 import { challengeWindow, judgeLiveness, livenessSignals, livenessThresholds, replaySignals, type AudioEnvelope, type ReplaySignals } from '../../apps/server/src/features/face-video/liveness.js';
 import { judgeQuality } from '../../apps/server/src/features/face-video/quality.js';
-import { screenSignals, screenThresholds, type ScreenSignals } from '../../apps/server/src/features/face-video/screen-replay.js';
+import { bezelLines, darkStrip, glareShare, moireStrength, screenSignals, screenThresholds, shrink, sobel, type ScreenSignals } from '../../apps/server/src/features/face-video/screen-replay.js';
 import { drawSchedule, type ChallengeSchedule } from '../../apps/server/src/features/face-video/schedule.js';
 import { noSpeechRecognizer } from '../../apps/server/src/engines/speech/spoken-code.js';
 import type { FrameMeasures } from '../../apps/server/src/features/face-video/frame-measures.js';
@@ -27,6 +28,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const cacheDir = path.resolve(here, '../.tmp/liveness');
 /** Large frontal source photos (the face bench's replay faces); LIVENESS_FACES=n takes the first n. */
 const FACES = ['fa-s6-b', 'fa-s6-a', 'fa-s5-a', 'fa-s6-c', 'fa-s3-c', 'fa-s5-b'].slice(0, Number(process.env.LIVENESS_FACES ?? 6));
+const REAL_PHOTOS = path.resolve(here, '../../../shared/data/real-dev/faces');
 const REAL_VIDEO = path.resolve(here, '../../../shared/data/real-dev/faces/face_recognition/video_lin_manuel_miranda_wh_10s.mp4');
 /** Other sessions each genuine reading is replayed into, and random schedules the real video is judged against. */
 const OTHER_SESSIONS = 200;
@@ -102,7 +104,7 @@ function uptime(): string {
 }
 
 function screenLine(s: ScreenSignals): string {
-  return `moiré ${s.moire.toFixed(1)}, banding ${s.banding.toFixed(1)}, bezel sides ${s.bezelSides}, glare ${s.glare.toFixed(3)}, blue cast ${s.blueCast.toFixed(2)}, strong [${s.strong.join(', ')}], verdict ${s.verdict}`;
+  return `moiré ${s.moire.toFixed(1)}, banding ${s.banding.toFixed(1)}, bezel sides ${s.bezelSides}, dark frame sides ${s.darkFrameSides}, glare ${s.glare.toFixed(3)}, blue cast ${s.blueCast.toFixed(2)}, strong [${s.strong.join(', ')}], verdict ${s.verdict}`;
 }
 
 const pct = (n: number, of: number) => (of === 0 ? 'n/a' : `${((100 * n) / of).toFixed(1)} %`);
@@ -210,25 +212,47 @@ export async function livenessAttacks(): Promise<SuiteResult> {
       console.log(`Real talking video not found at ${REAL_VIDEO}: skipped (read from ../shared at run time, never copied into the repo).`);
     }
 
+    // Real camera photos (read in place, never copied): the still-image screen signals on each one's largest face,
+    // the margin of a real scene against the bezel and dark-frame rule.
+    if (existsSync(REAL_PHOTOS)) {
+      const rows: string[] = [];
+      for (const sub of readdirSync(REAL_PHOTOS).filter((d) => !d.includes('.'))) {
+        for (const f of readdirSync(path.join(REAL_PHOTOS, sub)).filter((x) => /\.(jpe?g|png)$/i.test(x))) {
+          const { data, info } = await sharp(path.join(REAL_PHOTOS, sub, f)).resize({ width: 640, withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+          const image = { width: info.width, height: info.height, data: new Uint8Array(data) };
+          const face = [...(await engine.analyse(image, 'track')).faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
+          if (!face) continue;
+          const small = shrink(image);
+          const gradient = sobel(small);
+          const edges = bezelLines(small, gradient, face.box);
+          rows.push(`${f}: moiré ${moireStrength([{ image, face: face.box }]).toFixed(1)}, bezel ${edges.length}, dark ${edges.filter((l) => darkStrip(small, l)).length}, glare ${glareShare(small, gradient, face.box).toFixed(3)}`);
+        }
+      }
+      const num = (row: string, key: string) => Number(new RegExp(`${key} ([0-9.]+)`).exec(row)?.[1] ?? 0);
+      lines.push(
+        `Real photos (${rows.length} with a face, ../shared/data/real-dev/faces, scaled to 640 px; no banding on a still): bezel sides 4 on ${rows.filter((r) => num(r, 'bezel') >= 4).length}, dark frame sides max ${Math.max(...rows.map((r) => num(r, 'dark')))} (strong at ${screenThresholds.darkFrameSides}), moiré max ${Math.max(...rows.map((r) => num(r, 'moiré'))).toFixed(1)} (strong at ${screenThresholds.moire}), glare ≥ ${screenThresholds.glare} on ${rows.filter((r) => num(r, 'glare') >= screenThresholds.glare).length}. Per photo: ${rows.join('; ')}.`,
+      );
+    }
+
     // The screen-replay evidence per presentation kind (screen-replay.ts), with the thresholds it is judged on.
     const kindOf = (r: { c: LivenessCase }) => ('attack' in r.c.presentation ? `attack: ${r.c.presentation.attack}` : `genuine: ${r.c.presentation.genuine}`);
     const range = (values: number[], digits: number) => (values.length === 0 ? 'n/a' : `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`);
     lines.push(
       '',
-      `Screen-replay evidence (screen-replay.ts; strong at moiré ≥ ${screenThresholds.moire}, banding ≥ ${screenThresholds.banding}, bezel sides ≥ ${screenThresholds.bezelSides}, glare ≥ ${screenThresholds.glare}; ${screenThresholds.refuseAt} strong signals refuse with an attempt counted, ${screenThresholds.spoofAt} are a spoof; the display white (blue cast) is recorded, not counted). Ranges over the videos of each kind:`,
+      `Screen-replay evidence (screen-replay.ts; strong at moiré ≥ ${screenThresholds.moire}, banding ≥ ${screenThresholds.banding}, bezel sides ≥ ${screenThresholds.bezelSides}, dark frame sides ≥ ${screenThresholds.darkFrameSides}, glare ≥ ${screenThresholds.glare}; ${screenThresholds.refuseAt} strong signals refuse with an attempt counted, ${screenThresholds.spoofAt} are a spoof; the display white (blue cast) is recorded, not counted). Ranges over the videos of each kind:`,
       '',
-      '| presentation | moiré | banding | bezel sides | glare | blue cast | screen verdicts (none/refuse/spoof) |',
-      '| --- | --- | --- | --- | --- | --- | --- |',
+      '| presentation | moiré | banding | bezel sides | dark frame sides | glare | blue cast | screen verdicts (none/refuse/spoof) |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
     );
     for (const kind of [...ATTACK_KINDS.map((k) => `attack: ${k}`), ...GENUINE_KINDS.map((k) => `genuine: ${k}`)]) {
       const of = results.filter((r) => kindOf(r) === kind).map((r) => r.t.screen);
       const count = (v: string) => of.filter((x) => x.verdict === v).length;
-      lines.push(`| ${kind} | ${range(of.map((x) => x.moire), 1)} | ${range(of.map((x) => x.banding), 1)} | ${range(of.map((x) => x.bezelSides), 0)} | ${range(of.map((x) => x.glare), 3)} | ${range(of.map((x) => x.blueCast), 2)} | ${count('none')}/${count('refuse')}/${count('spoof')} |`);
+      lines.push(`| ${kind} | ${range(of.map((x) => x.moire), 1)} | ${range(of.map((x) => x.banding), 1)} | ${range(of.map((x) => x.bezelSides), 0)} | ${range(of.map((x) => x.darkFrameSides), 0)} | ${range(of.map((x) => x.glare), 3)} | ${range(of.map((x) => x.blueCast), 2)} | ${count('none')}/${count('refuse')}/${count('spoof')} |`);
     }
     const genuineScreens = genuine.map((r) => r.t.screen);
     lines.push(
       '',
-      `Highest on the genuine videos: moiré ${Math.max(...genuineScreens.map((x) => x.moire)).toFixed(1)}, banding ${Math.max(...genuineScreens.map((x) => x.banding)).toFixed(1)}, bezel sides ${Math.max(...genuineScreens.map((x) => x.bezelSides))}, glare ${Math.max(...genuineScreens.map((x) => x.glare)).toFixed(3)}; genuine videos with any strong screen signal: ${genuineScreens.filter((x) => x.strong.length > 0).length} of ${genuineScreens.length}.`,
+      `Highest on the genuine videos: moiré ${Math.max(...genuineScreens.map((x) => x.moire)).toFixed(1)}, banding ${Math.max(...genuineScreens.map((x) => x.banding)).toFixed(1)}, bezel sides ${Math.max(...genuineScreens.map((x) => x.bezelSides))}, dark frame sides ${Math.max(...genuineScreens.map((x) => x.darkFrameSides))}, glare ${Math.max(...genuineScreens.map((x) => x.glare)).toFixed(3)}; genuine videos with any strong screen signal: ${genuineScreens.filter((x) => x.strong.length > 0).length} of ${genuineScreens.length}.`,
     );
     const screenCpu = results.map((r) => r.t.screenCpuMs);
     lines.push(`Cost of the screen measures alone (CPU of this process, measured apart from the tracking): p50 ${Math.round(quantile(screenCpu, 0.5))} ms, p95 ${Math.round(quantile(screenCpu, 0.95))} ms, max ${Math.round(Math.max(...screenCpu))} ms per video.`);

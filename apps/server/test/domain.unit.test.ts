@@ -70,6 +70,8 @@ describe('grantor parameters', () => {
     expect(paramValueProblem('EMAIL_CONTACTO_PRINCIPAL', 'contacto@demo.example')).toBeNull();
     expect(paramValueProblem('EMAIL_CONTACTO_PRINCIPAL', 'contacto')).toContain('e-mail');
     expect(paramValueProblem('MODO_VIDEO_TOKEN', 'tiempo_real')).toBeNull();
+    expect(paramValueProblem('MOVIMIENTOS_VIDEO_TOKEN', '2')).toBeNull();
+    expect(paramValueProblem('MOVIMIENTOS_VIDEO_TOKEN', '3')).toContain('0, 1 or 2');
     expect(paramValueProblem('APIKEY', 'x')).toContain('rotate-key');
     expect(paramValueProblem('ID_OTORGANTE', 'x')).not.toBeNull();
     expect(paramValueProblem('lower', 'x')).not.toBeNull();

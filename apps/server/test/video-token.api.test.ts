@@ -127,6 +127,19 @@ describe.each(engines)('face video token ($name)', (engine) => {
     // Each code comes with the schedule of its digits (here the test-only fixed one).
     expect(issued.schedule).toEqual(testSchedule);
     expect(plain.json().payload.schedule).toEqual(testSchedule);
+    // A grantor that asks for two head turns (MOVIMIENTOS_VIDEO_TOKEN): they follow the digits, the stop after them.
+    await writeParams(t.db, demoId, { MOVIMIENTOS_VIDEO_TOKEN: '2' });
+    try {
+      const turns = await t.app.inject({ method: 'POST', url: '/v1/videotoken/code', headers, payload: { uuid: headers.cliente } });
+      const last = testSchedule.digitsMs[testSchedule.digitsMs.length - 1]!;
+      expect(turns.json().payload.schedule).toEqual({
+        digitsMs: testSchedule.digitsMs,
+        stopMs: last + 2200 + 2 * 2200,
+        prompts: [{ motion: 'left', atMs: last + 2200 }, { motion: 'right', atMs: last + 4400 }],
+      });
+    } finally {
+      await writeParams(t.db, demoId, { MOVIMIENTOS_VIDEO_TOKEN: '0' });
+    }
   }, 60_000);
 
   it("refuses the holder's talking video that does not follow the code's schedule as the phrase failure (issue 18)", async () => {

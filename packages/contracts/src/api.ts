@@ -48,9 +48,11 @@ const ocrFront = z.record(z.string(), z.union([z.string(), z.boolean(), z.number
 const ocrBack = ocrFront;
 // project: `schedule` is added to the spec's code fields: when each shown digit appears and when the recording
 // stops, in ms from the recording's start, drawn at random by the server for each code (docs/decisions.md).
+// `prompts`: head turns asked after the digits when the grantor sets MOVIMIENTOS_VIDEO_TOKEN (absent otherwise).
 const challengeSchedule = z.object({
   digitsMs: z.array(z.number().int().nonnegative()).min(1),
   stopMs: z.number().int().positive(),
+  prompts: z.array(z.object({ motion: z.enum(['left', 'right']), atMs: z.number().int().nonnegative() })).max(2).optional(),
 });
 const codes = z.object({ code: z.string().regex(/^\d{4,}$/), created: z.string(), expire: z.string(), schedule: challengeSchedule });
 const faceResult = z.object({

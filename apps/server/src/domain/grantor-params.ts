@@ -92,6 +92,7 @@ export function paramValueProblem(id: string, value: string): string | null {
     return 'ORIGENES_LAUNCHER must be comma-separated origins like https://tienda.example';
   }
   if (id === 'UMBRAL_ROSTRO' && !(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/.test(value))) return 'UMBRAL_ROSTRO must be a number from 0 to 1 (e.g. 0.75)';
+  if (id === 'MOVIMIENTOS_VIDEO_TOKEN' && !/^[0-2]$/.test(value)) return 'MOVIMIENTOS_VIDEO_TOKEN must be 0, 1 or 2 (head turns asked in the face video)';
   if (id === 'MODO_VIDEO_TOKEN' && value !== 'grabacion' && value !== 'tiempo_real') {
     return "MODO_VIDEO_TOKEN must be 'grabacion' or 'tiempo_real'";
   }

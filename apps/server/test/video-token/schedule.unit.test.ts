@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { issueCode } from '../../src/features/face-video/codes.js';
 import { challengeWindow, judgeLiveness, livenessSignals, scheduleSignals, utterances, type AudioEnvelope, type FrameThumbnails, type Utterance } from '../../src/features/face-video/liveness.js';
-import { drawSchedule, parseSchedule, scheduleRanges, testScheduleFromEnv, type ChallengeSchedule } from '../../src/features/face-video/schedule.js';
+import { drawSchedule, parseSchedule, promptRanges, scheduleRanges, testScheduleFromEnv, withPrompts, type ChallengeSchedule } from '../../src/features/face-video/schedule.js';
 import type { FrameMeasures } from '../../src/features/face-video/frame-measures.js';
 
 const schedule: ChallengeSchedule = { digitsMs: [1830, 3010, 3880, 5650], stopMs: 7850 };
@@ -19,15 +19,15 @@ const reading = (digitsMs: readonly number[], latency: (i: number) => number, wo
   digitsMs.map((at, i) => [at + latency(i), at + latency(i) + wordMs] as const);
 
 /** Frames at 4 fps whose mouth opens while `spans` speak, the head swaying. */
-function frames(spans: ReadonlyArray<readonly [number, number]>): FrameMeasures[] {
-  return Array.from({ length: (durationMs / 1000) * 4 }, (_, i) => {
+function frames(spans: ReadonlyArray<readonly [number, number]>, noseTurn: (t: number) => number = () => -0.14, length = durationMs): FrameMeasures[] {
+  return Array.from({ length: (length / 1000) * 4 }, (_, i) => {
     const t = i * 250;
     const open = spans.some(([a, b]) => t >= a - 50 && t <= b + 100);
     return {
       timeMs: t,
       faces: 1,
       frameLuma: 120,
-      face: { luma: 130, surroundLuma: 140, clipped: 0, sharpness: 900, mouthOpening: open ? 0.33 : 0.15, eyeOpening: Math.abs(t - 6500) < 100 ? 0.2 : 0.35, noseX: 0.03 * Math.sin(t / 700), noseY: 0, size: 0.4, yaw: 0.05 * Math.sin(t / 900), pitch: 0, roll: 0 },
+      face: { luma: 130, surroundLuma: 140, clipped: 0, sharpness: 900, mouthOpening: open ? 0.33 : 0.15, eyeOpening: Math.abs(t - 6500) < 100 ? 0.2 : 0.35, noseX: 0.03 * Math.sin(t / 700), noseY: 0, size: 0.4, yaw: 0.05 * Math.sin(t / 900), noseTurn: noseTurn(t) + 0.01 * Math.sin(t / 300), pitch: 0, roll: 0 },
     };
   });
 }
@@ -140,5 +140,69 @@ describe('a reading that does not follow the schedule is refused as the phrase f
   it('no utterances at all', () => {
     const none: Utterance[] = [];
     expect(scheduleSignals(none, [], 0.15, window)).toMatchObject({ answered: 0, followed: false });
+  });
+});
+
+describe('motion prompts (MOVIMIENTOS_VIDEO_TOKEN): head turns asked after the digits', () => {
+  it('are drawn with the schedule only when asked for: after the last answer, one per 2.2 s, both sides, the stop after them', () => {
+    expect(drawSchedule(4).prompts).toBeUndefined();
+    expect(drawSchedule(4, undefined, 0).prompts).toBeUndefined();
+    const sides = new Set<string>();
+    for (let k = 0; k < 100; k += 1) {
+      const drawn = drawSchedule(4, undefined, 2);
+      const last = drawn.digitsMs[3]!;
+      expect(drawn.prompts).toHaveLength(2);
+      expect(drawn.prompts![0]!.atMs).toBe(last + scheduleRanges.answerMs);
+      expect(drawn.prompts![1]!.atMs).toBe(last + scheduleRanges.answerMs + promptRanges.promptMs);
+      expect(drawn.stopMs).toBe(last + scheduleRanges.answerMs + 2 * promptRanges.promptMs);
+      for (const p of drawn.prompts!) sides.add(p.motion);
+      expect(parseSchedule(JSON.parse(JSON.stringify(drawn)))).toEqual(drawn);
+    }
+    expect([...sides].sort()).toEqual(['left', 'right']);
+    expect(drawSchedule(4, undefined, 5).prompts).toHaveLength(2);
+  });
+
+  it('read back only when well formed', () => {
+    const good = withPrompts(schedule, ['left']);
+    expect(parseSchedule({ ...good, prompts: [{ motion: 'up', atMs: good.prompts![0]!.atMs }] })).toBeUndefined();
+    expect(parseSchedule({ ...good, prompts: [{ motion: 'left', atMs: 100 }] })).toBeUndefined();
+    expect(parseSchedule({ ...good, prompts: [{ motion: 'left', atMs: good.stopMs + 1 }] })).toBeUndefined();
+    expect(parseSchedule({ ...good, prompts: 'left' })).toBeUndefined();
+    expect(parseSchedule(good)).toEqual(good);
+  });
+
+  it('come with a code issued for a grantor that asks for them', () => {
+    expect(issueCode(new Date(), { prompts: 1 }).schedule.prompts).toHaveLength(1);
+    expect(issueCode(new Date()).schedule.prompts).toBeUndefined();
+  });
+
+  const asked = withPrompts(schedule, ['left', 'right']);
+  const promptsAt = asked.prompts!.map((p) => p.atMs);
+  const length = asked.stopMs + 250;
+  const spans = reading(schedule.digitsMs, (i) => 400 + [0, 90, -60, 140][i]!);
+  /** A head turn (~0.25 eye-corner distances of nose offset) from 500 ms to 1500 ms after each prompt. */
+  const turning = (signs: readonly number[]) => (t: number) => -0.14 + asked.prompts!.reduce((sum, p, i) => sum + (t >= p.atMs + 500 && t <= p.atMs + 1500 ? signs[i]! * 0.25 : 0), 0);
+  const judged = (noseTurn: (t: number) => number) => {
+    const signals = livenessSignals(frames(spans, noseTurn, length), moving, envelope(spans), challengeWindow(asked));
+    return { signals, verdict: judgeLiveness(signals) };
+  };
+
+  it('pass when the person turns to each side asked (left: the nose to the picture\'s right)', () => {
+    const { signals, verdict } = judged(turning([1, -1]));
+    expect(verdict).toEqual({ kind: 'live' });
+    expect(signals.prompts!.map((p) => p.done)).toEqual([true, true]);
+    expect(signals.prompts!.map((p) => p.atMs)).toEqual(promptsAt);
+  });
+
+  it('refuse, as the phrase failure, a reading that follows the digits without the turns, or turning the other way', () => {
+    for (const noseTurn of [() => -0.14, turning([-1, 1]), turning([1, 0])]) {
+      const { verdict } = judged(noseTurn);
+      expect(verdict.kind).toBe('not_shown');
+      expect(verdict.kind === 'not_shown' && verdict.reason).toMatch(/^the head turn asked \((left|right) at \d+ ms\) was not seen/);
+    }
+  });
+
+  it('leave a schedule without prompts judged as before (the turns are not asked, a head turn is not needed)', () => {
+    expect(judgeLiveness(livenessSignals(frames(spans), moving, envelope(spans), window))).toEqual({ kind: 'live' });
   });
 });

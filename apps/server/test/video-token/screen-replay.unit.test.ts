@@ -96,6 +96,22 @@ describe('screen-replay signals on synthetic frames', () => {
     expect(screenSignals(doorway).strong).not.toContain('bezel');
   });
 
+  it('dark frame: a near-black border all round the face is a closed dark frame; a lit doorway with a desk edge below is not', () => {
+    const inFrame = (x: number, y: number, x0: number, y0: number, x1: number, y1: number, t: number) =>
+      x >= x0 - t && x <= x1 + t && y >= y0 - t && y <= y1 + t && !(x >= x0 && x <= x1 && y >= y0 && y <= y1);
+    const bezel = frames((k) => (x, y) => (inFrame(x, y, 150, 60, 490, 420, 14) ? 12 : scene(k * 2, k)(x, y)));
+    // Four straight sides (two posts, a lintel, a desk edge), lit like the room: what bezelSides alone cannot tell from a screen.
+    const doorwayAndDesk = frames((k) => (x, y) => (inFrame(x, y, 150, 60, 490, 420, 10) ? 225 : scene(k * 2, k)(x, y)));
+    const screen = screenSignals(bezel);
+    expect(screen.darkFrameSides).toBe(4);
+    expect(screen.strong).toEqual(expect.arrayContaining(['bezel', 'dark_frame']));
+    expect(screen.verdict).toBe('refuse');
+    const room = screenSignals(doorwayAndDesk);
+    expect(room.bezelSides).toBe(4);
+    expect(room.darkFrameSides).toBe(0);
+    expect(room.verdict, JSON.stringify(room)).toBe('none');
+  });
+
   it('glare: a flat saturated blob beside the face is flagged', () => {
     const glare = frames((k) => (x, y) => (Math.hypot(x - 460, y - 150) < 60 ? 255 : scene(k * 2, k)(x, y)));
     expect(screenSignals(glare).glare).toBeGreaterThan(screenThresholds.glare);
@@ -159,5 +175,13 @@ describe('screen-replay signals on generated face videos', () => {
     const s = screenSignals(await sampled({ screen: 'phone', screenLook: { scale: 0.62, moirePitch: 1.2, moireDepth: 0.08, glare: 0.6, bands: { periodPx: 24, depth: 0.05, speed: 1.3 } } }));
     expect(s.strong, JSON.stringify(s)).toEqual(expect.arrayContaining(['moire', 'bezel']));
     expect(s.verdict).not.toBe('none');
+  }, 120_000);
+
+  it('a reading replayed on a phone whose moiré the camera does not resolve and without bands is still refused (dark frame)', async () => {
+    const s = screenSignals(await sampled({ screen: 'phone', screenLook: { scale: 0.6, moirePitch: 1, moireDepth: 0.03, glare: 0.4, tiltDeg: 3, shear: -0.05, bezel: 10 } }));
+    expect(s.moire, JSON.stringify(s)).toBeLessThan(screenThresholds.moire);
+    expect(s.banding).toBeLessThan(screenThresholds.banding);
+    expect(s.strong).toEqual(expect.arrayContaining(['bezel', 'dark_frame']));
+    expect(s.verdict).toBe('refuse');
   }, 120_000);
 });

@@ -114,6 +114,7 @@ function signalRecord(s: LivenessSignals, verdict: LivenessVerdict, passive: { r
     scheduleStrayMs: s.schedule.strayMs,
     scheduleLongestAnswerMs: s.schedule.longestAnswerMs,
     scheduleMouth: `${s.schedule.mouthOpened} opened, ${s.schedule.mouthRested}/${s.schedule.gapsSeen} rested, ${s.schedule.mouthStrayFrames} stray`,
+    ...(s.prompts?.length ? { prompts: s.prompts.map((p) => `${p.motion}@${p.atMs}: ${p.done ? 'done' : 'missed'} (${round(p.shift)})`).join('; ') } : {}),
     ...(s.screen ? screenRecord(s.screen) : {}),
   };
   if (passive.real !== null) record.passiveReal = round(passive.real);
@@ -128,6 +129,7 @@ export function screenRecord(screen: ScreenSignals): Record<string, number | str
     screenMoire: round(screen.moire, 2),
     screenBanding: round(screen.banding, 2),
     screenBezelSides: screen.bezelSides,
+    screenDarkFrameSides: screen.darkFrameSides,
     screenGlare: round(screen.glare, 4),
     screenBlueCast: round(screen.blueCast, 3),
     screenStrong: screen.strong.join(',') || 'none',

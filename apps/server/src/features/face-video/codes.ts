@@ -5,7 +5,8 @@
  * that a code seen once is of no use later.
  */
 import { randomInt } from 'node:crypto';
-import { drawSchedule, type ChallengeSchedule } from './schedule.js';
+import { grantorParamDefaults } from '@kyc/contracts';
+import { drawSchedule, promptRanges, withPrompts, type ChallengeSchedule } from './schedule.js';
 
 export const CODE_DIGITS = 4;
 export const CODE_LIFETIME_MS = 3 * 60 * 1000;
@@ -25,15 +26,27 @@ export interface IssuedCode {
   schedule: ChallengeSchedule;
 }
 
-/** A new code with its own random schedule (or `fixedSchedule`: the test-only setting, schedule.ts). */
-export function issueCode(now: Date, options: { lifetimeMs?: number; fixedSchedule?: ChallengeSchedule | undefined } = {}): IssuedCode {
+/**
+ * A new code with its own random schedule (or `fixedSchedule`: the test-only setting, schedule.ts), with `prompts`
+ * head turns asked after the digits (the grantor's MOVIMIENTOS_VIDEO_TOKEN, 0-2).
+ */
+export function issueCode(now: Date, options: { lifetimeMs?: number; fixedSchedule?: ChallengeSchedule | undefined; prompts?: number } = {}): IssuedCode {
   const code = newCode();
+  const prompts = options.prompts ?? 0;
   return {
     code,
     created: now.toISOString(),
     expire: new Date(now.getTime() + (options.lifetimeMs ?? CODE_LIFETIME_MS)).toISOString(),
-    schedule: options.fixedSchedule ?? drawSchedule(Math.min(code.length, SHOWN_DIGITS)),
+    schedule: options.fixedSchedule
+      ? withPrompts(options.fixedSchedule, Array.from({ length: Math.min(prompts, promptRanges.maxPrompts) }, (_, i) => (i % 2 === 0 ? 'left' : 'right')))
+      : drawSchedule(Math.min(code.length, SHOWN_DIGITS), undefined, prompts),
   };
+}
+
+/** Head turns a grantor asks for (MOVIMIENTOS_VIDEO_TOKEN, stored value or default '0'): 0-2, anything else 0. */
+export function motionPromptCount(stored: Readonly<Record<string, string>>): number {
+  const value = (stored.MOVIMIENTOS_VIDEO_TOKEN ?? grantorParamDefaults.MOVIMIENTOS_VIDEO_TOKEN).trim();
+  return /^[0-2]$/.test(value) ? Number(value) : 0;
 }
 
 export type CodeState = 'usable' | 'unknown' | 'used' | 'expired';

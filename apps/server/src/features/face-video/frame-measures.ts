@@ -34,6 +34,12 @@ export interface FrameMeasures {
     noseY: number;
     size: number;
     yaw: number;
+    /**
+     * Nose tip's horizontal offset from the middle of the outer eye corners, over their distance: positive when the
+     * nose is to the picture's right (a turn to the person's left, the camera not mirrored). Moving the head
+     * without turning it leaves it unchanged, unlike noseX.
+     */
+    noseTurn: number;
     pitch: number;
     roll: number;
     /** Colour and detail of the lower face against the skin above it (a mask, a hand). */
@@ -115,6 +121,7 @@ export function measureFrame(timeMs: number, image: RgbImage, faces: readonly Fa
     noseY: (m[1]![1] - image.height / 2) / Math.max(1, face.box[2]),
     size: face.box[2] / image.width,
     yaw: face.angle.yaw,
+    noseTurn: d(33, 263) > 0 ? (m[1]![0] - (m[33]![0] + m[263]![0]) / 2) / d(33, 263) : 0,
     pitch: face.angle.pitch,
     roll: face.angle.roll,
   };

@@ -8,7 +8,7 @@
  * recognised by their frames: a frozen picture, or a clip played in a loop (frames repeating far apart in time).
  */
 import type { FrameMeasures } from './frame-measures.js';
-import { specSchedule, type ChallengeSchedule } from './schedule.js';
+import { promptRanges, readingStopMs, specSchedule, type ChallengeSchedule, type MotionPrompt } from './schedule.js';
 import type { ScreenSignals } from './screen-replay.js';
 
 export interface ChallengeWindow {
@@ -19,15 +19,18 @@ export interface ChallengeWindow {
   slots: Array<[number, number]>;
   /** When each digit appears and when the recording stops: the schedule the answers must follow. */
   digitsMs: number[];
+  /** When the digits' part ends (the first motion prompt, or the recording's stop). */
   stopMs: number;
+  /** Head turns asked after the digits (schedule.ts), none by default. */
+  prompts: MotionPrompt[];
 }
 
 /** The window of a digit schedule (schedule.ts); the spec's fixed timing when none is given. */
 export function challengeWindow(schedule: ChallengeSchedule = specSchedule(), answerMs = 1500): ChallengeWindow {
-  const { digitsMs, stopMs } = schedule;
+  const { digitsMs } = schedule;
   const last = digitsMs[digitsMs.length - 1]!;
   const slots = digitsMs.map((at, i): [number, number] => [at, (digitsMs[i + 1] ?? last + 1000) + 300]);
-  return { startMs: digitsMs[0]!, endMs: last + answerMs, slots, digitsMs: [...digitsMs], stopMs };
+  return { startMs: digitsMs[0]!, endMs: last + answerMs, slots, digitsMs: [...digitsMs], stopMs: readingStopMs(schedule), prompts: (schedule.prompts ?? []).map((p) => ({ ...p })) };
 }
 
 /** Every frame of the recording as a tiny grey picture (decode.ts ThumbnailTrack). */
@@ -108,6 +111,13 @@ export const livenessThresholds = {
   mouthMissedAnswers: 1,
   /** Frames (4 a second) with the mouth open outside every answer, from the rest before the first digit to the stop. */
   mouthStrayFrames: 2,
+  /**
+   * A head turn asked by a motion prompt: the nose's offset from the eyes' middle (frame-measures.ts noseTurn)
+   * moves this much (eye-corner distances) towards the asked side, over its level during the reading, in the
+   * second-largest frame from `promptLagMs` after the prompt to its end (docs/decisions.md "Motion prompts").
+   */
+  promptTurn: 0.05,
+  promptLagMs: 250,
 } as const;
 
 export type LivenessThresholds = { -readonly [K in keyof typeof livenessThresholds]: number };
@@ -132,6 +142,8 @@ export interface LivenessSignals {
   naturalMotion: boolean;
   /** The schedule check (scheduleSignals). */
   schedule: ScheduleSignals;
+  /** The head turns asked (promptSignals); empty or absent when none were. */
+  prompts?: PromptSignal[];
   /** Evidence of a screen held up to the camera (screen-replay.ts), when measured. */
   screen?: ScreenSignals;
 }
@@ -306,6 +318,33 @@ export function scheduleSignals(
   return { answered: answers.length, digits, latenciesMs, latencySpreadMs, longestAnswerMs, strayMs, mouthOpened, mouthRested, gapsSeen, mouthStrayFrames, followed: detail === '', detail };
 }
 
+export interface PromptSignal {
+  motion: MotionPrompt['motion'];
+  atMs: number;
+  /** Frames with a face measured while it was shown. */
+  frames: number;
+  /** How far the nose moved towards the asked side (eye-corner distances; negative: the other way). */
+  shift: number;
+  done: boolean;
+}
+
+/**
+ * Whether each asked head turn was made: the nose's offset from the eyes' middle, against its median while the
+ * digits were read, moves towards the asked side in at least two frames while the prompt is shown. A turn to the
+ * person's left moves the nose to the picture's right (noseTurn grows): the recording is not mirrored.
+ */
+export function promptSignals(frames: ReadonlyArray<{ timeMs: number; noseTurn: number }>, prompts: readonly MotionPrompt[], t: LivenessThresholds = livenessThresholds): PromptSignal[] {
+  if (prompts.length === 0) return [];
+  const baseline = median(frames.filter((f) => f.timeMs < prompts[0]!.atMs).map((f) => f.noseTurn));
+  return prompts.map((prompt) => {
+    const sign = prompt.motion === 'left' ? 1 : -1;
+    const shown = frames.filter((f) => f.timeMs >= prompt.atMs + t.promptLagMs && f.timeMs <= prompt.atMs + promptRanges.promptMs);
+    const shifts = shown.map((f) => sign * (f.noseTurn - baseline)).sort((a, b) => b - a);
+    const shift = shifts.length >= 2 ? shifts[1]! : -Infinity;
+    return { motion: prompt.motion, atMs: prompt.atMs, frames: shown.length, shift: Number.isFinite(shift) ? shift : 0, done: shift >= t.promptTurn };
+  });
+}
+
 export interface ReplaySignals {
   /** Pairs of neighbouring frames compared. */
   neighbours: number;
@@ -398,7 +437,8 @@ export function livenessSignals(
   const still = mouthRange < t.stillMouthRange && Math.max(headMotion, headTurn) < t.stillHeadMotion && blinks === 0;
   const frozen = neighbours >= 3 && identicalShare >= t.frozenShare && still;
   const looped = !frozen && repeatShare >= t.loopShare;
-  const schedule = scheduleSignals(speech, withFace.map((f) => ({ timeMs: f.timeMs, opening: f.face!.mouthOpening })), rest, window, t);
+  const schedule = scheduleSignals(speech, withFace.filter((f) => window.prompts.length === 0 || f.timeMs < window.stopMs).map((f) => ({ timeMs: f.timeMs, opening: f.face!.mouthOpening })), rest, window, t);
+  const prompts = promptSignals(withFace.map((f) => ({ timeMs: f.timeMs, noseTurn: f.face!.noseTurn })), window.prompts, t);
 
   return {
     frames: frames.length,
@@ -418,6 +458,7 @@ export function livenessSignals(
     blinks,
     naturalMotion,
     schedule,
+    prompts,
   };
 }
 
@@ -433,6 +474,8 @@ export function judgeLiveness(s: LivenessSignals): LivenessVerdict {
   if (!s.mouthActive) return { kind: 'not_shown', reason: 'the mouth did not move while the digits were shown' };
   if (!s.speechActive) return { kind: 'not_shown', reason: 'no speech was heard while the digits were shown' };
   if (!s.schedule.followed) return { kind: 'not_shown', reason: `the reading did not follow the digits' schedule: ${s.schedule.detail}` };
+  const missed = s.prompts?.find((p) => !p.done);
+  if (missed) return { kind: 'not_shown', reason: `the head turn asked (${missed.motion} at ${missed.atMs} ms) was not seen (${missed.frames} frames, turn ${Math.round(missed.shift * 100) / 100})` };
   if (!s.synced) return { kind: 'not_shown', reason: 'the mouth and the voice did not move together' };
   if (!s.naturalMotion) return { kind: 'not_shown', reason: 'no head motion or blink was seen' };
   return { kind: 'live' };

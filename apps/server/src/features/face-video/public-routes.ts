@@ -1,5 +1,7 @@
 import { calls, errorTexts, faceMessages } from '@kyc/contracts';
 import { issueCode, type VideoContentType } from './index.js';
+import { motionPromptCount } from './codes.js';
+import { readStoredParams } from '../../store/grantors.js';
 import { assertLinkUser, authorizeLink, decideLinkVideo, LinkFlowError, type LinkAuth } from '../results/link-video.js';
 import { insertCode } from './codes-store.js';
 import { uploadLimits } from '../../uploads/limits.js';
@@ -52,7 +54,7 @@ export function registerPublicVideoTokenRoutes(app: ZodApp, deps: Deps): void {
       sameUser(auth, fields.uuid ?? '');
       const { link } = auth;
       await checkCodePhoto(face, file);
-      const codes = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule });
+      const codes = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule, prompts: motionPromptCount(await readStoredParams(db, link.grantorId)) });
       await insertCode(db, cipher, { uuidTrx: link.uuidTrx, grantorId: link.grantorId, ...codes, origin: 'otp' });
       request.log.info({ grantorId: link.grantorId, uuidTrx: link.uuidTrx, linkId: link.linkId }, 'link-flow video-token code issued');
       reply.header('cache-control', 'no-store');

@@ -5,6 +5,7 @@ import { checkOpen } from '../../attempts/service.js';
 import { normalizeId } from '../../domain/transactions.js';
 import { frameCovered, measureCover } from './face-cover.js';
 import { decideVideoToken, issueCode, type VideoContentType } from './index.js';
+import { motionPromptCount } from './codes.js';
 import { insertCode } from './codes-store.js';
 import { readStoredParams } from '../../store/grantors.js';
 import { checkContent } from '../../uploads/check-content.js';
@@ -51,7 +52,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
   }
 
   async function storeCode(grantorId: string, uuidTrx: string, origin: 'otp' | 'code') {
-    const issued = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule });
+    const issued = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule, prompts: motionPromptCount(await readStoredParams(db, grantorId)) });
     await insertCode(db, cipher, { uuidTrx, grantorId, ...issued, origin });
     return issued;
   }

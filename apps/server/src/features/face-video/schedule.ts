@@ -12,7 +12,24 @@ export interface ChallengeSchedule {
   digitsMs: number[];
   /** When the recording stops (recorder path) or finish_record is sent (real-time path). */
   stopMs: number;
+  /** Head turns asked after the digits (grantor parameter MOVIMIENTOS_VIDEO_TOKEN); absent when none. */
+  prompts?: MotionPrompt[];
 }
+
+/** A head turn to the person's own left or right, asked from `atMs` (shown on the screen until the next one). */
+export interface MotionPrompt {
+  motion: 'left' | 'right';
+  atMs: number;
+}
+
+export const promptRanges = {
+  /**
+   * The first prompt appears when the last digit's answer time is over (scheduleRanges.answerMs); each stays this
+   * long (a reaction, a ~1 s turn and back), and the recording stops after the last.
+   */
+  promptMs: 2200,
+  maxPrompts: 2,
+} as const;
 
 export const scheduleRanges = {
   /** The first digit appears 1.5-2.5 s after the recording starts (the spec's fixed 2 s on average). */
@@ -29,13 +46,29 @@ export function specSchedule(digits = 4): ChallengeSchedule {
   return { digitsMs, stopMs: 8000 };
 }
 
-/** A fresh random schedule for `digits` digits (crypto.randomInt, whole milliseconds). */
-export function drawSchedule(digits = 4, draw: (min: number, max: number) => number = randomInt): ChallengeSchedule {
+/**
+ * A fresh random schedule for `digits` digits (crypto.randomInt, whole milliseconds), with `prompts` head turns
+ * (0-2, each side drawn at random) after the digits' answers.
+ */
+export function drawSchedule(digits = 4, draw: (min: number, max: number) => number = randomInt, prompts = 0): ChallengeSchedule {
   const [firstMin, firstMax] = scheduleRanges.firstDigitMs;
   const [stepMin, stepMax] = scheduleRanges.intervalMs;
   const digitsMs = [draw(firstMin, firstMax + 1)];
   for (let i = 1; i < digits; i += 1) digitsMs.push(digitsMs[i - 1]! + draw(stepMin, stepMax + 1));
-  return { digitsMs, stopMs: digitsMs[digitsMs.length - 1]! + scheduleRanges.answerMs };
+  return withPrompts({ digitsMs, stopMs: digitsMs[digitsMs.length - 1]! + scheduleRanges.answerMs }, Array.from({ length: Math.min(prompts, promptRanges.maxPrompts) }, () => (draw(0, 2) === 0 ? 'left' : 'right')));
+}
+
+/** The schedule with head turns asked after its digits' answers (its stop moved after the last one). */
+export function withPrompts(schedule: ChallengeSchedule, motions: ReadonlyArray<MotionPrompt['motion']>): ChallengeSchedule {
+  if (motions.length === 0) return { digitsMs: [...schedule.digitsMs], stopMs: schedule.stopMs };
+  const readingEnd = schedule.digitsMs[schedule.digitsMs.length - 1]! + scheduleRanges.answerMs;
+  const prompts = motions.map((motion, i) => ({ motion, atMs: readingEnd + i * promptRanges.promptMs }));
+  return { digitsMs: [...schedule.digitsMs], stopMs: readingEnd + motions.length * promptRanges.promptMs, prompts };
+}
+
+/** When the digits' part ends: the first prompt, or the stop. */
+export function readingStopMs(schedule: ChallengeSchedule): number {
+  return schedule.prompts?.[0]?.atMs ?? schedule.stopMs;
 }
 
 /** A schedule read back from storage or from the test setting; undefined when malformed. */
@@ -45,7 +78,17 @@ export function parseSchedule(value: unknown): ChallengeSchedule | undefined {
   if (!Array.isArray(digitsMs) || digitsMs.length === 0 || !digitsMs.every((v) => Number.isInteger(v) && v >= 0)) return undefined;
   if (!digitsMs.every((v, i) => i === 0 || v > digitsMs[i - 1])) return undefined;
   if (!Number.isInteger(stopMs) || (stopMs as number) <= digitsMs[digitsMs.length - 1]) return undefined;
-  return { digitsMs: digitsMs as number[], stopMs: stopMs as number };
+  const { prompts } = value as Record<string, unknown>;
+  if (prompts === undefined) return { digitsMs: digitsMs as number[], stopMs: stopMs as number };
+  const valid =
+    Array.isArray(prompts) &&
+    prompts.length <= promptRanges.maxPrompts &&
+    prompts.every((p, i) => {
+      const { motion, atMs } = (p ?? {}) as Record<string, unknown>;
+      const after = i === 0 ? digitsMs[digitsMs.length - 1] : (prompts[i - 1] as MotionPrompt).atMs;
+      return (motion === 'left' || motion === 'right') && Number.isInteger(atMs) && (atMs as number) > after && (atMs as number) < (stopMs as number);
+    });
+  return valid ? { digitsMs: digitsMs as number[], stopMs: stopMs as number, ...(prompts.length > 0 ? { prompts: prompts as MotionPrompt[] } : {}) } : undefined;
 }
 
 export const TEST_SCHEDULE_VARIABLE = 'VIDEO_TOKEN_TEST_SCHEDULE_MS';

@@ -7,6 +7,8 @@
  * - banding: a display's refresh or backlight PWM against a rolling shutter leaves horizontal bands that roll from
  *   frame to frame: a periodic row profile of the *difference* of two frames (static stripes cancel out).
  * - bezel: long straight edges enclosing the face on three or four sides (a phone's or monitor's frame).
+ * - dark frame: those edges that run along a near-black strip (the display's unlit border and frame); a closed
+ *   dark frame (all four sides) is what a screen shows and a doorway or a desk edge does not.
  * - glare: a flat, saturated, near-white blob around the face (a lamp reflected on the glass).
  * - gamut: the display's bluish white in the brightest pixels around the face.
  *
@@ -32,6 +34,8 @@ export const screenThresholds = {
   banding: 8,
   /** Sides of the face with a long straight edge: all four (a doorway behind a person gives three). */
   bezelSides: 4,
+  /** Sides whose edge runs along a near-black strip (darkFrameSides): all four. */
+  darkFrameSides: 4,
   /** Share of the face's surroundings covered by one flat near-white blob. */
   glare: 0.02,
   /** Mean (B - R) / luma of the brightest pixels around the face: recorded, never counted (light colour varies too much). */
@@ -41,6 +45,9 @@ export const screenThresholds = {
   spoofAt: 3,
 } as const;
 
+/** A strip along a bezel line is the display's border when near-black and even (luma 0..255, small copy). */
+export const darkStripLimits = { reach: 6, maxMean: 45, maxSpread: 25 } as const;
+
 export type ScreenThresholds = { -readonly [K in keyof typeof screenThresholds]: number };
 
 export interface ScreenSignals {
@@ -48,6 +55,7 @@ export interface ScreenSignals {
   moire: number;
   banding: number;
   bezelSides: number;
+  darkFrameSides: number;
   glare: number;
   blueCast: number;
   /** Names of the signals at or over their thresholds. */
@@ -301,7 +309,7 @@ export function bandingStrength(pairs: ReadonlyArray<readonly [ScreenFrame, Scre
 // ---------------------------------------------------------------------------------------------------------------
 // Bezel, glare and gamut on a 160 px copy.
 
-interface Small {
+export interface Small {
   width: number;
   height: number;
   r: Float64Array;
@@ -312,7 +320,7 @@ interface Small {
   scale: number;
 }
 
-function shrink(image: RgbImage, width = 160): Small {
+export function shrink(image: RgbImage, width = 160): Small {
   const scale = image.width / width;
   const height = Math.max(1, Math.round(image.height / scale));
   const r = new Float64Array(width * height);
@@ -348,13 +356,13 @@ function shrink(image: RgbImage, width = 160): Small {
   return { width, height, r, g, b, luma, scale };
 }
 
-interface Gradient {
+export interface Gradient {
   mag: Float64Array;
   /** Direction of the gradient (radians, 0..π). */
   dir: Float64Array;
 }
 
-function sobel(s: Small): Gradient {
+export function sobel(s: Small): Gradient {
   const { width: w, height: h, luma: l } = s;
   const mag = new Float64Array(w * h);
   const dir = new Float64Array(w * h);
@@ -389,6 +397,21 @@ const ANGLES = 90;
  * how much of the stretch beside the face it covers.
  */
 export function bezelSides(s: Small, g: Gradient, face: FaceBox): number {
+  return bezelLines(s, g, face).length;
+}
+
+export interface BezelLine {
+  side: 'left' | 'right' | 'above' | 'below';
+  /** Hough angle index (of ANGLES over π) and distance of the line on the small copy. */
+  a: number;
+  rho: number;
+  /** The stretch beside the face it was walked over (small-copy pixels along the line). */
+  from: number;
+  to: number;
+}
+
+/** The long straight edges beside the face, one per side at most (see bezelSides). */
+export function bezelLines(s: Small, g: Gradient, face: FaceBox): BezelLine[] {
   const { width: w, height: h } = s;
   const fx0 = face[0] / s.scale;
   const fy0 = face[1] / s.scale;
@@ -442,7 +465,7 @@ export function bezelSides(s: Small, g: Gradient, face: FaceBox): number {
       if (!best[side] || v > best[side]!.v) best[side] = { a, rho: r, v };
     }
   }
-  let count = 0;
+  const lines: BezelLine[] = [];
   for (const side of Object.keys(best) as Array<keyof typeof sides>) {
     const line = best[side];
     if (!line) continue;
@@ -467,9 +490,9 @@ export function bezelSides(s: Small, g: Gradient, face: FaceBox): number {
       if (edge) covered += 1;
     }
     const span = to - from;
-    if (seen >= 0.6 * span && covered >= 0.7 * seen) count += 1;
+    if (seen >= 0.6 * span && covered >= 0.7 * seen) lines.push({ side, a: line.a, rho: line.rho, from, to });
   }
-  return count;
+  return lines;
 }
 
 /** Share of the face's surroundings (the box grown by its size) in the largest flat near-white blob. */
@@ -568,12 +591,15 @@ export function screenSignals(frames: readonly ScreenFrame[], t: ScreenThreshold
   const moire = moireStrength(picked);
   const banding = bandingStrength(chosen.map((i) => [frames[i]!, frames[i + 1]!] as const));
   const sides: number[] = [];
+  const darkSides: number[] = [];
   const glare: number[] = [];
   const cast: number[] = [];
   for (const frame of picked) {
     const small = shrink(frame.image);
     const gradient = sobel(small);
-    sides.push(bezelSides(small, gradient, frame.face!));
+    const lines = bezelLines(small, gradient, frame.face!);
+    sides.push(lines.length);
+    darkSides.push(lines.filter((line) => darkStrip(small, line)).length);
     glare.push(glareShare(small, gradient, frame.face!));
     cast.push(blueCast(small, frame.face!));
   }
@@ -582,6 +608,7 @@ export function screenSignals(frames: readonly ScreenFrame[], t: ScreenThreshold
     moire,
     banding,
     bezelSides: medianOf(sides),
+    darkFrameSides: medianOf(darkSides),
     glare: medianOf(glare),
     blueCast: medianOf(cast),
   };
@@ -589,7 +616,44 @@ export function screenSignals(frames: readonly ScreenFrame[], t: ScreenThreshold
   if (signals.moire >= t.moire) strong.push('moire');
   if (signals.banding >= t.banding) strong.push('banding');
   if (signals.bezelSides >= t.bezelSides) strong.push('bezel');
+  if (signals.darkFrameSides >= t.darkFrameSides) strong.push('dark_frame');
   if (signals.glare >= t.glare) strong.push('glare');
   // The display's white point is recorded (blueCast) but not counted: a room's light shifts it more than a screen does.
   return { framesMeasured: picked.length, ...signals, strong, verdict: screenVerdict(strong, t), ms: performance.now() - started };
+}
+
+/** Luma (mean and spread) of strips parallel to a bezel line, at offsets -reach..reach along its normal (small copy). */
+export function lineProfile(s: Small, line: BezelLine, reach = 8): Array<{ d: number; mean: number; std: number }> {
+  const c = Math.cos((line.a * Math.PI) / ANGLES);
+  const sn = Math.sin((line.a * Math.PI) / ANGLES);
+  const vertical = line.side === 'left' || line.side === 'right';
+  const out: Array<{ d: number; mean: number; std: number }> = [];
+  for (let d = -reach; d <= reach; d += 1) {
+    let sum = 0;
+    let sq = 0;
+    let n = 0;
+    for (let t = Math.floor(line.from); t <= Math.ceil(line.to); t += 1) {
+      const px = vertical ? (line.rho - t * sn) / c : t;
+      const py = vertical ? t : (line.rho - t * c) / sn;
+      const x = Math.round(px + d * c);
+      const y = Math.round(py + d * sn);
+      if (x < 0 || y < 0 || x >= s.width || y >= s.height) continue;
+      const v = s.luma[y * s.width + x]!;
+      sum += v;
+      sq += v * v;
+      n += 1;
+    }
+    const mean = n > 0 ? sum / n : NaN;
+    out.push({ d, mean, std: n > 0 ? Math.sqrt(Math.max(0, sq / n - mean * mean)) : NaN });
+  }
+  return out;
+}
+
+/**
+ * Whether a near-black, even strip runs along the line within `reach` pixels of it (either side: the line may be
+ * the display's edge or the frame's outer edge): the unlit border of a screen. A doorway, a window frame or a desk
+ * edge are lit like the room (measured on 27 real photos: at most 2 of 4 sides dark; docs/decisions.md).
+ */
+export function darkStrip(s: Small, line: BezelLine, limits = darkStripLimits): boolean {
+  return lineProfile(s, line, limits.reach).some((p) => p.mean <= limits.maxMean && p.std <= limits.maxSpread);
 }

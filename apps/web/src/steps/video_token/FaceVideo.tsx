@@ -373,7 +373,9 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
               ? copy.matched
               : processing
                 ? copy.processing
-                : null;
+                : view?.motion
+                  ? copy.turn[view.motion]
+                  : null;
   const left = attempts.max - attempts.used;
   const action = failure ? dialogAction(failure, attempts, rules) : 'retry';
 
@@ -406,7 +408,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
             {titleVisible ? <strong className="face-video__read">{copy.read}</strong> : null}
             {prompt ? <span>{prompt}</span> : null}
           </p>
-          {view && view.slot !== null && !processing ? (
+          {view && view.slot !== null && !processing && !view.motion ? (
             <div className="face-video__digits" role="status" aria-live="assertive" aria-atomic="true">
               <span className="visually-hidden">
                 {view.slot < shownDigits ? `${copy.digitLabel(view.slot + 1, shownDigits)}: ${view.digit}` : copy.done}

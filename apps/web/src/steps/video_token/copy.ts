@@ -22,6 +22,8 @@ export const faceCopy = {
   read: 'Lee cada número en voz alta y claro conforme aparezca',
   digitLabel: (index: number, total: number) => `Número ${index} de ${total}`,
   done: 'Lectura terminada',
+  // project: motion prompts (MOVIMIENTOS_VIDEO_TOKEN), not in the spec; the person's own side (the preview is mirrored).
+  turn: { left: 'Ahora gira la cabeza hacia tu izquierda', right: 'Ahora gira la cabeza hacia tu derecha' },
   processing: 'Procesando, gracias por tu paciencia', // spec
   matched: 'Listo, confirmamos tu identidad.',
   errorTitle: 'Lo sentimos', // spec

@@ -6,8 +6,8 @@ describe("face video reading sequence (docs/flow.md §4 screens, the code's sche
   const schedule = { digitsMs: [1830, 3010, 3880, 5650], stopMs: 7850 };
 
   it('time 0 shows the instruction title and no digit; "tick 1 hides the title"', () => {
-    expect(readingView(0, code, schedule, 'grabacion')).toEqual({ titleVisible: true, slot: null, digit: '', processing: false });
-    expect(readingView(1000, code, schedule, 'grabacion')).toEqual({ titleVisible: false, slot: null, digit: '', processing: false });
+    expect(readingView(0, code, schedule, 'grabacion')).toEqual({ titleVisible: true, slot: null, digit: '', processing: false, motion: null });
+    expect(readingView(1000, code, schedule, 'grabacion')).toEqual({ titleVisible: false, slot: null, digit: '', processing: false, motion: null });
   });
 
   it('each digit appears exactly at its time and stays until the next; the blank fifth slot a second after the last', () => {
@@ -26,6 +26,18 @@ describe("face video reading sequence (docs/flow.md §4 screens, the code's sche
     expect(readingView(8850, code, schedule, 'grabacion').processing).toBe(true);
     expect(readingView(7849, code, schedule, 'tiempo_real').processing).toBe(false);
     expect(readingView(7850, code, schedule, 'tiempo_real').processing).toBe(true);
+  });
+
+  it('motion prompts (MOVIMIENTOS_VIDEO_TOKEN): each head turn is asked from its time to the next one, the digits hidden meanwhile', () => {
+    const asked = { digitsMs: [1830, 3010, 3880, 5650], stopMs: 12250, prompts: [{ motion: 'left' as const, atMs: 7850 }, { motion: 'right' as const, atMs: 10050 }] };
+    expect(readingView(7849, code, asked, 'grabacion')).toMatchObject({ slot: 4, motion: null });
+    expect([7850, 10049, 10050, 12249].map((t) => readingView(t, code, asked, 'grabacion').motion)).toEqual(['left', 'left', 'right', 'right']);
+    expect(readingView(12250, code, asked, 'tiempo_real')).toMatchObject({ processing: true, motion: null });
+    expect(viewChangesMs(asked)).toEqual([0, 1000, 1830, 3010, 3880, 5650, 6650, 7850, 10050]);
+    expect(isDigitSchedule(asked)).toBe(true);
+    expect(isDigitSchedule({ ...asked, prompts: [{ motion: 'up', atMs: 7850 }] })).toBe(false);
+    expect(isDigitSchedule({ ...asked, prompts: [{ motion: 'left', atMs: 13000 }] })).toBe(false);
+    expect(readingView(7850, code, schedule, 'grabacion').motion).toBeNull();
   });
 
   it('accepts only a well-formed schedule', () => {

@@ -34,6 +34,26 @@ export const shownDigits = 4;
 export interface DigitSchedule {
   digitsMs: number[];
   stopMs: number;
+  /** Head turns asked after the digits (the grantor's MOVIMIENTOS_VIDEO_TOKEN), each shown from its time. */
+  prompts?: MotionPrompt[];
+}
+
+export interface MotionPrompt {
+  /** The person's own left or right. */
+  motion: 'left' | 'right';
+  atMs: number;
+}
+
+function isMotionPrompts(value: unknown, after: number, stopMs: number): boolean {
+  if (value === undefined) return true;
+  if (!Array.isArray(value)) return false;
+  let last = after;
+  for (const p of value) {
+    const { motion, atMs } = (p ?? {}) as Record<string, unknown>;
+    if ((motion !== 'left' && motion !== 'right') || typeof atMs !== 'number' || !(atMs > last) || !(atMs < stopMs)) return false;
+    last = atMs;
+  }
+  return true;
 }
 
 export function isDigitSchedule(value: unknown): value is DigitSchedule {
@@ -44,7 +64,8 @@ export function isDigitSchedule(value: unknown): value is DigitSchedule {
     digitsMs.length > 0 &&
     digitsMs.every((v, i) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && (i === 0 || v > (digitsMs[i - 1] as number))) &&
     typeof stopMs === 'number' &&
-    stopMs > (digitsMs[digitsMs.length - 1] as number)
+    stopMs > (digitsMs[digitsMs.length - 1] as number) &&
+    isMotionPrompts((value as Record<string, unknown>).prompts, digitsMs[digitsMs.length - 1] as number, stopMs)
   );
 }
 
@@ -58,6 +79,8 @@ export interface TickView {
   digit: string;
   /** 'Procesando, gracias por tu paciencia' is shown. */
   processing: boolean;
+  /** The head turn asked now (after the digits), or null. */
+  motion: MotionPrompt['motion'] | null;
 }
 
 /** How long the last digit stays before the blank fifth slot (the spec's one tick). */
@@ -77,13 +100,15 @@ export function readingView(elapsedMs: number, code: string, schedule: DigitSche
   if (slot !== null && elapsedMs >= last + lastDigitShownMs) slot = shownDigits;
   const digit = slot !== null && slot < shownDigits ? (code[slot] ?? '') : '';
   const processing = elapsedMs >= schedule.stopMs + (path === 'tiempo_real' ? 0 : faceTimings.tickMs);
-  return { titleVisible, slot, digit, processing };
+  let motion: MotionPrompt['motion'] | null = null;
+  for (const p of schedule.prompts ?? []) if (elapsedMs >= p.atMs && elapsedMs < schedule.stopMs) motion = p.motion;
+  return { titleVisible, slot, digit, processing, motion };
 }
 
 /** The moments (ms from the recording start, before the stop) at which the screen changes. */
 export function viewChangesMs(schedule: DigitSchedule): number[] {
   const times = schedule.digitsMs.slice(0, shownDigits);
-  const changes = [0, faceTimings.tickMs, ...times, times[times.length - 1]! + lastDigitShownMs].filter((t) => t < schedule.stopMs);
+  const changes = [0, faceTimings.tickMs, ...times, times[times.length - 1]! + lastDigitShownMs, ...(schedule.prompts ?? []).map((p) => p.atMs)].filter((t) => t < schedule.stopMs);
   return [...new Set(changes)].sort((a, b) => a - b);
 }
 
