@@ -10,6 +10,7 @@ import { issueResultLink, signLinkCredential, signLinkToken, type LinkContext } 
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { followsTestSchedule, testScheduleEnv } from './support/schedule.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
+import { acceptConsents, recordFaceDecision } from './support/journey.js';
 import { connectClient, createConnection } from './support/realtime-client.js';
 import { createBlobStore } from '../src/blob/index.js';
 import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
@@ -102,12 +103,15 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
     t = await startTestApp(engine, testScheduleEnv);
     links = resultLinkContext({ config: t.config, db: t.db });
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers: h })).statusCode).toBe(200);
+    await acceptConsents(t.app, h);
     const ocr = await multipart('/v2/ocr', h, [
       { name: 'uuidUser', value: h.cliente },
       { name: 'side', value: 'front' },
       { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front },
     ]);
     expect(ocr.statusCode, ocr.body).toBe(200);
+    // The main flow's face video, decided two hours ago: the link's own face video is what these tests are about.
+    await recordFaceDecision(t, { uuidTrx: h.transaccion, grantorId: demoId }, undefined, new Date(Date.now() - 2 * 3_600_000));
     const docs = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: h, payload: { uuidUser: h.cliente } });
     expect(docs.statusCode, docs.body).toBe(200);
   }, 60_000);

@@ -35,6 +35,18 @@ export const errorTexts = {
   emailOtherAddress: 'El resultado de este proceso solo puede enviarse al correo que confirmaste.',
 } as const;
 
+/**
+ * The 409 of a call made before the step it depends on (docs/decisions.md "The server holds the journey's order"):
+ * docs/flow.md §8 has no text for it, so these are the project's, one per step that is due.
+ */
+export const journeyOrderTexts = {
+  terminos: 'Para continuar primero debes aceptar el aviso de privacidad y los términos del proceso.',
+  idFront: 'Para continuar primero debes capturar tu identificación.',
+  clausula: 'Para continuar primero debes aceptar la cláusula de medios electrónicos.',
+  autorizacion: 'Para continuar primero debes aceptar la autorización de tu solicitud.',
+  faceVideo: 'Para continuar primero debes completar la confirmación de identidad con tu rostro.',
+} as const;
+
 /** Face step server messages (docs/flow.md §8). The first seven do not count an attempt. */
 export const faceMessages = {
   noFace: 'No se encontró rostro',

@@ -10,6 +10,7 @@ import { createDataCipher, loadDataKey } from '../../src/crypto/data-cipher.js';
 import { insertGrantor } from '../../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from '../support/app.js';
 import { demoId, trxHeaders } from '../support/fixtures.js';
+import { acceptConsents, usableFront } from '../support/journey.js';
 import { imageSample, multipartBody, pdfSample, type FormPart } from './samples.js';
 
 const uploadLimit = 200_000;
@@ -47,6 +48,9 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
   /** A transaction opened by the flow (GET /v1/params), as before any real upload. */
   const openTransaction = async (headers: Headers = trxHeaders()) => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers })).statusCode).toBe(200);
+    // The journey's order: consent and a usable ID front come before the proof (domain/journey-order.ts).
+    await acceptConsents(t.app, headers);
+    await usableFront(t, headers);
     return headers;
   };
   // The proof's own records (the reading of each proof is its own kind, comprobante_lectura).
@@ -298,8 +302,15 @@ describe.each(engines)('POST /v1/file when the evidence cannot be recorded ($nam
 
   it('answers 500 and removes the blob it wrote', async () => {
     const headers = trxHeaders();
-    expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers })).statusCode).toBe(200);
-    await sql`drop table evidence`.execute(t.db);
+    await acceptConsents(t.app, headers);
+    await usableFront(t, headers);
+    // The proof's own evidence row cannot be written (the journey-order check before it still reads the table).
+    if (engine.name === 'sqlite') {
+      await sql`create trigger refuse_proof before insert on evidence when new.kind = 'comprobante_domicilio' begin select raise(abort, 'refused'); end`.execute(t.db);
+    } else {
+      await sql`create function refuse_proof() returns trigger language plpgsql as $$ begin if new.kind = 'comprobante_domicilio' then raise exception 'refused'; end if; return new; end $$`.execute(t.db);
+      await sql`create trigger refuse_proof before insert on evidence for each row execute function refuse_proof()`.execute(t.db);
+    }
     const { payload, contentType } = multipartBody(proofForm(headers, { data: await imageSample('png') }));
     const res = await t.app.inject({ method: 'POST', url: '/v1/file', headers: { ...headers, 'content-type': contentType }, payload });
     expect(res.statusCode).toBe(500);

@@ -18,6 +18,7 @@ import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kin
 import { addEvidence, latestEvidence } from '../../store/evidence.js';
 import { readStoredParams } from '../../store/grantors.js';
 import { authorizeTransaction } from '../../http/auth.js';
+import { authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
 
@@ -128,7 +129,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     },
     handler: async (request, reply) => {
       assertBodyUser(request.body.uuidUser, request.headers.cliente);
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'result');
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
       const now = new Date();
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
@@ -191,7 +192,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     handler: async (request, reply) => {
       const { body, headers } = request;
       assertSendingBody(body, headers.cliente);
-      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, headers, 'result');
       await assertTransactionOpen(db, transaction.uuidTrx);
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
       const now = new Date();
@@ -265,7 +266,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     handler: async (request, reply) => {
       const { body, headers } = request;
       assertSendingBody(body, headers.cliente);
-      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, headers, 'result');
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
       if (!paramEnabled(grantorParams, 'SEND_ZIP_SEMAFORO')) {
         throw new HttpError(403, 'The evidence bundle is off for this grantor (SEND_ZIP_SEMAFORO)', 'El envío del paquete de evidencias no está habilitado.');
