@@ -2,7 +2,7 @@ import { errorTexts, type TrxHeaders } from '@kyc/contracts';
 import { decideTransaction, normalizeId } from '../domain/transactions.js';
 import type { Db } from '../store/db.js';
 import { findGrantorByApiKey, type Grantor } from '../store/grantors.js';
-import { findTransaction, insertTransactionIfAbsent, type TransactionRecord } from '../store/transactions.js';
+import { findClientLock, findTransaction, insertTransactionIfAbsent, type TransactionRecord } from '../store/transactions.js';
 
 /** Who a transaction belongs to: all a request needs to be authorised. It never changes once created. */
 export type TransactionOwnership = Pick<TransactionRecord, 'uuidTrx' | 'uuidUser' | 'grantorId'>;
@@ -55,6 +55,11 @@ export async function openTransaction(
   let existing: TransactionOwnership | undefined = await findTransaction(db, uuidTrx);
   let created = false;
   if (decideTransaction(existing, request).kind === 'create') {
+    // A client whose attempts ran out starts nothing new until the lock ends, whatever its browser kept.
+    const lockedUntil = await findClientLock(db, request.grantorId, request.uuidUser);
+    if (lockedUntil) {
+      throw new HttpError(429, `This client is locked until ${lockedUntil} after a failure; no new transaction is started`, errorTexts.attemptsExceeded, lockedUntil);
+    }
     created = await insertTransactionIfAbsent(db, { uuidTrx, ...request });
     existing = await findTransaction(db, uuidTrx);
   }

@@ -101,4 +101,11 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.alterTable('transaction_attempts').addColumn('in_flight', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  // A lock outlives its transaction: a new one of the same grantor and client is refused while any of theirs is
+  // locked (store/transactions.ts findClientLock); this index finds them.
+  '0013_transactions_client_idx': {
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('transactions_client_idx').on('transactions').columns(['grantor_id', 'uuid_user', 'lock_until']).execute();
+    },
+  },
 };

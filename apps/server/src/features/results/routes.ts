@@ -12,8 +12,9 @@ import { generateDocuments, latestDocuments } from './documents-service.js';
 import { emailJobHandler, emailJobKind, type EmailJobPayload } from './email-job.js';
 import { claimResultEmail, releaseResultEmail } from './result-emails.js';
 import { scoreOf } from './facts.js';
-import { checkLinkToken, consumeLink, enlaceUrl, issueResultLink, LinkRefusedError, signLinkToken, type LinkContext, type ResultDocument } from './links.js';
+import { checkLinkCredential, checkLinkToken, consumeLink, enlaceUrl, issueResultLink, LinkRefusedError, signLinkToken, type LinkContext, type ResultDocument } from './links.js';
 import { assertTransactionOpen } from './outcomes.js';
+import { authorizeLink, LinkFlowError } from './link-video.js';
 import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
 import { addEvidence, latestEvidence } from '../../store/evidence.js';
 import { readStoredParams } from '../../store/grantors.js';
@@ -148,6 +149,34 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, documents: generated.documents.length, flag: generated.score.flag }, 'documents generated');
       reply.header('cache-control', 'no-store');
       return { status: 200 as const, payload: { links: payloadLinks } };
+    },
+  });
+
+  const status = calls.linkStatus;
+  app.route({
+    method: status.method,
+    url: status.path,
+    schema: { summary: status.summary, tags: ['results'], headers: status.headers, response: { 200: status.response, ...errorResponses } },
+    // Asked by /pdf_token before any camera step: a consumed or expired link gets its own screen at once.
+    handler: async (request, reply) => {
+      const credential = request.headers['x-consumer-custom-id'];
+      reply.header('cache-control', 'no-store');
+      let open;
+      try {
+        open = await checkLinkCredential(links, credential);
+      } catch (error) {
+        if (!(error instanceof LinkRefusedError)) throw error;
+        if (error.reason === 'consumed') throw new HttpError(410, error.message, errorTexts.linkConsumed);
+        if (error.reason === 'expired') throw new HttpError(410, error.message, errorTexts.linkExpired);
+        throw new HttpError(error.statusCode, error.message, errorTexts.badUrl);
+      }
+      try {
+        await authorizeLink(links, credential);
+      } catch (error) {
+        if (error instanceof LinkFlowError) throw new HttpError(error.statusCode, error.message, error.messageClient);
+        throw error;
+      }
+      return { status: 200 as const, payload: { state: 'open' as const, expiresAt: new Date(open.fecha).toISOString() } };
     },
   });
 
