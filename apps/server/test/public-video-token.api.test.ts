@@ -6,7 +6,7 @@ import { errorTexts } from '@kyc/contracts';
 import { faceFrameJpeg, generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultLinkContext } from '../src/features/results/routes.js';
-import { issueResultLink, signLinkCredential, signLinkToken, type LinkContext } from '../src/features/results/links.js';
+import { consumeLink, issueResultLink, signLinkCredential, signLinkToken, type LinkContext } from '../src/features/results/links.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { followsTestSchedule, testScheduleEnv } from './support/schedule.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
@@ -116,6 +116,27 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
     expect(docs.statusCode, docs.body).toBe(200);
   }, 60_000);
   afterAll(async () => t?.close());
+
+  it('tells /pdf_token at once whether its link can still be consulted: open, already consulted, expired, not a link (issue 21)', async () => {
+    const status = (credential: string) => t.app.inject({ method: 'GET', url: '/v1/public/link_status', headers: { 'X-Consumer-Custom-ID': credential } });
+    const link = await issue('reporte');
+    const open = await status(link.credential);
+    expect(open.statusCode, open.body).toBe(200);
+    expect(open.json().payload).toEqual({ state: 'open', expiresAt: new Date(link.fecha).toISOString() });
+    // The one consultation: the link verified by the face video, then downloaded.
+    await t.db.updateTable('result_links').set({ state: 'verified' }).where('id', '=', link.linkId).execute();
+    expect(await consumeLink(t.db, link.linkId)).toBe(true);
+    const consumed = await status(link.credential);
+    expect(consumed.statusCode).toBe(410);
+    expect(consumed.json().message_client).toBe(errorTexts.linkConsumed);
+    const soon = await issue('reporte', 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const expired = await status(soon.credential);
+    expect(expired.statusCode).toBe(410);
+    expect(expired.json().message_client).toBe(errorTexts.linkExpired);
+    expect((await status('no.es.enlace')).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/public/link_status' })).statusCode).toBe(400);
+  });
 
   it('puts the link credential in the /pdf_token URL and refuses missing, tampered, foreign, expired and download credentials', async () => {
     const link = await issue('autorizacion');

@@ -31,6 +31,10 @@ export const errorTexts = {
   noScore: 'Sin valores en el score',
   // project: the abuse limits' 429 (issue #15); an honest customer never sees it.
   tooManyRequests: 'Recibimos demasiadas solicitudes en poco tiempo. Espera un momento e intenta nuevamente.',
+  // project: a result link whose document was already consulted (docs/flow.md §2 says it can be consulted once).
+  linkConsumedTitle: 'Documento ya consultado',
+  linkExpired: 'La vigencia de este enlace terminó.',
+  linkConsumed: 'El documento de este enlace ya fue consultado. Por seguridad solo se puede consultar una vez; si necesitas consultarlo de nuevo, comunícate con nosotros y menciona tu folio.',
   emailAlreadySent: 'El resultado ya fue enviado a tu correo electrónico.',
   emailOtherAddress: 'El resultado de este proceso solo puede enviarse al correo que confirmaste.',
 } as const;
