@@ -6,6 +6,7 @@ import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations, ty
 import { stopAll } from '../support/rig.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { transactionEvents } from '../support/transactions.js';
+import { recordConsents } from '../support/journey-order.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -25,6 +26,9 @@ async function startJourney(page: Page): Promise<string> {
   await expect.poll(() => page.getByRole('button', { name: 'EMPEZAR' }).isEnabled(), { timeout: 10_000 }).toBe(true);
   const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx'));
   expect(uuidTrx).toMatch(/^[0-9a-f-]{36}$/);
+  // These screens come after the terms and the ID (the journey's order): both as the flow leaves them.
+  await recordConsents(page, server, ['terminos']);
+  await page.evaluate(() => localStorage.setItem('ocrFront', JSON.stringify({ nombreCompleto: 'MARIA FERNANDA NUÑEZ ZUÑIGA' })));
   return uuidTrx!;
 }
 
@@ -99,6 +103,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     const context = await newPhoneOrDesktop(browser, viewport);
     const page = await context.newPage();
     const uuidTrx = await startJourney(page);
+    await recordConsents(page, server, ['clausula']);
     await page.goto(`${server.url}/autorizacion_solicitud`);
     await page.getByRole('button', { name: 'CANCELAR' }).click();
     const dialog = page.getByRole('dialog');
