@@ -53,9 +53,10 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
     await usableFront(t, headers);
     return headers;
   };
-  // The proof's own records (the reading of each proof is its own kind, comprobante_lectura).
+  // The proof's own records (the reading of each proof is its own kind, comprobante_lectura; the consent and the ID
+  // front recorded before it are not the proof's).
   const evidenceRows = (uuidTrx: string) =>
-    t.db.selectFrom('evidence').selectAll().where('uuid_trx', '=', uuidTrx).where('kind', '!=', 'comprobante_lectura').execute();
+    t.db.selectFrom('evidence').selectAll().where('uuid_trx', '=', uuidTrx).where('kind', 'not in', ['comprobante_lectura', 'consentimiento', 'ocr_frente']).execute();
   const expectNothingStored = async (headers: Headers, blobsBefore: string[]) => {
     expect(await evidenceRows(headers.transaccion)).toEqual([]);
     expect(blobFiles(t.dataDir)).toEqual(blobsBefore);
@@ -93,7 +94,7 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
     expect(rows[0]?.payload_enc).toMatch(/^v1:/);
 
     const events = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { apikey: headers.apikey } });
-    const evidence = (events.json() as { payload: { evidence: unknown[] } }).payload.evidence;
+    const evidence = (events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.filter((e) => e.kind !== 'consentimiento' && e.kind !== 'ocr_frente');
     expect(evidence).toEqual([
       { id: rows[0]?.id, kind: 'comprobante_domicilio', sha256, createdAt: expect.any(String) },
       { id: expect.any(String), kind: 'comprobante_lectura', sha256: null, createdAt: expect.any(String) },
