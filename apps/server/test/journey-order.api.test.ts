@@ -148,9 +148,9 @@ describe.each(engines)('the journey order, held by the server ($name)', (engine)
     await writeParams(t.db, demoId, { REQ_ACEPTACION_DE_DATOS: 'FALSO', ENABLE_CONSENTIMIENTO_2: 'false' });
     try {
       const headers = trxHeaders();
-      // No consent 1: the ID front is read at once (a blank image: refused as unreadable, not out of order).
-      const front = await calls['POST /v2/ocr front']!(headers);
-      expect(front.statusCode, front.body).not.toBe(409);
+      // No consent 1: the CURP check runs at once (it needs nothing but the consent).
+      const check = await calls['POST /v1/renapo']!(headers);
+      expect(check.statusCode, check.body).toBe(200);
       await usableFront(headers);
       await expectRefused('POST /v1/videotoken/code', headers, 'autorizacion');
       await acceptConsents(t.app, headers, ['autorizacion']);
