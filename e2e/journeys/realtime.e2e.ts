@@ -119,7 +119,8 @@ describe('real-time media server with Chromium over WebRTC', () => {
     // Stored encrypted as evidence of the transaction, and the temp file is gone.
     const bytes = await readFile(got.copy);
     const events = await app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { apikey: 'demo' } });
-    const evidence = (events.json() as { payload: { evidence: { kind: string; sha256: string }[] } }).payload.evidence;
+    // (The consents and the ID front recorded before the video are the transaction's too.)
+    const evidence = (events.json() as { payload: { evidence: { kind: string; sha256: string }[] } }).payload.evidence.filter((e) => e.kind !== 'consentimiento' && e.kind !== 'ocr_frente');
     expect(evidence).toEqual([expect.objectContaining({ kind: 'grabacion_tiempo_real', sha256: createHash('sha256').update(bytes).digest('hex') })]);
     const blobFile = path.join(dataDir, 'blobs', ...got.recording.blobKey.split('/'));
     const blob = await readFile(blobFile);
@@ -162,7 +163,7 @@ describe('real-time media server with Chromium over WebRTC', () => {
     expect(received.length).toBe(before);
     // Refused at the start message: nothing was recorded or kept.
     const events = await app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { apikey: 'demo' } });
-    expect((events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.map((e) => e.kind)).toEqual([]);
+    expect((events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.map((e) => e.kind).filter((k) => k !== 'consentimiento' && k !== 'ocr_frente')).toEqual([]);
   });
 
   it('answers 404 for an unknown connection and leaves nothing open', async () => {

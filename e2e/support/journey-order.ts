@@ -35,7 +35,7 @@ export async function recordConsents(page: Page, server: RunningServer, consents
     const stored = JSON.parse(localStorage.getItem('data_user') ?? '[]') as { description: string; value: string }[];
     const kept = stored.filter((d) => !descriptions.includes(d.description));
     localStorage.setItem('data_user', JSON.stringify([...kept, ...descriptions.map((description) => ({ description, value: 'true' }))]));
-  }, consents.map((c) => consentData[c]));
+  }, consents.map((c): string => consentData[c]));
 }
 
 /**
@@ -43,6 +43,18 @@ export async function recordConsents(page: Page, server: RunningServer, consents
  * journeys that start past the ID capture without a card to show the camera; the browser's ocrFront too.
  */
 export async function seedIdFront(page: Page, server: RunningServer, ocrData: Record<string, string> = { nombreCompleto: 'MARIA FERNANDA NUÑEZ ZUÑIGA' }): Promise<void> {
+  await seedEvidence(page, server, 'ocr_frente', { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData });
+  await page.evaluate((data) => localStorage.setItem('ocrFront', JSON.stringify(data)), ocrData);
+}
+
+/** A face-video decision that did not match, as the face-video feature stores it, for screens after the video. */
+export async function seedFailedFaceVideo(page: Page, server: RunningServer): Promise<void> {
+  await seedEvidence(page, server, 'video_token', {
+    match: false, faceScore: 0.1, threshold: 0.5, liveness: { passed: false, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'e2e' },
+  });
+}
+
+async function seedEvidence(page: Page, server: RunningServer, kind: string, payload: unknown): Promise<void> {
   const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx') ?? '');
   const dist = (file: string) => path.join(root, 'apps/server/dist', file);
   const { loadConfig } = (await import(dist('config.js'))) as typeof import('../../apps/server/src/config.js');
@@ -53,10 +65,9 @@ export async function seedIdFront(page: Page, server: RunningServer, ocrData: Re
   const db = createDatabase(config.database);
   try {
     await addEvidence(db, createDataCipher(loadDataKey(config).key), {
-      uuidTrx, grantorId: demoGrantorId, kind: 'ocr_frente', payload: { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData },
+      uuidTrx, grantorId: demoGrantorId, kind, payload,
     });
   } finally {
     await db.destroy();
   }
-  await page.evaluate((data) => localStorage.setItem('ocrFront', JSON.stringify(data)), ocrData);
 }
