@@ -9,6 +9,7 @@ import { newPhoneOrDesktop, newWatchedPage, screenshot, seriousA11yViolations } 
 import { openEntry, showOnCamera } from '../support/camera.js';
 import { startCameraRig, stopAll } from '../support/rig.js';
 import type { RunningServer } from '../support/server.js';
+import { recordConsents, seedIdFront } from '../support/journey-order.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -43,6 +44,9 @@ describe('proof of address and the address form', () => {
   it('proof captured with the fake camera → form pre-filled → lookup dropdown with Otro → GUARDAR rules', async () => {
     const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
     await openEntry(page, `${server.url}/demo`);
+    // The journey's order: what comes before this screen is recorded (terms; the ID for the address steps).
+    await recordConsents(page, server, ['terminos']);
+    await seedIdFront(page, server);
 
     await page.goto(`${server.url}/preparacion_comprobante`);
     await page.getByRole('heading', { name: 'Comprobante de domicilio' }).waitFor();
@@ -106,6 +110,9 @@ describe('proof of address and the address form', () => {
     const context = await newPhoneOrDesktop(browser, 'desktop');
     const page = await context.newPage();
     await openEntry(page, `${server.url}/demo`);
+    // The journey's order: what comes before this screen is recorded (terms; the ID for the address steps).
+    await recordConsents(page, server, ['terminos']);
+    await seedIdFront(page, server);
     const folio = (await page.evaluate(() => localStorage.getItem('uuidTrx')))?.split('-')[0];
     await page.goto(`${server.url}/comprobante`);
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -135,6 +142,9 @@ describe('proof of address and the address form', () => {
     const context = await newPhoneOrDesktop(browser, 'desktop');
     const page = await context.newPage();
     await openEntry(page, `${server.url}/demo`);
+    // The journey's order: what comes before this screen is recorded (terms; the ID for the address steps).
+    await recordConsents(page, server, ['terminos']);
+    await seedIdFront(page, server);
     await page.goto(`${server.url}/identificacion_edit`);
     await page.getByRole('heading', { name: 'Verifica y completa tu dirección actual' }).waitFor();
     await page.locator('[name="codigoPostal"]').fill('06700');

@@ -6,6 +6,7 @@ import { launchBrowser, newPhoneOrDesktop, screenshot, seriousA11yViolations, ty
 import { stopAll } from '../support/rig.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { transactionEvents } from '../support/transactions.js';
+import { recordConsents, seedFailedFaceVideo } from '../support/journey-order.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -25,6 +26,9 @@ async function startJourney(page: Page): Promise<string> {
   await expect.poll(() => page.getByRole('button', { name: 'EMPEZAR' }).isEnabled(), { timeout: 10_000 }).toBe(true);
   const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx'));
   expect(uuidTrx).toMatch(/^[0-9a-f-]{36}$/);
+  // These screens come after the terms and the ID (the journey's order): both as the flow leaves them.
+  await recordConsents(page, server, ['terminos']);
+  await page.evaluate(() => localStorage.setItem('ocrFront', JSON.stringify({ nombreCompleto: 'MARIA FERNANDA NUÑEZ ZUÑIGA' })));
   return uuidTrx!;
 }
 
@@ -81,7 +85,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     const userAgent = await page.evaluate(() => navigator.userAgent);
     await expect
       .poll(async () => (await transactionEvents(server, 'demo', uuidTrx)).audit.filter((e) => e.tipo === 'Aceptación').map((e) => e.paso).sort())
-      .toEqual(['autorizacion', 'clausula']);
+      .toEqual(['autorizacion', 'clausula', 'terminos']);
     const { audit, lifecycle } = await transactionEvents(server, 'demo', uuidTrx);
     expect(JSON.parse(audit.find((e) => e.paso === 'clausula')!.dato)).toEqual({ version: '1', sha256: sha256(clause), userAgent });
     expect(JSON.parse(audit.find((e) => e.paso === 'autorizacion')!.dato)).toEqual({ version: '1', sha256: sha256(authorization), userAgent });
@@ -99,6 +103,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     const context = await newPhoneOrDesktop(browser, viewport);
     const page = await context.newPage();
     const uuidTrx = await startJourney(page);
+    await recordConsents(page, server, ['clausula']);
     await page.goto(`${server.url}/autorizacion_solicitud`);
     await page.getByRole('button', { name: 'CANCELAR' }).click();
     const dialog = page.getByRole('dialog');
@@ -140,8 +145,13 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'ENTENDIDO' }).click();
     await page.waitForURL(`${server.url}/demo`, { timeout: 5_000 });
-    // At the grantor page the panel shows again while the lock is on; there ENTENDIDO clears it (docs/flow.md §4).
+    // At the grantor page the panel shows again while the lock is on, and stays (issue #21: ENTENDIDO → EMPEZAR
+    // must not start again before the lock ends); once its time has passed ENTENDIDO clears it.
     await expect.poll(() => page.getByRole('heading', { name: 'Proceso no exitoso' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'ENTENDIDO' }).click();
+    await page.waitForTimeout(300);
+    expect(await page.getByRole('button', { name: 'EMPEZAR' }).count()).toBe(0);
+    await page.evaluate(() => localStorage.setItem('time', String(Date.now() - 1)));
     await page.getByRole('button', { name: 'ENTENDIDO' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Inicia tu pre-registro' }).isVisible()).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem('bloqueo'))).toBeNull();
@@ -151,8 +161,12 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
       localStorage.setItem('bloqueo', 'true');
       localStorage.setItem('time', String(Date.now() - 1));
     });
+    // The entry started a new transaction: its terms and ID come first again.
+    await recordConsents(page, server, ['terminos']);
+    await page.evaluate(() => localStorage.setItem('ocrFront', JSON.stringify({ nombreCompleto: 'MARIA FERNANDA NUÑEZ ZUÑIGA' })));
     await page.goto(`${server.url}/validacion_documento`);
     await expect.poll(() => page.getByRole('checkbox').isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/validacion_documento');
     expect(await page.evaluate(() => localStorage.getItem('bloqueo'))).toBeNull();
     await context.close();
   });
@@ -209,12 +223,14 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     await context.close();
   });
 
-  it("/finalizado with the real score: a transaction without face evidence is RED — 'Proceso no exitoso', folio, contacts, the lock, the FAIL event", async () => {
+  it("/finalizado with the real score: a transaction whose face video did not match is RED — 'Proceso no exitoso', folio, contacts, the lock, the FAIL event", async () => {
     const context = await newPhoneOrDesktop(browser, viewport);
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const uuidTrx = await startJourney(page);
+    // The result comes after the face video (the journey's order): one that did not match.
+    await seedFailedFaceVideo(page, server);
     const uuidUser = (await page.evaluate(() => localStorage.getItem('uuidUser')))!;
     const before = Date.now();
     await page.goto(`${server.url}/finalizado`);

@@ -11,6 +11,7 @@ import { launchBrowser, newWatchedPage, screenshot } from '../support/browser.js
 import { openEntry } from '../support/camera.js';
 import { stopAll } from '../support/rig.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { recordConsents } from '../support/journey-order.js';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,6 +50,8 @@ describe('/holograma with the fake camera', () => {
   it('records the ID while the light sweeps it, uploads to id_calibrate and goes on to the capture', async () => {
     const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
     await openEntry(page, `${server.url}/demo`);
+    // The journey's order: what comes before this screen is recorded (terms; the ID for the address steps).
+    await recordConsents(page, server, ['terminos']);
     const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx'));
     await page.goto(`${server.url}/holograma`);
 

@@ -38,17 +38,40 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
+/** Consents recorded through the public API, as the flow records them. */
+async function recordSteps(headers: Record<string, string>, consents: string[]): Promise<void> {
+  const dato = JSON.stringify({ version: 'e2e', sha256: 'a'.repeat(64), userAgent: 'e2e' });
+  for (const paso of consents) {
+    const response = await fetch(`${server.url}/v1/celd_events`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ uuid_clt: headers.cliente, uuid_trx: headers.transaccion, uuid_oto: '', paso, tipo: 'Aceptación', dato, finished: false, time_stamp: new Date().toISOString() }),
+    });
+    expect(response.status).toBe(200);
+  }
+}
+
 /** A transaction of the demo grantor with the ID front read and the documents rendered, through the public API. */
 async function transactionWithDocuments(): Promise<{ uuidTrx: string; uuidUser: string }> {
   const headers = { transaccion: crypto.randomUUID(), cliente: crypto.randomUUID(), apikey: 'demo' };
   const started = await fetch(`${server.url}/v1/params`, { headers });
   expect(started.status).toBe(200);
   const token = started.headers.get('x-transaction-token') ?? '';
+  await recordSteps(headers, ['terminos']);
   const form = new FormData();
   form.append('uuidUser', headers.cliente);
   form.append('side', 'front');
   form.append('ine', new Blob([await readFile(path.join(work, 'ine-000-front-clean.png'))], { type: 'image/png' }), 'frente.png');
   expect((await fetch(`${server.url}/v2/ocr`, { method: 'POST', headers, body: form })).status).toBe(200);
+  // The main flow's face video came before its documents: decided in the server's own database.
+  await withServerDb(async (db, config) => {
+    const { addEvidence } = (await import(dist('store/evidence.js'))) as typeof import('../../apps/server/src/store/evidence.js');
+    const { createDataCipher, loadDataKey } = (await import(dist('crypto/data-cipher.js'))) as typeof import('../../apps/server/src/crypto/data-cipher.js');
+    await addEvidence(db, createDataCipher(loadDataKey(config).key), {
+      uuidTrx: headers.transaccion, grantorId: '00000000-0000-4000-8000-000000000001', kind: 'video_token',
+      payload: { match: true, faceScore: 0.9, threshold: 0.5, liveness: { passed: true, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'e2e' } },
+    }, new Date(Date.now() - 2 * 3_600_000));
+  });
   const docs = await fetch(`${server.url}/v1/proccessdocuments`, {
     method: 'POST',
     headers: { ...headers, 'x-transaction-token': token, 'content-type': 'application/json' },

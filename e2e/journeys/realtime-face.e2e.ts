@@ -47,6 +47,7 @@ describe('the face video over the real-time path, decided for real', () => {
   it('matches the ID holder reading the code', { retry: 1, timeout: 120_000 }, async () => {
     const message = startMessage({ service: 'videotoken-embedding' });
     const headers = { apikey: 'demo', transaccion: message.transaccion, cliente: message.cliente };
+    await server.afterConsents(message);
     const { payload, contentType } = multipartBody([
       { name: 'uuidUser', value: message.cliente },
       { name: 'side', value: 'front' },

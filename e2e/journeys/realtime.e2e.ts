@@ -85,6 +85,7 @@ describe('real-time media server with Chromium over WebRTC', () => {
   // Timing-sensitive like the other WebRTC tests: under heavy CPU load the media may not arrive in the 4 s window.
   it('records the camera and microphone from the start message to finish_record and replies with the decision', { retry: 1 }, async () => {
     const message = startMessage();
+    await server.afterConsents(message);
     const { replies } = await record({ steps: [start(message), 4000, finish], audio: true });
 
     expect(replies).toHaveLength(1);
@@ -118,7 +119,8 @@ describe('real-time media server with Chromium over WebRTC', () => {
     // Stored encrypted as evidence of the transaction, and the temp file is gone.
     const bytes = await readFile(got.copy);
     const events = await app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
-    const evidence = (events.json() as { payload: { evidence: { kind: string; sha256: string }[] } }).payload.evidence;
+    // (The consents and the ID front recorded before the video are the transaction's too.)
+    const evidence = (events.json() as { payload: { evidence: { kind: string; sha256: string }[] } }).payload.evidence.filter((e) => e.kind !== 'consentimiento' && e.kind !== 'ocr_frente');
     expect(evidence).toEqual([expect.objectContaining({ kind: 'grabacion_tiempo_real', sha256: createHash('sha256').update(bytes).digest('hex') })]);
     const blobFile = path.join(dataDir, 'blobs', ...got.recording.blobKey.split('/'));
     const blob = await readFile(blobFile);
@@ -129,6 +131,7 @@ describe('real-time media server with Chromium over WebRTC', () => {
 
   it('records video only when the client sends no audio (hologram)', async () => {
     const message = startMessage({ type: 'HOLOGRAMA', token: undefined, side: 'front' });
+    await server.afterConsents(message);
     const { replies } = await record({ steps: [start(message), 2000, finish], audio: false });
     expect(JSON.parse(replies[0]!)).toMatchObject({ status: 200 });
     const got = received.at(-1)!;
@@ -145,6 +148,7 @@ describe('real-time media server with Chromium over WebRTC', () => {
     // decision itself over this path: public-video-token.api.test.ts and realtime-face.e2e.ts).
     const message = startMessage({ type: 'VIDEO_TOKEN_PDF', service: 'videotoken-pdf' });
     const headers = { apikey: 'demo', transaccion: message.transaccion, cliente: message.cliente };
+    await server.afterConsents({ ...message, key: 'demo' });
     const issued = await app.inject({ method: 'POST', url: '/v1/videotoken/code', headers, payload: { uuid: message.cliente } });
     expect(issued.statusCode, issued.body).toBe(200);
     const { created, expire } = (issued.json() as { payload: { created: string; expire: string } }).payload;
@@ -159,7 +163,7 @@ describe('real-time media server with Chromium over WebRTC', () => {
     expect(received.length).toBe(before);
     // Refused at the start message: nothing was recorded or kept.
     const events = await app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
-    expect((events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.map((e) => e.kind)).toEqual([]);
+    expect((events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.map((e) => e.kind).filter((k) => k !== 'consentimiento' && k !== 'ocr_frente')).toEqual([]);
   });
 
   it('answers 404 for an unknown connection and leaves nothing open', async () => {

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { screenshot, type ViewportName } from './browser.js';
 import { captureSide } from './camera.js';
+import { recordConsents } from './journey-order.js';
 import type { RunningServer } from './server.js';
 
 /**
@@ -128,8 +129,8 @@ export async function recordFaceVideo(page: Page, shot: string): Promise<void> {
 }
 
 /**
- * A fresh session on `apikey`'s grantor whose ID front (`frontPng`) was read by the real /v2/ocr, as the ID capture
- * leaves it: the face video's own tests start from there without going through the camera.
+ * A fresh session on `apikey`'s grantor whose consents are recorded and whose ID front (`frontPng`) was read by the
+ * real /v2/ocr, as the ID capture leaves it: the face video's own tests start from there without the camera.
  */
 export async function sessionWithIdFront(page: Page, server: RunningServer, frontPng: string, apikey = 'demo'): Promise<Session> {
   await page.goto(`${server.url}/${apikey}`);
@@ -139,6 +140,8 @@ export async function sessionWithIdFront(page: Page, server: RunningServer, fron
   await page.waitForURL('**/terminos');
   const s = await session(page);
   expect(s.apikey).toBe(apikey);
+  // The consents come before the ID and the face video, for the server and the browser alike.
+  await recordConsents(page, server, ['terminos', 'clausula', 'autorizacion']);
   const form = new FormData();
   form.append('uuidUser', s.uuidUser);
   form.append('side', 'front');

@@ -5,6 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
+import { migrateToLatest } from '../../apps/server/src/migrations.js';
+import { createDatabase } from '../../apps/server/src/store/db.js';
+import { acceptConsents, journeyConsents, usableFront } from '../../apps/server/test/support/journey.js';
 import { testScheduleEnv } from './code-timing.js';
 import type { ZodApp } from '../../apps/server/src/http/deps.js';
 import type { RecordingHandlers } from '../../apps/server/src/features/realtime/index.js';
@@ -17,6 +20,8 @@ export interface RealtimeServer {
   app: ZodApp;
   url: string;
   dataDir: string;
+  /** Records the steps before the face video (consents, a usable ID front) for a start message's transaction. */
+  afterConsents(message: { key: string; transaccion: string; cliente: string }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,14 +30,22 @@ export async function startRealtimeServer(recordingHandlers: Partial<RecordingHa
   const dataDir = path.join(work, 'data');
   // NODE_ENV=test with the test-only fixed digit schedule (code-timing.ts): the generated readings follow it.
   const config = loadConfig({ NODE_ENV: 'test', ...testScheduleEnv, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error', WEB_DIST: path.join(work, 'no-web') });
-  const app = await buildApp(config, { recordingHandlers });
+  const db = createDatabase(config.database);
+  await migrateToLatest(db);
+  const app = await buildApp(config, { recordingHandlers, db });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
     url,
     dataDir,
+    async afterConsents(message) {
+      const headers = { apikey: message.key, transaccion: message.transaccion, cliente: message.cliente };
+      await acceptConsents(app, headers, journeyConsents);
+      await usableFront({ db, config }, headers);
+    },
     async close() {
       await app.close();
+      await db.destroy().catch(() => undefined);
       await rm(work, { recursive: true, force: true });
     },
   };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OcrEngineProvider } from '../src/engines/ocr/provider.js';
 import { engines, startSecondNode, startTestApp, type TestApp } from './support/app.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
+import { acceptConsents, usableFront } from './support/journey.js';
 import { multipartBody } from './uploads/samples.js';
 
 /**
@@ -86,6 +87,7 @@ describe.each(engines)('attempts under concurrency ($name)', (engine) => {
 
   it('8 concurrent ID reads with INTENTOS_ID_FRONTAL 3 run exactly 3 on one node', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers);
     reads.count = 0;
     const replies = await Promise.all(Array.from({ length: 8 }, () => t.app.inject(ocrRequest(headers))));
     const statuses = replies.map((r) => r.statusCode);
@@ -99,6 +101,8 @@ describe.each(engines)('attempts under concurrency ($name)', (engine) => {
 
   it('8 concurrent unreadable proofs of address with a limit of 3 read exactly 3', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers);
+    await usableFront(t, headers);
     reads.count = 0;
     const replies = await Promise.all(Array.from({ length: 8 }, () => t.app.inject(proofRequest(headers))));
     expect(reads.count).toBe(3);
@@ -122,6 +126,7 @@ describe.each(engines)('attempts when the server fails ($name)', (engine) => {
 
   it('gives the attempt back when the engine fails (500), also under concurrency', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers);
     const replies = await Promise.all(Array.from({ length: 4 }, () => t.app.inject(ocrRequest(headers))));
     // At most 3 at once; a fourth is refused while they are decided (429, no lock), or runs after a give-back.
     const statuses = replies.map((r) => r.statusCode);
@@ -152,6 +157,7 @@ describe.each(engines.filter((e) => e.name === 'postgres'))('attempts across two
 
   it('8 concurrent ID reads, 4 on each node sharing PostgreSQL, run exactly 3', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers);
     const replies = await Promise.all(
       Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? t.app : second.app).inject(ocrRequest(headers))),
     );

@@ -7,6 +7,7 @@ import { insertGrantor } from '../src/store/grantors.js';
 import { timeStep, totpAt } from '../src/features/console/totp.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, lifecycleEvent, startedTransaction, trxHeaders } from './support/fixtures.js';
+import { acceptConsents } from './support/journey.js';
 
 const curp = 'NUZM900101MDFXXX09';
 const otherKey = 'other-grantor-key-0123456789';
@@ -68,12 +69,14 @@ describe.each(engines)('review console ($name)', (engine) => {
     const demo = await startedTransaction(t.app);
     demoTrx = demo.transaccion;
     expect((await post('/v1/update_cycle', lifecycleEvent(demo), demo)).statusCode).toBe(200);
+    await acceptConsents(t.app, demo);
     const renapo = await post('/v1/renapo', { uuid: demo.cliente, turn: -1, curp }, demo);
     expect(renapo.statusCode, renapo.body).toBe(200);
     // And one of another grantor, with the same name and CURP.
     const other = await startedTransaction(t.app, otherKey);
     otherTrx = other.transaccion;
     expect((await post('/v1/update_cycle', { ...lifecycleEvent(other), company_id: otherId }, other)).statusCode).toBe(200);
+    await acceptConsents(t.app, other);
     expect((await post('/v1/renapo', { uuid: other.cliente, turn: -1, curp }, other)).statusCode).toBe(200);
   });
   afterAll(async () => t?.close());

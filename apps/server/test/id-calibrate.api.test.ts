@@ -10,6 +10,7 @@ import { latestEvidence } from '../src/store/evidence.js';
 import { writeParams } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
+import { acceptConsents } from './support/journey.js';
 import { imageSample, multipartBody, type FormPart } from './uploads/samples.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
@@ -39,7 +40,13 @@ describe.each(engines)('POST /v1/id_calibrate ($name)', (engine) => {
   }, 60_000);
   afterAll(async () => t?.close());
 
+  // The journey's order: consent comes before the calibration (domain/journey-order.ts); once per transaction.
+  const consented = new Set<string>();
   async function post(headers: Headers, video: Buffer | undefined, contentType = 'video/webm', extra: FormPart[] = [{ name: 'originOS', value: 'android' }]) {
+    if (headers.apikey === 'demo' && !consented.has(headers.transaccion)) {
+      consented.add(headers.transaccion);
+      await acceptConsents(t.app, headers);
+    }
     const parts: FormPart[] = [...extra];
     if (video) parts.push({ name: 'ine', filename: 'calibracion.webm', contentType, data: video });
     const { payload, contentType: type } = multipartBody(parts);

@@ -8,6 +8,7 @@ import { icaoCheckDigit } from '../src/features/identity-checks/ine-check.js';
 import { addEvidence, latestEvidence } from '../src/store/evidence.js';
 import { writeParams } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
+import { acceptConsents } from './support/journey.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
@@ -89,8 +90,8 @@ describe.each(engines)('Renapo and INE checks ($name)', (engine) => {
 
   /** The ID reads /v2/ocr would have stored for this transaction (its evidence shape). */
   async function seedReads(t: TestApp, c: DataCipher, headers: Headers, options: { back?: boolean; frontVerdict?: string } = {}) {
-    // The transaction exists once an authenticated call names it.
-    await t.app.inject({ method: 'GET', url: '/v1/params', headers });
+    // The transaction exists once an authenticated call names it; consent comes before any capture.
+    await acceptConsents(t.app, headers);
     const base = { uuidTrx: headers.transaccion, grantorId: demoId };
     await addEvidence(t.db, c, { ...base, kind: evidenceKind.idFront, payload: { verdict: { kind: options.frontVerdict ?? 'accepted' }, documentType: 'INE', ocrData: front } });
     if (options.back !== false) {
@@ -334,6 +335,7 @@ describe('Renapo and INE checks after real /v2/ocr reads (sqlite)', () => {
 
   it('the CURP and the CIC the flow sends pass against what the OCR stored', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers);
     const front = await read(headers, 'front', images.front);
     const back = await read(headers, 'back', images.back);
     const renapo = await t.app.inject({ method: 'POST', url: '/v1/renapo', headers: { ...headers, authorization: 'Bearer demo-secret' }, payload: { uuid: headers.cliente, turn: -1, curp: front.curp } });

@@ -9,6 +9,7 @@ import { generateApiKey } from '../src/crypto/apikeys.js';
 import { insertGrantor } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { trxHeaders } from './support/fixtures.js';
+import { acceptConsents, usableFront } from './support/journey.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
@@ -77,6 +78,7 @@ describe.each(engines)('POST /v2/ocr ($name)', (engine) => {
 
   it('reads an INE front and back for real and keeps them as evidence', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers);
     const frontRes = await post(headers, ocrForm(headers, 'front', front.image));
     expect(frontRes.statusCode, frontRes.body).toBe(200);
     const ocrFront = frontRes.json().payload.ocrData as Record<string, unknown>;
@@ -105,6 +107,7 @@ describe.each(engines)('POST /v2/ocr ($name)', (engine) => {
 
   it('counts unreadable captures and locks the transaction when INTENTOS_ID_FRONTAL run out', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers);
     const first = await post(headers, ocrForm(headers, 'front', blank));
     expect(first.statusCode).toBe(422);
     expect(first.json().message_client).toBe(errorTexts.idFrontFailed);
@@ -122,6 +125,8 @@ describe.each(engines)('POST /v2/ocr ($name)', (engine) => {
 
   it('refuses a back whose MRZ fails its check digits as unreadable (422, an attempt counted), never 200', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers);
+    await usableFront(t, headers);
     const refused = await post(headers, ocrForm(headers, 'back', badBack));
     expect(refused.statusCode, refused.body).toBe(422);
     expect(refused.json().message_client).toBe(errorTexts.idUnreadable);
@@ -133,6 +138,7 @@ describe.each(engines)('POST /v2/ocr ($name)', (engine) => {
 
   it('refuses bad uploads with a 4xx, without counting an attempt or storing anything', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers);
     const text = Buffer.from('esto no es una imagen');
     expect((await post(headers, ocrForm(headers, 'front', text))).statusCode).toBe(415);
     expect((await post(headers, ocrForm(headers, 'front', Buffer.alloc(0)))).statusCode).toBe(400);
@@ -144,6 +150,6 @@ describe.each(engines)('POST /v2/ocr ($name)', (engine) => {
     expect((await post({ ...headers, apikey: otherKey }, ocrForm(headers, 'front', front.image))).statusCode).toBe(403);
     const state = await events(headers.transaccion);
     expect(state.transaction.attempts).toEqual({});
-    expect(state.evidence ?? []).toEqual([]);
+    expect((state.evidence ?? []).map((e) => e.kind)).toEqual(['consentimiento']);
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { trxHeaders } from './support/fixtures.js';
+import { acceptConsents } from './support/journey.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Inside the repository, so that the integration resolves openapi-fetch from its node_modules (git-ignored).
@@ -114,7 +115,10 @@ describe('an integrator generating a client from /openapi.json (sqlite)', () => 
       await generateFixtureSet({ outDir: fixtures, seed: 21, count: 1, kinds: ['ine'], degradations: [], referenceDate: '2026-11-26' });
       const image = new Blob([readFileSync(path.join(fixtures, 'ine-000-front-clean.png'))], { type: 'image/png' });
       const truth = JSON.parse(readFileSync(path.join(fixtures, 'ine-000-front-clean.json'), 'utf8')) as { ocrFront?: { nombreCompleto?: string } };
-      const result = await readFront(baseUrl, trxHeaders(), image);
+      // The journey's order: the integrator records the consent before the first capture.
+      const headers = trxHeaders();
+      await acceptConsents(t.app, headers);
+      const result = await readFront(baseUrl, headers, image);
       expect(result.status).toBe(200);
       // The generator's older card prints accents the reader may drop: compared letter for letter.
       expect(stripAccentsKeepEnye(result.name ?? '')).toBe(stripAccentsKeepEnye(truth.ocrFront?.nombreCompleto ?? ''));

@@ -6,10 +6,11 @@ import { errorTexts } from '@kyc/contracts';
 import { faceFrameJpeg, generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultLinkContext } from '../src/features/results/routes.js';
-import { issueResultLink, signLinkCredential, signLinkToken, type LinkContext } from '../src/features/results/links.js';
+import { consumeLink, issueResultLink, signLinkCredential, signLinkToken, type LinkContext } from '../src/features/results/links.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { followsTestSchedule, testScheduleEnv } from './support/schedule.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
+import { acceptConsents, recordFaceDecision } from './support/journey.js';
 import { connectClient, createConnection } from './support/realtime-client.js';
 import { createBlobStore } from '../src/blob/index.js';
 import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
@@ -91,7 +92,8 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
     const body = res.json().payload;
     return {
       attempts: body.transaction.attempts as Record<string, number>,
-      faceVideos: (body.evidence as Array<{ kind: string }>).filter((e) => e.kind === 'video_token').length,
+      // The link flow's own face videos: the main flow's decision recorded in beforeAll is left out.
+      faceVideos: (body.evidence as Array<{ kind: string }>).filter((e) => e.kind === 'video_token').length - 1,
     };
   }
 
@@ -102,16 +104,40 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
     t = await startTestApp(engine, testScheduleEnv);
     links = resultLinkContext({ config: t.config, db: t.db });
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers: h })).statusCode).toBe(200);
+    await acceptConsents(t.app, h);
     const ocr = await multipart('/v2/ocr', h, [
       { name: 'uuidUser', value: h.cliente },
       { name: 'side', value: 'front' },
       { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front },
     ]);
     expect(ocr.statusCode, ocr.body).toBe(200);
+    // The main flow's face video, decided two hours ago: the link's own face video is what these tests are about.
+    await recordFaceDecision(t, { uuidTrx: h.transaccion, grantorId: demoId }, undefined, new Date(Date.now() - 2 * 3_600_000));
     const docs = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: { ...h, authorization: 'Bearer demo-secret' }, payload: { uuidUser: h.cliente } });
     expect(docs.statusCode, docs.body).toBe(200);
   }, 60_000);
   afterAll(async () => t?.close());
+
+  it('tells /pdf_token at once whether its link can still be consulted: open, already consulted, expired, not a link (issue 21)', async () => {
+    const status = (credential: string) => t.app.inject({ method: 'GET', url: '/v1/public/link_status', headers: { 'X-Consumer-Custom-ID': credential } });
+    const link = await issue('reporte');
+    const open = await status(link.credential);
+    expect(open.statusCode, open.body).toBe(200);
+    expect(open.json().payload).toEqual({ state: 'open', expiresAt: new Date(link.fecha).toISOString() });
+    // The one consultation: the link verified by the face video, then downloaded.
+    await t.db.updateTable('result_links').set({ state: 'verified' }).where('id', '=', link.linkId).execute();
+    expect(await consumeLink(t.db, link.linkId)).toBe(true);
+    const consumed = await status(link.credential);
+    expect(consumed.statusCode).toBe(410);
+    expect(consumed.json().message_client).toBe(errorTexts.linkConsumed);
+    const soon = await issue('reporte', 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const expired = await status(soon.credential);
+    expect(expired.statusCode).toBe(410);
+    expect(expired.json().message_client).toBe(errorTexts.linkExpired);
+    expect((await status('no.es.enlace')).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/public/link_status' })).statusCode).toBe(400);
+  });
 
   it('puts the link credential in the /pdf_token URL and refuses missing, tampered, foreign, expired and download credentials', async () => {
     const link = await issue('autorizacion');

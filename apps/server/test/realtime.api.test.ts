@@ -3,6 +3,7 @@ import { errorTexts, realtimeChannel } from '@kyc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoKey, trxHeaders } from './support/fixtures.js';
+import { acceptConsents, journeyConsents, usableFront } from './support/journey.js';
 import { answer, connectClient, createConnection, udpSockets } from './support/realtime-client.js';
 
 function startMessage(overrides: Record<string, unknown> = {}) {
@@ -36,6 +37,12 @@ describe.each(engines)('real-time media server ($name)', (engine) => {
     t = await startTestApp(engine);
   }, 60_000);
   afterAll(async () => t?.close());
+
+  /** The steps before the face video, recorded (domain/journey-order.ts). */
+  const afterConsents = async (headers: { transaccion: string; cliente: string }) => {
+    await acceptConsents(t.app, { ...headers, apikey: demoKey }, journeyConsents);
+    await usableFront(t, headers);
+  };
 
   it('offers a video, an audio and a data channel with every candidate gathered', async () => {
     const { id, localDescription } = await createConnection(t);
@@ -109,7 +116,8 @@ describe.each(engines)('real-time media server ($name)', (engine) => {
       const otherTrx = JSON.parse(await client.send(JSON.stringify(startMessage())));
       expect(otherTrx).toMatchObject({ status: 403, res: { message: 'The start message names another transaction than its connection' } });
 
-      // Authenticated, but this client negotiated no media to send.
+      // Authenticated and in the journey's order, but this client negotiated no media to send.
+      await afterConsents(offer.headers);
       const noMedia = JSON.parse(await client.send(JSON.stringify(startMessage(ownTrx(offer)))));
       expect(noMedia).toMatchObject({ status: 400, res: { message: 'Invalid message: no media track was negotiated' } });
     } finally {
@@ -121,6 +129,7 @@ describe.each(engines)('real-time media server ($name)', (engine) => {
   it('records only after the start message is authenticated, and answers 400 when no media arrived', async () => {
     const offer = await createConnection(t);
     const client = await connectClient(t, offer, { sendTracks: true });
+    await afterConsents(offer.headers);
     try {
       const message = startMessage(ownTrx(offer));
       client.sendOnly(JSON.stringify(message));
@@ -133,7 +142,8 @@ describe.each(engines)('real-time media server ($name)', (engine) => {
       expect(again).toMatchObject({ status: 400, res: { message: 'Invalid message: the recording is already finished' } });
       // Nothing was stored for the transaction.
       const events = await t.app.inject({ method: 'GET', url: `/v1/transactions/${message.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
-      expect(events.json().payload.evidence ?? []).toEqual([]);
+      const kinds = (events.json().payload.evidence ?? []).map((e: { kind: string }) => e.kind);
+      expect(kinds.filter((k: string) => k !== 'consentimiento' && k !== 'ocr_frente')).toEqual([]);
     } finally {
       await client.close();
       await t.app.inject({ method: 'DELETE', url: `/record/connections/${offer.id}` });

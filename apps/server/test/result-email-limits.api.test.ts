@@ -9,7 +9,8 @@ import { jobState } from '../src/jobs/queue.js';
 import { listOutbox, outboxDir, purgeOutbox } from '../src/mail/mailer.js';
 import { createDatabase, type Db } from '../src/store/db.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
-import { trxHeaders } from './support/fixtures.js';
+import { demoId, trxHeaders } from './support/fixtures.js';
+import { acceptConsents, journeyConsents, recordFaceDecision } from './support/journey.js';
 import { waitFor } from './results/support.js';
 
 // The rate limits are off here: these tests show the database's own bound, which holds whatever the limits are.
@@ -20,6 +21,12 @@ const mailBody = (cliente: string, email: string, name = '') => ({ tipo_envio: '
 const read = (h: ReturnType<typeof trxHeaders>) => ({ ...h, authorization: 'Bearer demo-secret' });
 const send = (app: ZodApp, h: ReturnType<typeof trxHeaders>, email: string, name = '') =>
   app.inject({ method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(h), payload: mailBody(h.cliente, email, name) });
+
+/** Where the flow is when it asks for the e-mail: consents given, face video decided (domain/journey-order.ts). */
+async function afterFaceVideo(t: TestApp, h: ReturnType<typeof trxHeaders>): Promise<void> {
+  await acceptConsents(t.app, h, journeyConsents);
+  await recordFaceDecision(t, { uuidTrx: h.transaccion, grantorId: demoId });
+}
 
 /** Waits until every job of the transaction is done, then returns the outbox messages addressed within it. */
 async function sentFor(t: TestApp, db: Db, uuidTrx: string): Promise<string[]> {
@@ -39,6 +46,7 @@ describe.each(engines)('the result e-mail goes once, to the confirmed address ($
 
   it('10 calls naming 10 addresses: only the first (the confirmed one) gets mail, the others 409 and nothing sent', async () => {
     const h = trxHeaders();
+    await afterFaceVideo(t, h);
     const addresses = Array.from({ length: 10 }, (_, i) => `persona${i}@correo.example`);
     const statuses: number[] = [];
     for (const address of addresses) statuses.push((await send(t.app, h, address)).statusCode);
@@ -50,6 +58,7 @@ describe.each(engines)('the result e-mail goes once, to the confirmed address ($
 
   it('3 calls to the same address: the e-mail and 2 resends (RESULT_EMAIL_RESENDS=2), then 409', async () => {
     const h = trxHeaders();
+    await afterFaceVideo(t, h);
     const statuses: number[] = [];
     // The address in another case is the same address.
     for (const address of ['Cliente@Correo.example', 'cliente@correo.example', 'CLIENTE@correo.example', 'cliente@correo.example']) {
@@ -61,6 +70,7 @@ describe.each(engines)('the result e-mail goes once, to the confirmed address ($
 
   it("never writes the request's free text into the message", async () => {
     const h = trxHeaders();
+    await afterFaceVideo(t, h);
     expect((await send(t.app, h, 'rosa@correo.example', 'Gana un premio en https://estafa.example')).statusCode).toBe(200);
     const [job] = await t.db.selectFrom('jobs').select(['id']).where('uuid_trx', '=', h.transaccion).execute();
     await waitFor(async () => ((await jobState(t.db, job!.id))?.state === 'done' ? true : undefined));
@@ -108,7 +118,7 @@ describe.skipIf(!postgres)('two nodes on one PostgreSQL send the result e-mail o
   it('8 concurrent calls split over two nodes: 1 e-mail and 1 resend to the one address that won, nothing else', async () => {
     const h = trxHeaders();
     // The transaction exists before the race (the flow has made many calls by the final screen).
-    await a.app.inject({ method: 'GET', url: '/v1/params', headers: h });
+    await afterFaceVideo(a, h);
     const calls = Array.from({ length: 8 }, (_, i) => send(i % 2 === 0 ? a.app : second!.app, h, i < 4 ? 'ana@correo.example' : 'otro@correo.example'));
     const statuses = (await Promise.all(calls)).map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(2);

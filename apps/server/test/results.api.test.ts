@@ -20,6 +20,7 @@ import { addEvidence, listEvidenceWithPayload } from '../src/store/evidence.js';
 import { insertGrantor, writeParams } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { auditEvent, demoId, lifecycleEvent, trxHeaders } from './support/fixtures.js';
+import { acceptConsents, recordFaceDecision } from './support/journey.js';
 import { emlAttachments, pdfText, unzip, waitFor } from './results/support.js';
 
 /** The report reads as a document: Spanish labels, no wire or storage names, no English, no configuration hints. */
@@ -76,6 +77,7 @@ describe.each(engines)('results ($name)', (engine) => {
     await insertGrantor(t.db, { id: crypto.randomUUID(), name: 'Crédito Norte', apiKey: otherKey });
     await writeParams(t.db, demoId, { PARTNER: 'Socio Demo', NOMBRE_CORTO: 'Demo' });
     full = trxHeaders();
+    await acceptConsents(t.app, full);
     for (const [side, image] of [['front', front.image], ['back', back.image]] as const) {
       const parts: FormPart[] = [
         { name: 'uuidUser', value: full.cliente },
@@ -320,6 +322,9 @@ describe.each(engines)('results ($name)', (engine) => {
 
   it('never re-opens a finished transaction, and honours the lock after a failed finalisation', async () => {
     const h = trxHeaders();
+    // Every step before the result is recorded, so what refuses below is the finish and the lock.
+    await acceptConsents(t.app, h);
+    await recordFaceDecision(t, base(h));
     const cycle = (event: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers: h, payload: lifecycleEvent(h, event) });
     expect((await cycle({})).statusCode).toBe(200);
     const finished = await cycle({ step: 'finished', event: JSON.stringify({ status: 'OK', step: 'finished', description: 'Proceso concluido' }) });
@@ -337,6 +342,8 @@ describe.each(engines)('results ($name)', (engine) => {
     expect(capture.statusCode).toBe(409);
 
     const locked = trxHeaders();
+    await acceptConsents(t.app, locked);
+    await recordFaceDecision(t, base(locked));
     const fail = await t.app.inject({
       method: 'POST', url: '/v1/update_cycle', headers: locked,
       payload: lifecycleEvent(locked, { step: 'video_token', event: JSON.stringify({ status: 'FAIL', step: 'video_token', description: errorTexts.processFailure }) }),
@@ -374,6 +381,7 @@ describe.each(engines)('result e-mail across a restart ($name)', (engine) => {
       const h = trxHeaders();
       await t.app.inject({ method: 'GET', url: '/v1/params', headers: h });
       await addEvidence(t.db, cipherOf(t), { uuidTrx: h.transaccion, grantorId: demoId, kind: evidenceKind.idFront, payload: { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: { nombreCompleto: 'ROSA ELENA MARTÍNEZ ÁVILA' }, warnings: [] } });
+      await recordFaceDecision(t, { uuidTrx: h.transaccion, grantorId: demoId });
       const res = await t.app.inject({
         method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(h),
         payload: { tipo_envio: 'SEMAFORO', semaforo: 'red', uuidUser: h.cliente, name: '', email: 'rosa@correo.example', custom_uuid: 'x' },

@@ -11,6 +11,7 @@ import { latestEvidence } from '../src/store/evidence.js';
 import { writeParams } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
+import { acceptConsents, journeyConsents, usableFront } from './support/journey.js';
 import { followsTestSchedule, testSchedule, testScheduleEnv } from './support/schedule.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
@@ -108,6 +109,8 @@ describe.each(engines)('face video token ($name)', (engine) => {
 
   it('issues codes only for a photo with exactly one face', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers, journeyConsents);
+    await usableFront(t, headers);
     const issued = await code(headers);
     expect(issued.code).toMatch(/^\d{4}$/);
     expect(Date.parse(issued.expire) - Date.parse(issued.created)).toBe(180_000);
@@ -144,6 +147,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
 
   it("refuses the holder's talking video that does not follow the code's schedule as the phrase failure (issue 18)", async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers, journeyConsents);
     const ocr = await multipart('/v2/ocr', headers, [
       { name: 'uuidUser', value: headers.cliente },
       { name: 'side', value: 'front' },
@@ -163,6 +167,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
 
   it('records the camera, the recorder check and the screen evidence with every decision; refuses a virtual camera or a non-browser file only when the grantor asks (issue 18)', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers, journeyConsents);
     const ocr = await multipart('/v2/ocr', headers, [
       { name: 'uuidUser', value: headers.cliente },
       { name: 'side', value: 'front' },
@@ -217,6 +222,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
 
   it('decides the face video of the ID holder, another person and a still photo; refuses bad uploads and spent codes', async () => {
     const headers = trxHeaders();
+    await acceptConsents(t.app, headers, journeyConsents);
     const ocr = await multipart('/v2/ocr', headers, [
       { name: 'uuidUser', value: headers.cliente },
       { name: 'side', value: 'front' },

@@ -1,5 +1,7 @@
 import { createBrowserRouter, type ScreenRoute } from './navigation/router';
 import { steps } from './steps/table';
+import { dueRoute } from './journey/order';
+import { journeyFacts } from './journey/facts';
 import { MissingApikey } from './ui/AppShell';
 
 /**
@@ -14,5 +16,6 @@ export const routes: ScreenRoute[] = [
 ];
 
 export function createAppRouter() {
-  return createBrowserRouter(routes);
+  // A screen reached out of the journey's order goes to the step that is due (journey/order.ts).
+  return createBrowserRouter(routes, { redirect: (id) => dueRoute(id, journeyFacts()) });
 }

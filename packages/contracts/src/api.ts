@@ -238,6 +238,12 @@ export const calls = {
     response: envelope(z.object({ codes })),
   },
   // project: the result-link flow's code (it has no api key): /v1/otp authorised by the link credential.
+  linkStatus: {
+    ...routes.linkStatus,
+    summary: 'Whether the result link of the credential (header X-Consumer-Custom-ID) can still be consulted: 200, or 410 (expired or already consulted) before any camera step.',
+    headers: linkHeaders,
+    response: envelope(z.object({ state: z.literal('open'), expiresAt: z.string() })),
+  },
   publicOtp: {
     ...routes.publicOtp,
     summary: 'Face photo in, one-time code out, for the result-link flow (header X-Consumer-Custom-ID).',

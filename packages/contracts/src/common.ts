@@ -17,6 +17,8 @@ export const errorBody = z.object({
   status: z.number().int(),
   message: z.string(),
   message_client: z.string().optional(),
+  /** With a 429 of a lock: when it ends (ISO 8601), so the flow can say until when (docs/flow.md §4 "Lockout"). */
+  locked_until: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBody>;
 

@@ -15,6 +15,7 @@ export const routes = {
   videoToken: { method: 'POST', path: '/v2/videotoken' },
   publicVideoToken: { method: 'POST', path: '/v1/public_video_token' },
   publicOtp: { method: 'POST', path: '/v1/public_otp' },
+  linkStatus: { method: 'GET', path: '/v1/public/link_status' },
   idCalibrate: { method: 'POST', path: '/v1/id_calibrate' },
   tokenSms: { method: 'POST', path: '/v1/token_sms_ac' },
   verifySms: { method: 'PATCH', path: '/v1/verify_token_sms/verify' },

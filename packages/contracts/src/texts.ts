@@ -31,8 +31,24 @@ export const errorTexts = {
   noScore: 'Sin valores en el score',
   // project: the abuse limits' 429 (issue #15); an honest customer never sees it.
   tooManyRequests: 'Recibimos demasiadas solicitudes en poco tiempo. Espera un momento e intenta nuevamente.',
+  // project: a result link whose document was already consulted (docs/flow.md §2 says it can be consulted once).
+  linkConsumedTitle: 'Documento ya consultado',
+  linkExpired: 'La vigencia de este enlace terminó.',
+  linkConsumed: 'El documento de este enlace ya fue consultado. Por seguridad solo se puede consultar una vez; si necesitas consultarlo de nuevo, comunícate con nosotros y menciona tu folio.',
   emailAlreadySent: 'El resultado ya fue enviado a tu correo electrónico.',
   emailOtherAddress: 'El resultado de este proceso solo puede enviarse al correo que confirmaste.',
+} as const;
+
+/**
+ * The 409 of a call made before the step it depends on (docs/decisions.md "The server holds the journey's order"):
+ * docs/flow.md §8 has no text for it, so these are the project's, one per step that is due.
+ */
+export const journeyOrderTexts = {
+  terminos: 'Para continuar primero debes aceptar el aviso de privacidad y los términos del proceso.',
+  idFront: 'Para continuar primero debes capturar tu identificación.',
+  clausula: 'Para continuar primero debes aceptar la cláusula de medios electrónicos.',
+  autorizacion: 'Para continuar primero debes aceptar la autorización de tu solicitud.',
+  faceVideo: 'Para continuar primero debes completar la confirmación de identidad con tu rostro.',
 } as const;
 
 /** Face step server messages (docs/flow.md §8). The first seven do not count an attempt. */

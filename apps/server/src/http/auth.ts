@@ -5,7 +5,7 @@ import { transactionTokens } from '../crypto/transaction-token.js';
 import { decideTransaction, normalizeId } from '../domain/transactions.js';
 import type { Db } from '../store/db.js';
 import { findGrantorByApiKey, type Grantor } from '../store/grantors.js';
-import { findTransaction, insertTransactionIfAbsent, type TransactionRecord } from '../store/transactions.js';
+import { findClientLock, findTransaction, insertTransactionIfAbsent, type TransactionRecord } from '../store/transactions.js';
 
 /** Who a transaction belongs to: all a request needs to be authorised. It never changes once created. */
 export type TransactionOwnership = Pick<TransactionRecord, 'uuidTrx' | 'uuidUser' | 'grantorId'>;
@@ -59,6 +59,11 @@ export async function openTransaction(
   let existing: TransactionOwnership | undefined = await findTransaction(db, uuidTrx);
   let created = false;
   if (decideTransaction(existing, request).kind === 'create') {
+    // A client whose attempts ran out starts nothing new until the lock ends, whatever its browser kept.
+    const lockedUntil = await findClientLock(db, request.grantorId, request.uuidUser);
+    if (lockedUntil) {
+      throw new HttpError(429, `This client is locked until ${lockedUntil} after a failure; no new transaction is started`, errorTexts.attemptsExceeded, lockedUntil);
+    }
     created = await insertTransactionIfAbsent(db, { uuidTrx, ...request });
     existing = await findTransaction(db, uuidTrx);
   }
@@ -95,6 +100,16 @@ function rawHeader(request: FastifyRequest, name: string): string | undefined {
  * key's grantor. Every credential is checked before the transaction is opened, so a refused call creates nothing.
  */
 export async function authorizeTransactionRead(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, headers: TrxHeaders) {
+  const grantor = await requireReadCredential(deps, request, reply, headers);
+  const { transaction, created } = await openTransaction(deps.db, grantor, headers);
+  return { grantor, transaction, created };
+}
+
+/**
+ * The read credential of a `flowRead` call alone (the transaction token or the grantor's secret key), without opening
+ * the transaction: for calls that then authorise it another way (the journey's order check). Returns the grantor.
+ */
+export async function requireReadCredential(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, headers: TrxHeaders): Promise<Grantor> {
   const grantor = await requireGrantor(deps.db, headers.apikey);
   const token = rawHeader(request, transactionTokenHeader);
   if (token !== undefined) {
@@ -111,8 +126,7 @@ export async function authorizeTransactionRead(deps: AuthDeps, request: FastifyR
     const caller = await requireSecretKey(deps.db, request, reply, { demoGrantor: deps.config.demoGrantor });
     if (caller.grantor.id !== grantor.id) throw new HttpError(403, "The secret server key belongs to another grantor than the api key's");
   }
-  const { transaction, created } = await openTransaction(deps.db, grantor, headers);
-  return { grantor, transaction, created };
+  return grantor;
 }
 
 /**

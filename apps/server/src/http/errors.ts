@@ -10,6 +10,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly messageClient?: string,
+    /** A lock's end (ISO 8601), sent as locked_until. */
+    readonly lockedUntil?: string,
   ) {
     super(message);
   }
@@ -83,6 +85,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
         status: error.statusCode,
         message: error.message,
         ...(error.messageClient ? { message_client: error.messageClient } : {}),
+        ...(error.lockedUntil ? { locked_until: error.lockedUntil } : {}),
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

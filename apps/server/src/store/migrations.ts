@@ -101,6 +101,13 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.alterTable('transaction_attempts').addColumn('in_flight', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  // A lock outlives its transaction: a new one of the same grantor and client is refused while any of theirs is
+  // locked (store/transactions.ts findClientLock); this index finds them.
+  '0013_transactions_client_idx': {
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('transactions_client_idx').on('transactions').columns(['grantor_id', 'uuid_user', 'lock_until']).execute();
+    },
+  },
   // Grantors created before this keep a launcher open to every origin while ORIGENES_LAUNCHER is empty (as they were
   // promised); grantors created from now on are closed until it names their pages (docs/decisions.md).
   '0017_launcher_origins_open': {

@@ -67,3 +67,18 @@ export async function setLockUntil(db: Db, uuidTrx: string, lockUntil: string | 
     .where('uuid_trx', '=', uuidTrx)
     .execute();
 }
+
+/**
+ * The latest lock among the transactions of one grantor's client still in force at `now` (ISO), or null: the lock
+ * that outlives a transaction, so a new one from the same client waits it out (docs/flow.md §4 "Lockout").
+ */
+export async function findClientLock(db: Db, grantorId: string, uuidUser: string, now: Date = new Date()): Promise<string | null> {
+  const row = await db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.max('lock_until').as('until'))
+    .where('grantor_id', '=', grantorId)
+    .where('uuid_user', '=', uuidUser)
+    .where('lock_until', '>', now.toISOString())
+    .executeTakeFirst();
+  return (row?.until as string | null | undefined) ?? null;
+}

@@ -5,6 +5,7 @@ import { createDataCipher, loadDataKey } from '../../src/crypto/data-cipher.js';
 import { addEvidence, latestEvidence } from '../../src/store/evidence.js';
 import { engines, startTestApp, type TestApp } from '../support/app.js';
 import { demoId, trxHeaders } from '../support/fixtures.js';
+import { acceptConsents, usableFront } from '../support/journey.js';
 import { imageSample, multipartBody } from '../uploads/samples.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
@@ -36,6 +37,9 @@ describe.each(engines)('POST /v1/file reads the proof of address ($name)', (engi
   const open = async (idHolder: typeof holder | null): Promise<Headers> => {
     const headers = trxHeaders();
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers })).statusCode).toBe(200);
+    // The journey's order: consent, then an ID front (one without a name when the holder is unknown).
+    await acceptConsents(t.app, headers);
+    if (!idHolder) await usableFront(t, headers);
     if (idHolder) {
       // What the ID front read left behind (features/id-capture/ocr-routes.ts writes this record after a real read).
       const cipher = createDataCipher(loadDataKey(t.config).key);

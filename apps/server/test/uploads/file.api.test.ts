@@ -10,6 +10,7 @@ import { createDataCipher, loadDataKey } from '../../src/crypto/data-cipher.js';
 import { insertGrantor } from '../../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from '../support/app.js';
 import { demoId, trxHeaders } from '../support/fixtures.js';
+import { acceptConsents, usableFront } from '../support/journey.js';
 import { imageSample, multipartBody, pdfSample, type FormPart } from './samples.js';
 
 const uploadLimit = 200_000;
@@ -47,11 +48,15 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
   /** A transaction opened by the flow (GET /v1/params), as before any real upload. */
   const openTransaction = async (headers: Headers = trxHeaders()) => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers })).statusCode).toBe(200);
+    // The journey's order: consent and a usable ID front come before the proof (domain/journey-order.ts).
+    await acceptConsents(t.app, headers);
+    await usableFront(t, headers);
     return headers;
   };
-  // The proof's own records (the reading of each proof is its own kind, comprobante_lectura).
+  // The proof's own records (the reading of each proof is its own kind, comprobante_lectura; the consent and the ID
+  // front recorded before it are not the proof's).
   const evidenceRows = (uuidTrx: string) =>
-    t.db.selectFrom('evidence').selectAll().where('uuid_trx', '=', uuidTrx).where('kind', '!=', 'comprobante_lectura').execute();
+    t.db.selectFrom('evidence').selectAll().where('uuid_trx', '=', uuidTrx).where('kind', 'not in', ['comprobante_lectura', 'consentimiento', 'ocr_frente']).execute();
   const expectNothingStored = async (headers: Headers, blobsBefore: string[]) => {
     expect(await evidenceRows(headers.transaccion)).toEqual([]);
     expect(blobFiles(t.dataDir)).toEqual(blobsBefore);
@@ -89,7 +94,7 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
     expect(rows[0]?.payload_enc).toMatch(/^v1:/);
 
     const events = await t.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
-    const evidence = (events.json() as { payload: { evidence: unknown[] } }).payload.evidence;
+    const evidence = (events.json() as { payload: { evidence: { kind: string }[] } }).payload.evidence.filter((e) => e.kind !== 'consentimiento' && e.kind !== 'ocr_frente');
     expect(evidence).toEqual([
       { id: rows[0]?.id, kind: 'comprobante_domicilio', sha256, createdAt: expect.any(String) },
       { id: expect.any(String), kind: 'comprobante_lectura', sha256: null, createdAt: expect.any(String) },
@@ -298,8 +303,15 @@ describe.each(engines)('POST /v1/file when the evidence cannot be recorded ($nam
 
   it('answers 500 and removes the blob it wrote', async () => {
     const headers = trxHeaders();
-    expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers })).statusCode).toBe(200);
-    await sql`drop table evidence`.execute(t.db);
+    await acceptConsents(t.app, headers);
+    await usableFront(t, headers);
+    // The proof's own evidence row cannot be written (the journey-order check before it still reads the table).
+    if (engine.name === 'sqlite') {
+      await sql`create trigger refuse_proof before insert on evidence when new.kind = 'comprobante_domicilio' begin select raise(abort, 'refused'); end`.execute(t.db);
+    } else {
+      await sql`create function refuse_proof() returns trigger language plpgsql as $$ begin if new.kind = 'comprobante_domicilio' then raise exception 'refused'; end if; return new; end $$`.execute(t.db);
+      await sql`create trigger refuse_proof before insert on evidence for each row execute function refuse_proof()`.execute(t.db);
+    }
     const { payload, contentType } = multipartBody(proofForm(headers, { data: await imageSample('png') }));
     const res = await t.app.inject({ method: 'POST', url: '/v1/file', headers: { ...headers, 'content-type': contentType }, payload });
     expect(res.statusCode).toBe(500);

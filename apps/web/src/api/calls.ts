@@ -1,4 +1,5 @@
 import { paramValue } from '@kyc/contracts/params';
+import { errorTexts } from '@kyc/contracts/texts';
 import { currentGrantorParams, isGrantorParamList, type GrantorParams } from '../session/grantor';
 import { readSession } from '../session/session';
 import { sessionState } from '../session/storage';
@@ -38,6 +39,19 @@ export async function fetchPublicGrantorParams(
 ): Promise<GrantorParams> {
   const options = { step, params: { idOtorgante }, identify: false, ...(signal ? { signal } : {}) };
   return paramsOf(await api().request('publicGrantorParams', options));
+}
+
+/** Why a result link cannot be consulted any more, or null when it can (GET /v1/public/link_status). */
+export type LinkRefusal = 'consumed' | 'expired' | null;
+
+export async function checkLinkStatus(linkToken: string, step: string, signal?: AbortSignal): Promise<LinkRefusal> {
+  try {
+    await api().request('linkStatus', { step, identify: false, headers: { 'X-Consumer-Custom-ID': linkToken }, ...(signal ? { signal } : {}) });
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 410) return error.messageClient === errorTexts.linkConsumed ? 'consumed' : 'expired';
+    throw error;
+  }
 }
 
 export interface LifecycleUpdate {

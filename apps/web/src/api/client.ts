@@ -11,8 +11,12 @@ export class ApiError extends Error {
   /** Spanish text the server meant for the user (docs/flow.md §8), when it sent one. */
   readonly messageClient: string | undefined;
 
-  constructor(route: RouteName, status: number | null, message: string, messageClient?: string) {
+  /** A 429 of a lock: when it ends (epoch ms), from the body's locked_until. */
+  readonly lockedUntil: number | undefined;
+
+  constructor(route: RouteName, status: number | null, message: string, messageClient?: string, lockedUntil?: number) {
     super(message);
+    this.lockedUntil = lockedUntil;
     this.name = 'ApiError';
     this.route = route;
     this.status = status;
@@ -182,6 +186,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       status?: unknown;
       message?: unknown;
       message_client?: unknown;
+      locked_until?: unknown;
     };
     const bodyStatus = typeof envelope.status === 'number' ? envelope.status : null;
     // Spec §8: errors read the body's message and status; an envelope with a non-200 status is an error too.
@@ -191,6 +196,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         bodyStatus ?? response.status,
         typeof envelope.message === 'string' ? envelope.message : response.statusText || `HTTP ${response.status}`,
         typeof envelope.message_client === 'string' ? envelope.message_client : undefined,
+        typeof envelope.locked_until === 'string' && Number.isFinite(Date.parse(envelope.locked_until)) ? Date.parse(envelope.locked_until) : undefined,
       );
     }
     return json;

@@ -109,6 +109,9 @@ describe('ID preparation /preparacion_identificacion', () => {
     });
     expect(effect(t, 'opener')).toBeUndefined();
     expect(effect(t, 'closeWindow')).toBeUndefined();
+    // Issue #21: the cancelled transaction is forgotten, so Back and typed routes cannot resume it.
+    expect(effect(t, 'forgetJourney')).toEqual({ kind: 'forgetJourney' });
+    expect(effect(next('pdf_video_token', { type: 'cancelConfirmed' }, ctx()), 'forgetJourney')).toBeUndefined();
   });
 
   it('"or to /pdf_token with query uuid, idOtorgante and fecha when ruta is pdf_video_token"', () => {
@@ -184,12 +187,13 @@ describe('ID capture /identificacion', () => {
     });
   });
 
-  it('"When front or back attempts reach the limit the \'Proceso no exitoso\' screen shows": FAIL reported, then completado true', () => {
+  it('"When front or back attempts reach the limit the \'Proceso no exitoso\' screen shows": FAIL reported, then completado true, and the lock holds (issue #21)', () => {
     const t = next('identificacion', { type: 'attemptsExhausted' }, ctx());
     expect(t).toMatchObject({ route: null, delayMs: 0 });
     expect(t?.effects).toEqual([
       { kind: 'lifecycle', step: 'identificacion', status: 'FAIL', description: 'Finalizado por reintentos' },
       { kind: 'markCompleted' },
+      { kind: 'lock' },
     ]);
     expect(effect(next('identificacion', { type: 'attemptsExhausted' }, popup()), 'opener')?.message).toEqual({
       step: 'identificacion',
@@ -329,6 +333,13 @@ describe('Face video token', () => {
       route: '/consulta_historial',
       delayMs: 300,
     });
+  });
+
+  it('a consumed or expired result link shows its own screen at once, before any camera step (issue #21)', () => {
+    expect(next('pdf_token', { type: 'linkRefused', reason: 'consumed' }, ctx())).toMatchObject({
+      route: '/pdf_token_error', delayMs: 0, replace: true, state: { reason: 'consumed' },
+    });
+    expect(next('pdf_token', { type: 'linkRefused', reason: 'expired' }, ctx())?.state).toEqual({ reason: 'expired' });
   });
 
   it('"/pdf_token_result in the link flow"', () => {

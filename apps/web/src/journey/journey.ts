@@ -80,6 +80,8 @@ function cancellation(step: StepId, ctx: JourneyContext, ruta?: string | null, r
       { kind: 'closeWindow' },
     );
   }
+  // The link flow's token page keeps its transaction (the link names it); the main flow's is over.
+  if (ruta !== 'pdf_video_token') effects.push({ kind: 'forgetJourney' });
   const route = ruta === 'pdf_video_token' ? tokenPageRoute(ctx) : entryRoute(ctx);
   return go(route, delays.afterConfirmation, { effects });
 }
@@ -404,6 +406,9 @@ const handlers: Handlers = {
       }
       case 'continue':
         return go('/pdf_video_token');
+      case 'linkRefused':
+        // Its own screen at once, before any camera step; Back does not return to a dead link (issue #21).
+        return go('/pdf_token_error', 0, { replace: true, state: { reason: event.reason } });
     }
   },
 
@@ -465,6 +470,8 @@ function processFailed(step: StepId, ctx: JourneyContext): Effect[] {
     });
   }
   effects.push({ kind: 'markCompleted' });
+  // The attempts ran out: the lock holds in this browser too, until its hour ends (docs/flow.md §4 "Lockout").
+  effects.push({ kind: 'lock' });
   return effects;
 }
 

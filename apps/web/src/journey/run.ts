@@ -6,7 +6,9 @@ import { isPopup, postToOpener } from '../session/popup';
 import { readSession } from '../session/session';
 import { sessionState } from '../session/storage';
 import { setUserDatum } from '../session/userData';
+import { forgetJourney } from './facts';
 import { next } from './journey';
+import { setLock } from '../session/lockout';
 import type { Effect, JourneyContext, JourneyEvent, StepId, Transition } from './types';
 
 export function journeyContext(): JourneyContext {
@@ -44,6 +46,12 @@ export function runEffects(effects: readonly Effect[]): void {
         break;
       case 'markCompleted':
         sessionState().set('completado', 'true');
+        break;
+      case 'forgetJourney':
+        forgetJourney(sessionState());
+        break;
+      case 'lock':
+        setLock(sessionState(), Date.now());
         break;
       case 'closeWindow':
         break;

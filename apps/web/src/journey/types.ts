@@ -38,7 +38,11 @@ export type Effect =
   /** Close the popup when the delay ends; the runner navigates to route if the window stays open. */
   | { kind: 'closeWindow' }
   /** completado = 'true': docs/flow.md §4 "Reporting after a retry-limit ends sets completado to true" (no more lifecycle updates). */
-  | { kind: 'markCompleted' };
+  | { kind: 'markCompleted' }
+  /** The cancelled transaction is forgotten (journey/facts.ts forgetJourney): Back and typed routes cannot resume it. */
+  | { kind: 'forgetJourney' }
+  /** The one-hour lock after the attempts ran out (session/lockout.ts setLock). */
+  | { kind: 'lock' };
 
 export interface Transition {
   /** Next route (path plus query), or null to stay on the current screen. */

@@ -97,7 +97,12 @@ export interface BrowserRouter {
 }
 
 /** Creates the router over window.history; start() resolves the first screen and follows Back/Forward. */
-export function createBrowserRouter(routes: readonly ScreenRoute[]): BrowserRouter {
+export interface RouterOptions {
+  /** Where a route may not show yet goes instead (a replace navigation), or null when it may show. */
+  redirect?: (routeId: string) => string | null;
+}
+
+export function createBrowserRouter(routes: readonly ScreenRoute[], options: RouterOptions = {}): BrowserRouter {
   let state: RouterState = {
     location: currentLocation(),
     route: null,
@@ -118,8 +123,10 @@ export function createBrowserRouter(routes: readonly ScreenRoute[]): BrowserRout
 
   /** Loads the screen of location, then commits it (writing history first); a newer navigation wins. */
   async function go(location: RouterLocation, write: (() => void) | null): Promise<void> {
-    const id = ++pending;
     const found = matchRoute(routes, location.pathname);
+    const elsewhere = found ? options.redirect?.(found.route.id) : null;
+    if (elsewhere && elsewhere !== location.pathname) return navigate(elsewhere, { replace: true });
+    const id = ++pending;
     if (state.ready && found && !found.route.Component) set({ navigation: 'loading' });
     let Screen: ComponentType | null = null;
     let error: unknown = null;

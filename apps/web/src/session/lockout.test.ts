@@ -32,9 +32,10 @@ describe('lockout (docs/flow.md §4)', () => {
     expect(storage.get('time')).toBeNull();
   });
 
-  it('"ENTENDIDO clears the lock once the time passes, or if already at the grantor page; otherwise navigates to the grantor page."', () => {
+  it('"ENTENDIDO clears the lock once the time passes; otherwise navigates to the grantor page", where an active lock stays (issue #21)', () => {
     expect(acknowledgeLockout('expired', false)).toEqual({ clear: true, toEntry: false });
-    expect(acknowledgeLockout('active', true)).toEqual({ clear: true, toEntry: false });
+    expect(acknowledgeLockout('expired', true)).toEqual({ clear: true, toEntry: false });
+    expect(acknowledgeLockout('active', true)).toEqual({ clear: false, toEntry: false });
     expect(acknowledgeLockout('active', false)).toEqual({ clear: false, toEntry: true });
   });
 });

@@ -25,10 +25,10 @@ export function refreshLock(storage: StateStorage, now: number): boolean {
   return state === 'active';
 }
 
-/** "Setting a lock after a failed finalisation: bloqueo true with time one hour ahead." */
-export function setLock(storage: StateStorage, now: number): void {
+/** "Setting a lock after a failed finalisation: bloqueo true with time one hour ahead" (or until the server's lock ends). */
+export function setLock(storage: StateStorage, now: number, until: number = now + lockDurationMs): void {
   storage.set('bloqueo', 'true');
-  storage.set('time', String(now + lockDurationMs));
+  storage.set('time', String(until));
 }
 
 export function clearLock(storage: StateStorage): void {
@@ -44,10 +44,12 @@ export interface LockoutAcknowledgement {
 }
 
 /**
- * The lockout panel's ENTENDIDO (docs/flow.md §4): "clears the lock once the time passes, or if already at the grantor
- * page; otherwise navigates to the grantor page."
+ * The lockout panel's ENTENDIDO (docs/flow.md §4): "clears the lock once the time passes [...]; otherwise navigates to
+ * the grantor page." At the grantor page an active lock is not cleared (the spec's "or if already at the grantor
+ * page" let ENTENDIDO → EMPEZAR start again at once, issue #21): the panel stays until the time passes
+ * (docs/decisions.md "Locks that hold").
  */
 export function acknowledgeLockout(state: LockState, atEntry: boolean): LockoutAcknowledgement {
-  if (state !== 'active' || atEntry) return { clear: true, toEntry: false };
-  return { clear: false, toEntry: true };
+  if (state !== 'active') return { clear: true, toEntry: false };
+  return { clear: false, toEntry: !atEntry };
 }

@@ -111,7 +111,12 @@ export const steps = {
     screen: () => import('./validar_sms'),
     events: on<{ type: 'verified'; phone: string } | { type: 'missingPhone' } | CancelConfirmed>(),
   },
-  pdf_token: { paths: ['pdf_token'], screen: () => import('./pdf_token'), events: on<Enter | { type: 'continue' }>() },
+  /** linkRefused: the server says the link was already consulted or expired (before any camera step). */
+  pdf_token: {
+    paths: ['pdf_token'],
+    screen: () => import('./pdf_token'),
+    events: on<Enter | { type: 'continue' } | { type: 'linkRefused'; reason: 'consumed' | 'expired' }>(),
+  },
   /** The link flow's instructions; its CONTINUAR reports as pdf_token's. 'intructions' is the spec's misspelt alias. */
   pdf_token_instructions: {
     paths: ['pdf_token_instructions', 'pdf_token_intructions'],

@@ -16,6 +16,10 @@ export const copy = {
     folio: 'Folio de tu proceso',
     logoFallback: 'Inicio',
   },
+  lockout: {
+    // project: the spec's lockout panel says no time; the person needs to know when to come back (issue #21).
+    until: (time: string) => `Podrás intentarlo nuevamente a partir de las ${time} h.`,
+  },
   entry: {
     title: 'Inicia tu pre-registro', // spec
     intro: 'Para completar tu pre-registro necesitarás:',

@@ -5,8 +5,8 @@ import { sessionState } from '../session/storage';
 export interface Lockout {
   /** bloqueo 'true' and the stored time not passed (an expired lock is cleared on mount). */
   locked: boolean;
-  /** ENTENDIDO on the lockout panel: 'cleared' (the panel goes away) or 'toEntry' (go to /{apikey}). */
-  acknowledge: (atEntry: boolean) => 'cleared' | 'toEntry';
+  /** ENTENDIDO on the lockout panel: 'cleared' (the panel goes away), 'toEntry' (go to /{apikey}) or 'stay' (locked, at the entry). */
+  acknowledge: (atEntry: boolean) => 'cleared' | 'toEntry' | 'stay';
 }
 
 /** The lockout rules of docs/flow.md §4 for a screen that shows the lockout panel. */
@@ -20,7 +20,7 @@ export function useLockout(): Lockout {
       setLocked(false);
       return 'cleared' as const;
     }
-    return 'toEntry' as const;
+    return decision.toEntry ? ('toEntry' as const) : ('stay' as const);
   }, []);
   return { locked, acknowledge };
 }

@@ -13,7 +13,7 @@ import { ContentRejectedError } from '../../uploads/content-error.js';
 import { uploadLimits } from '../../uploads/limits.js';
 import { multipartRouteSchema } from '../../uploads/plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
-import { authorizeTransaction } from '../../http/auth.js';
+import { authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
 
@@ -62,7 +62,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
     url: calls.otp.path,
     schema: multipartRouteSchema(calls.otp, 'face-video'),
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'faceVideo');
       await lockedCheck(transaction.uuidTrx);
       const { fields, file } = await readUpload(request, calls.otp.multipart, { limits, retryMessage: faceMessages.noFace });
       if (normalizeId(fields.uuid ?? '') !== transaction.uuidUser) throw new HttpError(400, 'Invalid request: multipart field uuid must equal the cliente header');
@@ -85,7 +85,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
       response: { 200: calls.videoTokenCode.response, ...errorResponses },
     },
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'faceVideo');
       if (normalizeId(request.body.uuid) !== transaction.uuidUser) throw new HttpError(400, 'Invalid request: body field uuid must equal the cliente header');
       await lockedCheck(transaction.uuidTrx);
       const issued = await storeCode(grantor.id, transaction.uuidTrx, 'code');
@@ -99,7 +99,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
     url: calls.videoToken.path,
     schema: multipartRouteSchema(calls.videoToken, 'face-video'),
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'faceVideo');
       await lockedCheck(transaction.uuidTrx);
       const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
       const { fields, file } = await readUpload(request, calls.videoToken.multipart, { limits, retryMessage: errorTexts.watchdog });

@@ -2,16 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { calls, errorTexts, grantorParamDefaults, paramValue, type GrantorParam } from '@kyc/contracts';
 import { compactTimestamp } from '../../domain/evidence.js';
 import { evidenceKind } from '../../domain/evidence-kinds.js';
-import { ownerParams } from '../../domain/grantor-params.js';
 import { FfmpegUnavailableError, sampleFrames, VideoDecodeError } from '../../engines/hologram/decode.js';
 import { measureHighlights } from '../../engines/hologram/measure.js';
 import { addEvidence } from '../../store/evidence.js';
-import { readStoredParams } from '../../store/grantors.js';
 import { uploadLimits } from '../../uploads/limits.js';
 import { multipartRouteSchema } from '../../uploads/plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
 import { extensionOf } from '../../uploads/sniff.js';
-import { authorizeTransaction } from '../../http/auth.js';
+import { authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
 
@@ -30,6 +28,7 @@ function hologramThreshold(params: readonly GrantorParam[]): number {
  * stored as the `holograma` evidence and returned.
  */
 export function registerIdCalibrateRoutes(app: ZodApp, { config, db, cipher, blobs }: Deps): void {
+  const deps = { db, cipher };
   const call = calls.idCalibrate;
   const limits = uploadLimits(config);
   let inFlight = 0;
@@ -38,8 +37,7 @@ export function registerIdCalibrateRoutes(app: ZodApp, { config, db, cipher, blo
     url: call.path,
     schema: multipartRouteSchema(call, 'identification'),
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
-      const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
+      const { grantor, transaction, params } = await authorizeInOrder(deps, request.headers, 'hologram');
       const { fields, file } = await readUpload(request, call.multipart, { limits });
       const originOS = fields.originOS?.trim().slice(0, 20);
       if (inFlight >= maxConcurrentCalibrations) throw new HttpError(503, 'Busy: too many calibration videos are being read; try again', errorTexts.serviceUnavailable);

@@ -8,7 +8,7 @@ import { uploadLimits } from '../../uploads/limits.js';
 import { multipartRouteSchema } from '../../uploads/plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
 import { assertTransactionOpen } from '../results/outcomes.js';
-import { authorizeTransaction } from '../../http/auth.js';
+import { assertInOrder, authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
 import { readIdSide, type IdSideResult } from './read-side.js';
@@ -52,7 +52,8 @@ export function registerOcrRoutes(app: ZodApp, deps: Deps): void {
     url: call.path,
     schema: multipartRouteSchema(call, 'identification'),
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      // Consent before any capture (409, nothing read); the back also needs a usable front (below).
+      const { grantor, transaction, params: orderParams } = await authorizeInOrder(deps, request.headers, 'idFront');
       // Finished (409) or locked (429): nothing is read.
       await assertTransactionOpen(db, transaction.uuidTrx);
       const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
@@ -62,6 +63,7 @@ export function registerOcrRoutes(app: ZodApp, deps: Deps): void {
         throw new HttpError(400, 'Invalid request: multipart field uuidUser must equal the cliente header');
       }
       const side = parseSide(fields.side);
+      if (side === 'back') await assertInOrder(deps, transaction.uuidTrx, 'idBack', orderParams);
       const result = await readIdSide(deps, {
         grantorId: grantor.id, uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, side, file, params,
         passportHint: fields.passport === 'true', originOS: fields.originOS, now, log: request.log,

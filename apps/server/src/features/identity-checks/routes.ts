@@ -11,7 +11,8 @@ import { recordCaseIdentity } from '../console/case-index.js';
 import { readStoredParams } from '../../store/grantors.js';
 import type { Db } from '../../store/db.js';
 import type { DataCipher } from '../../crypto/data-cipher.js';
-import { authorizeTransactionRead } from '../../http/auth.js';
+import { requireReadCredential } from '../../http/auth.js';
+import { authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
 
@@ -65,7 +66,8 @@ export function registerIdentityCheckRoutes(app: ZodApp, { config, db, cipher }:
     url: renapo.path,
     schema: { summary: renapo.summary, tags: ['identification'], headers: renapo.headers, body: renapo.body, response: { 200: renapo.response, ...errorResponses } },
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeTransactionRead({ db, config }, request, reply, request.headers);
+      await requireReadCredential({ db, config }, request, reply, request.headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'identityCheck');
       requireOwnUser(request.body.uuid, transaction.uuidUser);
       const curp = normaliseCurp(request.body.curp);
       if (!/^[A-Z0-9Ñ]+$/.test(curp)) throw new HttpError(400, 'Invalid request: body field curp must be letters and digits');
@@ -114,7 +116,8 @@ export function registerIdentityCheckRoutes(app: ZodApp, { config, db, cipher }:
     url: ine.path,
     schema: { summary: ine.summary, tags: ['identification'], headers: ine.headers, body: ine.body, response: { 200: ine.response, ...errorResponses } },
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeTransactionRead({ db, config }, request, reply, request.headers);
+      await requireReadCredential({ db, config }, request, reply, request.headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'identityCheck');
       requireOwnUser(request.body.uuid, transaction.uuidUser);
       const otorgante = request.headers['otorgante' as keyof typeof request.headers];
       if (typeof otorgante === 'string' && otorgante.trim() !== '' && normalizeId(otorgante) !== normalizeId(grantor.id)) {

@@ -1,14 +1,12 @@
 import { calls, errorTexts } from '@kyc/contracts';
 import { isProofOfAddressFolder, proofOfAddressFolder } from '../../domain/evidence.js';
-import { ownerParams } from '../../domain/grantor-params.js';
 import { refusalMessages } from '../../domain/attempts.js';
 import { normalizeId } from '../../domain/transactions.js';
-import { readStoredParams } from '../../store/grantors.js';
 import { uploadLimits } from '../../uploads/limits.js';
 import { multipartRouteSchema } from '../../uploads/plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
 import { assertTransactionOpen } from '../results/outcomes.js';
-import { authorizeTransaction } from '../../http/auth.js';
+import { authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
 import { proofReadingWire } from './proof-reading-wire.js';
@@ -30,9 +28,8 @@ export function registerFileRoutes(app: ZodApp, deps: Deps): void {
     url: call.path,
     schema: multipartRouteSchema(call, 'evidence'),
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { grantor, transaction, params } = await authorizeInOrder(deps, request.headers, 'proof');
       await assertTransactionOpen(db, transaction.uuidTrx);
-      const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
       const open = await checkProofOpen(db, transaction.uuidTrx, params, new Date());
       if (open === 'locked') throw new HttpError(429, 'Attempts exhausted: the transaction is locked', errorTexts.attemptsExceeded);
       if (open === 'exhausted') throw exhausted();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { calls, errorTexts, type RealtimeStartMessage } from '@kyc/contracts';
 import { authorizeTransaction } from '../../http/auth.js';
+import { assertGrantorInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
 import { resultLinkContext } from '../results/routes.js';
@@ -100,6 +101,10 @@ export function registerRealtimeRoutes(app: ZodApp, deps: Deps, options: Realtim
         async authorize(message) {
           const auth = await services.authorize(message);
           if (auth.transaction.uuidTrx !== uuidTrx) throw new HttpError(403, 'The start message names another transaction than its connection', errorTexts.badUrl);
+          // The recording is only received once the steps before it are recorded (domain/journey-order.ts).
+          if (message.type !== 'VIDEO_TOKEN_PDF') {
+            await assertGrantorInOrder(deps, auth.grantor, message.key, uuidTrx, message.type === 'HOLOGRAMA' ? 'hologram' : 'faceVideo');
+          }
           return auth;
         },
       };

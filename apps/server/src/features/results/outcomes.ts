@@ -30,6 +30,6 @@ export async function assertTransactionOpen(db: Db, uuidTrx: string, now: Date =
   const [outcome, transaction] = await Promise.all([findOutcome(db, uuidTrx), findTransaction(db, uuidTrx)]);
   if (outcome) throw new HttpError(409, 'The transaction is finished: it cannot be changed or re-opened');
   if (isLocked(transaction?.lockUntil ?? null, now)) {
-    throw new HttpError(429, 'The transaction is locked after a failure', errorTexts.attemptsExceeded);
+    throw new HttpError(429, 'The transaction is locked after a failure', errorTexts.attemptsExceeded, transaction?.lockUntil ?? undefined);
   }
 }

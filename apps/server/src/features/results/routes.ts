@@ -10,12 +10,14 @@ import { generateDocuments, latestDocuments } from './documents-service.js';
 import { emailJobKind, type EmailJobPayload } from './email-job.js';
 import { claimResultEmail, releaseResultEmail } from './result-emails.js';
 import { scoreOf } from './facts.js';
-import { checkLinkToken, consumeLink, enlaceUrl, issueResultLink, LinkRefusedError, signLinkToken, type LinkContext, type ResultDocument } from './links.js';
+import { checkLinkCredential, checkLinkToken, consumeLink, enlaceUrl, issueResultLink, LinkRefusedError, signLinkToken, type LinkContext, type ResultDocument } from './links.js';
 import { assertTransactionOpen } from './outcomes.js';
+import { authorizeLink, LinkFlowError } from './link-video.js';
 import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
 import { addEvidence, latestEvidence } from '../../store/evidence.js';
 import { readStoredParams } from '../../store/grantors.js';
-import { authorizeTransactionRead } from '../../http/auth.js';
+import { authorizeTransactionRead, requireReadCredential } from '../../http/auth.js';
+import { authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
 
@@ -110,7 +112,8 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     },
     handler: async (request, reply) => {
       assertBodyUser(request.body.uuidUser, request.headers.cliente);
-      const { grantor, transaction } = await authorizeTransactionRead(deps, request, reply, request.headers);
+      await requireReadCredential(deps, request, reply, request.headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'result');
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
       const now = new Date();
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
@@ -129,6 +132,34 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, documents: generated.documents.length, flag: generated.score.flag }, 'documents generated');
       reply.header('cache-control', 'no-store');
       return { status: 200 as const, payload: { links: payloadLinks } };
+    },
+  });
+
+  const status = calls.linkStatus;
+  app.route({
+    method: status.method,
+    url: status.path,
+    schema: { summary: status.summary, tags: ['results'], headers: status.headers, response: { 200: status.response, ...errorResponses } },
+    // Asked by /pdf_token before any camera step: a consumed or expired link gets its own screen at once.
+    handler: async (request, reply) => {
+      const credential = request.headers['x-consumer-custom-id'];
+      reply.header('cache-control', 'no-store');
+      let open;
+      try {
+        open = await checkLinkCredential(links, credential);
+      } catch (error) {
+        if (!(error instanceof LinkRefusedError)) throw error;
+        if (error.reason === 'consumed') throw new HttpError(410, error.message, errorTexts.linkConsumed);
+        if (error.reason === 'expired') throw new HttpError(410, error.message, errorTexts.linkExpired);
+        throw new HttpError(error.statusCode, error.message, errorTexts.badUrl);
+      }
+      try {
+        await authorizeLink(links, credential);
+      } catch (error) {
+        if (error instanceof LinkFlowError) throw new HttpError(error.statusCode, error.message, error.messageClient);
+        throw error;
+      }
+      return { status: 200 as const, payload: { state: 'open' as const, expiresAt: new Date(open.fecha).toISOString() } };
     },
   });
 
@@ -173,7 +204,8 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     handler: async (request, reply) => {
       const { body, headers } = request;
       assertSendingBody(body, headers.cliente);
-      const { grantor, transaction } = await authorizeTransactionRead(deps, request, reply, headers);
+      await requireReadCredential(deps, request, reply, headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, headers, 'result');
       await assertTransactionOpen(db, transaction.uuidTrx);
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
       const now = new Date();
@@ -247,7 +279,8 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
     handler: async (request, reply) => {
       const { body, headers } = request;
       assertSendingBody(body, headers.cliente);
-      const { grantor, transaction } = await authorizeTransactionRead(deps, request, reply, headers);
+      await requireReadCredential(deps, request, reply, headers);
+      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, headers, 'result');
       const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
       if (!paramEnabled(grantorParams, 'SEND_ZIP_SEMAFORO')) {
         throw new HttpError(403, 'The evidence bundle is off for this grantor (SEND_ZIP_SEMAFORO)', 'El envío del paquete de evidencias no está habilitado.');

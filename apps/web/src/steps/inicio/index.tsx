@@ -26,10 +26,20 @@ export function Component() {
   const onStarted = useCallback(() => journey({ type: 'enter' }), [journey]);
   const { status, spinner, retry } = useStart(apikey, location.search, location.key, isResumeState(location.state), onStarted);
 
-  // Spec §4 lockout: the panel shows while the one-hour lock is on; here at the grantor page ENTENDIDO clears it.
   const lockout = useLockout();
 
-  if (lockout.locked) return <LockoutPanel step="bloqueo" onAcknowledge={() => lockout.acknowledge(true)} />;
+  // Spec §4 lockout, also when the server keeps the lock of this client (status 'locked'); ENTENDIDO lifts it only
+  // once the time has passed (then the start is asked again).
+  if (lockout.locked || status === 'locked') {
+    return (
+      <LockoutPanel
+        step="bloqueo"
+        onAcknowledge={() => {
+          if (lockout.acknowledge(true) === 'cleared' && status === 'locked') retry();
+        }}
+      />
+    );
+  }
   if (status === 'badUrl') return <BadUrlNotice onRetry={() => window.location.reload()} />;
 
   const dni = paramEnabled(params, 'VARIANTE_DNI');

@@ -5,10 +5,11 @@ import { forgetPopupLaunch, verifyPopupLaunch } from '../../api/launcher';
 import { hasPopupQuery } from '../../session/popup';
 import { currentGrantorParams, setGrantorParams } from '../../session/grantor';
 import { beginJourney } from '../../session/start';
+import { setLock } from '../../session/lockout';
 import { sessionState } from '../../session/storage';
 
-/** ready: parameters loaded; badUrl: the server answered with an error; offline: no answer at all. */
-export type StartStatus = 'loading' | 'ready' | 'badUrl' | 'offline';
+/** ready: parameters loaded; badUrl: the server answered with an error; offline: no answer at all; locked: the server keeps a lock. */
+export type StartStatus = 'loading' | 'ready' | 'badUrl' | 'offline' | 'locked';
 
 /**
  * Spec §9 "start loading clears after 2 s", read as: the loading state (spinner) ends when the grantor
@@ -70,6 +71,13 @@ export function useStart(apikey: string, search: string, locationKey: string, re
       },
       (error: unknown) => {
         if (isAbortError(error)) return;
+        // The server keeps this client's lock (its attempts ran out): the panel shows until it ends.
+        if (error instanceof ApiError && error.status === 429 && error.lockedUntil) {
+          setLock(sessionState(), Date.now(), error.lockedUntil);
+          setStatus('locked');
+          setSpinner(false);
+          return;
+        }
         if (error instanceof ApiError && error.hasResponse) forgetPopupLaunch();
         // The client has already recorded the failure to the audit call (docs/flow.md §8).
         setStatus(error instanceof ApiError && error.hasResponse ? 'badUrl' : 'offline');

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from '../../navigation/router';
-import { fetchPublicGrantorParams } from '../../api/calls';
+import { checkLinkStatus, fetchPublicGrantorParams } from '../../api/calls';
 import { ApiError, isAbortError } from '../../api/client';
 import { useJourney } from '../../journey/run';
 import { currentPlatform, isIOS } from '../../media/platform';
@@ -49,10 +49,12 @@ export function Component() {
       if (journey({ type: 'enter' })) return;
     }
     const controller = new AbortController();
-    fetchPublicGrantorParams(link.idOtorgante, 'pdf_token', controller.signal).then(
-      (params) => {
+    const token = sessionState().get('linkToken');
+    Promise.all([fetchPublicGrantorParams(link.idOtorgante, 'pdf_token', controller.signal), token ? checkLinkStatus(token, 'pdf_token', controller.signal) : null]).then(
+      ([params, refused]) => {
         setGrantorParams(params);
-        setStatus('ready');
+        if (refused) journey({ type: 'linkRefused', reason: refused });
+        else setStatus('ready');
       },
       (error: unknown) => {
         if (isAbortError(error)) return;

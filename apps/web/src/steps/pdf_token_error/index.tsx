@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { errorTexts } from '@kyc/contracts/texts';
+import { useLocation } from '../../navigation/router';
 import { paramValue } from '@kyc/contracts/params';
 import { folioOf } from '@kyc/contracts/state';
 import { fetchPublicGrantorParams } from '../../api/calls';
@@ -16,6 +18,8 @@ import '../pdf_token/pdf_token.css';
  */
 export function Component() {
   const params = useGrantorParams();
+  const location = useLocation();
+  const consumed = (location.state as { reason?: unknown } | null)?.reason === 'consumed';
   const storage = sessionState();
   const expiry = expiryLabel(storage.get('fechavigencia'));
   const folio = folioOf(storage.get('uuidUser'));
@@ -30,9 +34,11 @@ export function Component() {
   }, [missing, idOtorgante]);
   const phone = paramValue(params, 'TEL_AYUDA_ENLACE').trim() || paramValue(params, 'TEL_CONTACTO_PRINCIPAL').trim();
   return (
-    <Screen title={linkCopy.expired.title} step="pdf_token_error" className="link">
+    <Screen title={consumed ? errorTexts.linkConsumedTitle : linkCopy.expired.title} step="pdf_token_error" className="link">
       <p className="notice__message" role="alert">
-        {expiry ? (
+        {consumed ? (
+          errorTexts.linkConsumed
+        ) : expiry ? (
           <>
             {linkCopy.expired.lapsed} <strong>{expiry}</strong>.
           </>
@@ -40,7 +46,7 @@ export function Component() {
           linkCopy.expired.lapsedNoDate
         )}
       </p>
-      <p>{linkCopy.expired.help}</p>
+      {consumed ? null : <p>{linkCopy.expired.help}</p>}
       {folio ? (
         <p className="folio">
           {copy.common.folio}: <strong>{folio}</strong>
