@@ -31,6 +31,7 @@ export const credentials = {
   videoToken: 'flow',
   publicVideoToken: 'resultLink',
   publicOtp: 'resultLink',
+  linkStatus: 'resultLink',
   idCalibrate: 'flow',
   tokenSms: 'flow',
   verifySms: 'flow',
