@@ -8,6 +8,7 @@ import { insertSecretKey } from '../src/secret-keys/store.js';
 import { insertGrantor } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { auditEvent, demoId, lifecycleEvent, trxHeaders } from './support/fixtures.js';
+import { acceptConsents } from './support/journey.js';
 import { imageSample, multipartBody, type FormPart } from './uploads/samples.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
@@ -88,6 +89,7 @@ describe.each(engines)('credentials per call ($name)', (engine) => {
     expect(started.statusCode).toBe(200);
     victimToken = String(started.headers['x-transaction-token'] ?? '');
     expect((await t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers: victim, payload: lifecycleEvent(victim) })).statusCode).toBe(200);
+    await acceptConsents(t.app, victim, ['terminos']);
     const renapo = await t.app.inject({
       method: 'POST',
       url: '/v1/renapo',

@@ -8,6 +8,7 @@ import { generateFixtureSet } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { lifecycleEvent, trxHeaders } from './support/fixtures.js';
+import { acceptConsents } from './support/journey.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
@@ -58,6 +59,7 @@ describe.each(engines)('POST /v2/ocr: front and back are one card ($name)', (eng
     const headers = trxHeaders();
     const consent = await t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers, payload: lifecycleEvent(headers) });
     expect(consent.statusCode, consent.body).toBe(200);
+    await acceptConsents(t.app, headers, ['terminos']);
     const front = await post(headers, 'front', images['ine-000-front-clean']!);
     expect(front.statusCode, front.body).toBe(200);
     return headers;

@@ -19,6 +19,7 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
         '/readyz',
         '/v1/params',
         '/v1/public/params/{idOtorgante}',
+        '/v1/public/link_status',
         '/v1/update_cycle',
         '/v1/celd_events',
         '/v1/transactions/{uuidTrx}/events',
