@@ -122,6 +122,21 @@ export function paramEnabled(list: readonly GrantorParam[] | null | undefined, i
   return value !== 'falso' && value !== 'false' && value !== '0' && value !== '';
 }
 
+/**
+ * Whether the grantor asks for a consent at all (docs/flow.md §2 /terminos, Clause and authorization): a consent
+ * switched off is skipped by the flow and not required by the server before the calls that follow it.
+ */
+export function consentAsked(consent: 'terminos' | 'clausula' | 'autorizacion', list: readonly GrantorParam[] | null | undefined): boolean {
+  switch (consent) {
+    case 'terminos':
+      return paramEnabled(list, 'ENABLE_CONSENTIMIENTO_1') && paramEnabled(list, 'REQ_ACEPTACION_DE_DATOS');
+    case 'clausula':
+      return paramEnabled(list, 'ENABLE_CONSENTIMIENTO_2') && paramEnabled(list, 'REQ_MEDIOS_ELECTRONICOS');
+    case 'autorizacion':
+      return paramEnabled(list, 'ENABLE_CONSENTIMIENTO_3');
+  }
+}
+
 export function paramInt(list: readonly GrantorParam[] | null | undefined, id: GrantorParamId): number {
   const parsed = Number.parseInt(paramValue(list, id), 10);
   const fallback = Number.parseInt(grantorParamDefaults[id], 10);

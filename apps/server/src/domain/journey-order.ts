@@ -3,7 +3,7 @@
  * the journey's order"): each capture or document call names the steps that must be recorded for the transaction
  * before it. One table, one check (features/events/journey-order.ts) used by every such route; pure here.
  */
-import { paramEnabled, type GrantorParam } from '@kyc/contracts';
+import { consentAsked, type GrantorParam } from '@kyc/contracts';
 
 /** Steps whose record a later call depends on. */
 export type JourneyStep = 'terminos' | 'idFront' | 'clausula' | 'autorizacion' | 'faceVideo';
@@ -21,7 +21,7 @@ export type OrderedCall =
 /**
  * call → steps recorded before it, in the journey's order. Consent before any capture; the ID front before its
  * back and the proof of address; the consents before the face video; the face video before
- * the result. A consent the grantor switched off is left out (consentRequired).
+ * the result. A consent the grantor switched off is left out (consentAsked, the rule the flow follows too).
  */
 export const requiredSteps: Readonly<Record<OrderedCall, readonly JourneyStep[]>> = {
   idFront: ['terminos'],
@@ -34,21 +34,9 @@ export const requiredSteps: Readonly<Record<OrderedCall, readonly JourneyStep[]>
   result: ['faceVideo'],
 };
 
-/** Whether the grantor's parameters ask for a consent (docs/flow.md §2 /terminos, Clause and authorization). */
-export function consentRequired(step: 'terminos' | 'clausula' | 'autorizacion', params: readonly GrantorParam[]): boolean {
-  switch (step) {
-    case 'terminos':
-      return paramEnabled(params, 'ENABLE_CONSENTIMIENTO_1') && paramEnabled(params, 'REQ_ACEPTACION_DE_DATOS');
-    case 'clausula':
-      return paramEnabled(params, 'ENABLE_CONSENTIMIENTO_2') && paramEnabled(params, 'REQ_MEDIOS_ELECTRONICOS');
-    case 'autorizacion':
-      return paramEnabled(params, 'ENABLE_CONSENTIMIENTO_3');
-  }
-}
-
 /** The steps `call` needs for this grantor, in order. */
 export function stepsFor(call: OrderedCall, params: readonly GrantorParam[]): JourneyStep[] {
-  return requiredSteps[call].filter((step) => step === 'idFront' || step === 'faceVideo' || consentRequired(step, params));
+  return requiredSteps[call].filter((step) => step === 'idFront' || step === 'faceVideo' || consentAsked(step, params));
 }
 
 /** The first step `call` needs that is not recorded (the one that is due), or null when the call may run. */

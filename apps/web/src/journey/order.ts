@@ -1,4 +1,4 @@
-import { paramEnabled, type GrantorParam } from '@kyc/contracts/params';
+import { consentAsked, type GrantorParam } from '@kyc/contracts/params';
 import type { StepId } from './types';
 
 /**
@@ -45,16 +45,7 @@ export const stepRequires: Partial<Record<StepId, readonly JourneyFact[]>> = {
 
 /** Whether the grantor asks for the fact at all (docs/flow.md §2: a consent switched off is skipped). */
 function asked(fact: JourneyFact, params: readonly GrantorParam[] | null): boolean {
-  switch (fact) {
-    case 'terminos':
-      return paramEnabled(params, 'ENABLE_CONSENTIMIENTO_1') && paramEnabled(params, 'REQ_ACEPTACION_DE_DATOS');
-    case 'clausula':
-      return paramEnabled(params, 'ENABLE_CONSENTIMIENTO_2') && paramEnabled(params, 'REQ_MEDIOS_ELECTRONICOS');
-    case 'autorizacion':
-      return paramEnabled(params, 'ENABLE_CONSENTIMIENTO_3');
-    default:
-      return true;
-  }
+  return fact === 'terminos' || fact === 'clausula' || fact === 'autorizacion' ? consentAsked(fact, params) : true;
 }
 
 function routeOf(fact: JourneyFact, facts: JourneyFacts): string {
