@@ -5,6 +5,17 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 
 /**
+ * A random serial number as DER wants it: positive (top bit clear) and minimal (first byte not zero), so its INTEGER
+ * needs no padding. With only the top bit cleared, one serial in 512 started 0x00 0x0…–0x7…, which DER forbids
+ * (openssl: 'illegal padding') and the time-stamp or certificate could not be verified.
+ */
+export function positiveSerial(bytes: number): Buffer {
+  const serial = randomBytes(bytes);
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
+  return serial;
+}
+
+/**
  * An RFC 3161 time-stamping authority inside the service, for the embedded mode: a P-256 key and a self-signed
  * certificate (extended key usage timeStamping) generated once under DATA_DIR/keys/tsa.json, issuing real TimeStampResp /
  * TimeStampToken structures (CMS SignedData over a TSTInfo) that `openssl ts -verify` accepts with that certificate.
@@ -64,9 +75,7 @@ async function createTsa(): Promise<{ keyDer: Buffer; certDer: Buffer; policy: s
   const keys = (await crypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const cert = new pkijs.Certificate();
   cert.version = 2;
-  const serial = randomBytes(12);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
-  cert.serialNumber = new asn1js.Integer({ valueHex: toArrayBuffer(serial) });
+  cert.serialNumber = new asn1js.Integer({ valueHex: toArrayBuffer(positiveSerial(12)) });
   const name = [
     new pkijs.AttributeTypeAndValue({ type: oids.commonName, value: new asn1js.Utf8String({ value: localTsaName }) }),
     new pkijs.AttributeTypeAndValue({ type: oids.organization, value: new asn1js.Utf8String({ value: 'kyc-onboarding' }) }),
@@ -136,8 +145,7 @@ export function localTsa(dataDir: string): Promise<LocalTsa> {
 
 /** A TimeStampResp (DER) granting a time-stamp for the SHA-256 `hash`, with the request's nonce when given. */
 export async function issueTimestamp(tsa: LocalTsa, hash: Buffer, options: { nonce?: Buffer; now?: Date } = {}): Promise<Buffer> {
-  const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
+  const serial = positiveSerial(16);
   const genTime = options.now ?? new Date();
   const tstInfo = new pkijs.TSTInfo({
     version: 1,
