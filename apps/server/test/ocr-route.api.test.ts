@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../src/crypto/apikeys.js';
 import { insertGrantor } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
-import { trxHeaders } from './support/fixtures.js';
+import { demoId, trxHeaders } from './support/fixtures.js';
 import { acceptConsents, usableFront } from './support/journey.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 
@@ -126,7 +126,11 @@ describe.each(engines)('POST /v2/ocr ($name)', (engine) => {
   it('refuses a back whose MRZ fails its check digits as unreadable (422, an attempt counted), never 200', async () => {
     const headers = trxHeaders();
     await acceptConsents(t.app, headers);
-    await usableFront(t, headers);
+    // The front of the same Peru DNI, as its read is stored: the back must be of the card whose front was read.
+    await usableFront(t, headers, demoId, {
+      documentType: 'DNI_PERU',
+      ocrData: { apellidoPaterno: 'QUISPE', apellidoMaterno: 'MAMANI', nombres: 'ROSA ELENA', fechaNacimiento: '09/03/1988', dni: '46027896' },
+    });
     const refused = await post(headers, ocrForm(headers, 'back', badBack));
     expect(refused.statusCode, refused.body).toBe(422);
     expect(refused.json().message_client).toBe(errorTexts.idUnreadable);

@@ -44,8 +44,13 @@ export async function recordFaceDecision(
 }
 
 /** A usable ID front read as id-capture stores it, for tests of the calls after it that do not read a real card. */
-export async function usableFront(t: { db: Db; config: Config }, headers: { transaccion: string }, grantorId = demoId): Promise<void> {
+export async function usableFront(
+  t: { db: Db; config: Config },
+  headers: { transaccion: string },
+  grantorId = demoId,
+  read: { documentType: string; ocrData: Record<string, string> } = { documentType: 'INE', ocrData: {} },
+): Promise<void> {
   await addEvidence(t.db, createDataCipher(loadDataKey(t.config).key), {
-    uuidTrx: headers.transaccion.toLowerCase(), grantorId, kind: evidenceKind.idFront, payload: { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: {} },
+    uuidTrx: headers.transaccion.toLowerCase(), grantorId, kind: evidenceKind.idFront, payload: { verdict: { kind: 'accepted' }, ...read },
   });
 }
