@@ -38,7 +38,7 @@ async function whenReady(page: Page): Promise<void> {
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 async function evidenceKinds(uuidTrx: string): Promise<string[]> {
-  const res = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { apikey: 'demo' } });
+  const res = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { authorization: 'Bearer demo-secret' } });
   if (res.status === 404) return [];
   return (((await res.json()) as { payload: { evidence?: { kind: string }[] } }).payload.evidence ?? []).map((e) => e.kind);
 }
