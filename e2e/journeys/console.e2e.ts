@@ -43,6 +43,10 @@ beforeAll(async () => {
     nombreCompleto: holderName,
   };
   expect((await fetch(`${server.url}/v1/update_cycle`, { method: 'POST', headers, body: JSON.stringify(event) })).status).toBe(200);
+  // The person accepted the terms first: the server refuses the CURP check before them (the journey's order).
+  const dato = JSON.stringify({ version: 'e2e', sha256: 'a'.repeat(64), userAgent: 'e2e' });
+  const consent = { uuid_clt: headers.cliente, uuid_trx: headers.transaccion, uuid_oto: '', paso: 'terminos', tipo: 'Aceptación', dato, finished: false, time_stamp: new Date().toISOString() };
+  expect((await fetch(`${server.url}/v1/celd_events`, { method: 'POST', headers, body: JSON.stringify(consent) })).status).toBe(200);
   // The partner's server records the CURP check with its secret server key (the publishable key alone is refused).
   const renapo = await fetch(`${server.url}/v1/renapo`, { method: 'POST', headers: { ...headers, authorization: 'Bearer demo-secret' }, body: JSON.stringify({ uuid: headers.cliente, turn: -1, curp }) });
   expect(renapo.status).toBe(200);
