@@ -1,13 +1,13 @@
 // The front shown again where the back is asked for (docs/flow.md §4): refused with the spec's back text on a screen
 // that says what happened and what to do next, one attempt spent; the real back then goes on to the results.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildDocument, type DocumentFixture } from '@kyc/fixtures';
+import type { DocumentFixture } from '@kyc/fixtures';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
-import { cameraFrame, captureSide, showOnCamera, startIdCapture } from '../support/camera.js';
+import { cardOnCamera, ineOfToday, captureSide, showOnCamera, startIdCapture } from '../support/camera.js';
 import { startCameraRig, stopAll } from '../support/rig.js';
 import type { RunningServer } from '../support/server.js';
 import { transactionEvents } from '../support/transactions.js';
@@ -21,18 +21,8 @@ const y4m = { front: '', back: '' };
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-same-card-'));
-  const today = new Date();
-  card = await buildDocument('ine', 1, {
-    seed: 'una-tarjeta',
-    referenceDate: { y: today.getUTCFullYear(), m: today.getUTCMonth() + 1, d: today.getUTCDate() },
-    expired: false,
-  });
-  for (const side of card.sides) {
-    const png = path.join(work, `ine-${side.side}.png`);
-    await writeFile(png, side.png);
-    y4m[side.side as 'front' | 'back'] = path.join(work, `${side.side}.y4m`);
-    await cameraFrame(png, y4m[side.side as 'front' | 'back']);
-  }
+  card = await ineOfToday(1, 'una-tarjeta', false);
+  Object.assign(y4m, await cardOnCamera(work, card));
   ({ server, browser, camera } = await startCameraRig(work, y4m.front));
 }, 120_000);
 

@@ -1,15 +1,15 @@
 // No dead end on "Verifica tu información" (docs/flow.md §4): an INE whose CURP cannot be read (covered on the
 // card) gives the read-only INE form an empty CURP; the person types it, CONTINUAR goes on, and what they typed is
 // marked as typed in data_user and reported to the server.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildDocument, type DocumentFixture } from '@kyc/fixtures';
+import type { DocumentFixture } from '@kyc/fixtures';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWatchedPage, screenshot, seriousA11yViolations, type ViewportName } from '../support/browser.js';
-import { cameraFrame, openEntry, showOnCamera } from '../support/camera.js';
+import { cardOnCamera, ineOfToday, openEntry, showOnCamera } from '../support/camera.js';
 import { captureId } from '../support/journey-steps.js';
 import { startCameraRig, stopAll } from '../support/rig.js';
 import type { RunningServer } from '../support/server.js';
@@ -24,24 +24,11 @@ const y4m = { front: '', back: '' };
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-unread-'));
-  const today = new Date();
-  card = await buildDocument('ine', 0, {
-    seed: 'sin-curp',
-    referenceDate: { y: today.getUTCFullYear(), m: today.getUTCMonth() + 1, d: today.getUTCDate() },
-    expired: false,
-  });
-  for (const side of card.sides) {
-    let png = side.png;
-    // A sticker over the CURP (the generator's own INE design prints it at x 675, y 826 of 2000x1262).
-    if (side.side === 'front') {
-      const sticker = await sharp({ create: { width: 640, height: 58, channels: 3, background: '#efe0ea' } }).png().toBuffer();
-      png = await sharp(png).composite([{ input: sticker, left: 668, top: 788 }]).png().toBuffer();
-    }
-    const file = path.join(work, `ine-${side.side}.png`);
-    await writeFile(file, png);
-    y4m[side.side as 'front' | 'back'] = path.join(work, `${side.side}.y4m`);
-    await cameraFrame(file, y4m[side.side as 'front' | 'back']);
-  }
+  card = await ineOfToday(0, 'sin-curp', false);
+  // A sticker over the CURP (the generator's own INE design prints it at x 675, y 826 of 2000x1262).
+  const sticker = await sharp({ create: { width: 640, height: 58, channels: 3, background: '#efe0ea' } }).png().toBuffer();
+  const covered = async (side: string, png: Buffer) => (side === 'front' ? sharp(png).composite([{ input: sticker, left: 668, top: 788 }]).png().toBuffer() : png);
+  Object.assign(y4m, await cardOnCamera(work, card, covered));
   ({ server, browser, camera } = await startCameraRig(work, y4m.front));
 }, 120_000);
 

@@ -1,11 +1,11 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildDocument, type DocumentFixture } from '@kyc/fixtures';
+import type { DocumentFixture } from '@kyc/fixtures';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
-import { cameraFrame, captureSide, showOnCamera, startIdCapture } from '../support/camera.js';
+import { cardOnCamera, ineOfToday, captureSide, showOnCamera, startIdCapture } from '../support/camera.js';
 import { startCameraRig, stopAll } from '../support/rig.js';
 import type { RunningServer } from '../support/server.js';
 import { transactionEvents } from '../support/transactions.js';
@@ -19,18 +19,8 @@ const y4m = { front: '', back: '' };
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-validity-'));
-  const today = new Date();
-  expired = await buildDocument('ine', 0, {
-    seed: 'vigencia-vencida',
-    referenceDate: { y: today.getUTCFullYear(), m: today.getUTCMonth() + 1, d: today.getUTCDate() },
-    expired: true,
-  });
-  for (const side of expired.sides) {
-    const png = path.join(work, `ine-${side.side}.png`);
-    await writeFile(png, side.png);
-    y4m[side.side as 'front' | 'back'] = path.join(work, `${side.side}.y4m`);
-    await cameraFrame(png, y4m[side.side as 'front' | 'back']);
-  }
+  expired = await ineOfToday(0, 'vigencia-vencida', true);
+  Object.assign(y4m, await cardOnCamera(work, expired));
   ({ server, browser, camera } = await startCameraRig(work, y4m.front));
 }, 120_000);
 

@@ -1,6 +1,6 @@
-import { copyFile, rename } from 'node:fs/promises';
+import { copyFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pngToY4m } from '@kyc/fixtures';
+import { buildDocument, pngToY4m, type DocumentFixture } from '@kyc/fixtures';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
@@ -14,6 +14,31 @@ export async function cameraFrame(image: string | Buffer, out: string): Promise<
     .png()
     .toFile(framed);
   await pngToY4m(framed, out, { width: 1280, height: 720, seconds: 1, fps: 10 });
+}
+
+/** A generated INE valid (or expired) at today's date, as the browser journeys show it to the camera. */
+export function ineOfToday(index: number, seed: string, expired: boolean): Promise<DocumentFixture> {
+  const today = new Date();
+  return buildDocument('ine', index, { seed, referenceDate: { y: today.getUTCFullYear(), m: today.getUTCMonth() + 1, d: today.getUTCDate() }, expired });
+}
+
+/**
+ * Each side of a generated card as a fake-camera clip in `work` (ine-<side>.png and <side>.y4m); `alter` may change a
+ * side's picture first (a sticker over a field).
+ */
+export async function cardOnCamera(
+  work: string,
+  card: DocumentFixture,
+  alter: (side: string, png: Buffer) => Promise<Buffer> = async (_side, png) => png,
+): Promise<{ front: string; back: string }> {
+  const clips = { front: '', back: '' };
+  for (const side of card.sides) {
+    const file = path.join(work, `ine-${side.side}.png`);
+    await writeFile(file, await alter(side.side, side.png));
+    clips[side.side as 'front' | 'back'] = path.join(work, `${side.side}.y4m`);
+    await cameraFrame(file, clips[side.side as 'front' | 'back']);
+  }
+  return clips;
 }
 
 /** Chromium reopens the fake-camera file whenever the flow reopens the camera: swap it atomically. */
