@@ -244,7 +244,9 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
       const message = { uuid: h.cliente, cliente: h.cliente, transaccion: h.transaccion, type: 'VIDEO_TOKEN_PDF' as const, key: link.credential, created: codes.created, expire: codes.expire, service: 'videotoken-pdf' };
       const recording = { path: holderWebm, mimeType: 'video/webm' as const, message, durationMs: 9000, tracks: ['video', 'audio'] as ('video' | 'audio')[], blobKey: 'unused', sha256: '', size: 0, evidenceId: '' };
       const reply = await handler(recording, { grantor: auth.grantor, transaction: { uuidTrx, uuidUser, grantorId }, link: auth });
-      expect(reply.status, JSON.stringify(reply.res)).toBe(200);
+      // On a refusal, the decision's signals say why (a CI failure is then readable without a re-run).
+      const why = reply.status === 200 ? '' : JSON.stringify((await t.app.inject({ method: 'GET', url: `/v1/transactions/${h.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } })).json().payload.evidence.at(-1)).slice(0, 4000);
+      expect(reply.status, `${JSON.stringify(reply.res)} ${why}`).toBe(200);
       const documentLink = (reply.res as { payload: { match: boolean; documentLink: string } }).payload.documentLink;
       expect(reply.res).toMatchObject({ status: 200, payload: { match: true, liveness: true } });
       const first = await t.app.inject({ method: 'GET', url: new URL(documentLink).pathname });
