@@ -42,8 +42,13 @@ export async function recordConsents(page: Page, server: RunningServer, consents
  * A usable ID front for the page's transaction, written in the server's own database (its DATA_DIR and keys), for
  * journeys that start past the ID capture without a card to show the camera; the browser's ocrFront too.
  */
-export async function seedIdFront(page: Page, server: RunningServer, ocrData: Record<string, string> = { nombreCompleto: 'MARIA FERNANDA NUÑEZ ZUÑIGA' }): Promise<void> {
-  await seedEvidence(page, server, 'ocr_frente', { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData });
+export async function seedIdFront(
+  page: Page,
+  server: RunningServer,
+  ocrData: Record<string, string> = { nombreCompleto: 'MARIA FERNANDA NUÑEZ ZUÑIGA' },
+  documentType = 'INE',
+): Promise<void> {
+  await seedEvidence(page, server, 'ocr_frente', { verdict: { kind: 'accepted' }, documentType, ocrData });
   await page.evaluate((data) => localStorage.setItem('ocrFront', JSON.stringify(data)), ocrData);
 }
 
@@ -51,6 +56,13 @@ export async function seedIdFront(page: Page, server: RunningServer, ocrData: Re
 export async function seedFailedFaceVideo(page: Page, server: RunningServer): Promise<void> {
   await seedEvidence(page, server, 'video_token', {
     match: false, faceScore: 0.1, threshold: 0.5, liveness: { passed: false, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'e2e' },
+  });
+}
+
+/** A face-video decision that matched (live, similar face), for the final screens of a result that is not RED. */
+export async function seedMatchingFaceVideo(page: Page, server: RunningServer): Promise<void> {
+  await seedEvidence(page, server, 'video_token', {
+    match: true, faceScore: 0.82, threshold: 0.5, liveness: { passed: true, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'e2e' },
   });
 }
 

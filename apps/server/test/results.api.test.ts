@@ -25,7 +25,7 @@ import { emlAttachments, pdfText, unzip, waitFor } from './results/support.js';
 
 /** The report reads as a document: Spanish labels, no wire or storage names, no English, no configuration hints. */
 function expectReadableReport(text: string): void {
-  const rawNames = ['_acepted', 'rostro_coincidencia', 'prueba_de_vida', 'ocr_frente', 'video_token', 'data_user', 'rostro_identificacion', 'GREEN', 'YELLOW'];
+  const rawNames = ['_acepted', 'nombreCompleto', 'INCOMPLETED', 'preparacion_comprobante', 'Otro dato', 'rostro_coincidencia', 'prueba_de_vida', 'ocr_frente', 'video_token', 'data_user', 'rostro_identificacion', 'GREEN', 'YELLOW'];
   const english = /\b(the|is|not|no Spanish|configured|server|model|engine|check digits?|failed|passed)\b/;
   for (const raw of rawNames) expect(text, raw).not.toContain(raw);
   expect(text).not.toMatch(english);
@@ -146,6 +146,15 @@ describe.each(engines)('results ($name)', (engine) => {
     const acceptance = JSON.stringify({ version: '2024-01', sha256: 'a'.repeat(64), userAgent: 'Mozilla/5.0' });
     const audit = await t.app.inject({ method: 'POST', url: '/v1/celd_events', headers: full, payload: auditEvent(full, { paso: 'terminos', tipo: 'Aceptación', dato: acceptance }) });
     expect(audit.statusCode, audit.body).toBe(200);
+    // The flow's progress events name fields and statuses by their wire names; the report's log spells them out.
+    for (const [step, status, description] of [
+      ['resultados_identificacion', 'OK', 'Datos escritos por la persona: vigencia, nombreCompleto'],
+      ['preparacion_comprobante', 'INCOMPLETED', 'Proceso cancelado'],
+    ]) {
+      const event = lifecycleEvent(full, { step, event: JSON.stringify({ status, step, description }) });
+      const cycle = await t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers: full, payload: event });
+      expect(cycle.statusCode, cycle.body).toBe(200);
+    }
     const res = await t.app.inject({ method: 'POST', url: '/v1/proccessdocuments', headers: read(full), payload: { uuidUser: full.cliente } });
     expect(res.statusCode, res.body).toBe(200);
     const links = res.json().payload.links as Record<string, string>;
@@ -164,8 +173,11 @@ describe.each(engines)('results ($name)', (engine) => {
       expect(stripAccentsKeepEnye(text)).toContain(stripAccentsKeepEnye(name));
       const stored = docs.find((d) => (d.payload as { name: string }).name === doc)!;
       expect(createHash('sha256').update(download.rawPayload).digest('hex')).toBe(stored.sha256);
+      expectReadableReport(text);
       if (doc === 'reporte') {
         expect(text).toContain('VERDE');
+        expect(text).toContain('Datos escritos por la persona: Vigencia, Nombre completo');
+        expect(text).toContain('interrumpido - Proceso cancelado');
         expect(text).toContain('Coincidencia del rostro');
         expectReadableReport(text);
         const frontRecord = (await listEvidenceWithPayload(t.db, cipherOf(t), full.transaccion, evidenceKind.idFront)).at(-1)!;

@@ -11,7 +11,7 @@ import type { Db } from '../../store/db.js';
 import { addEvidence, listEvidenceWithPayload, type EvidenceRecord } from '../../store/evidence.js';
 import { listAuditEvents, listLifecycleEvents } from '../events/store.js';
 import { findGrantorById, readStoredParams } from '../../store/grantors.js';
-import { datumValue, labelOf, statusLabel, stepLabel, userDatumLabel } from './documents/labels.js';
+import { datumValue, labelOf, statusLabel, stepLabel, trailSourceLabel, userDatumLabel } from './documents/labels.js';
 import { scoreOf } from './facts.js';
 
 export interface DocumentsDeps {
@@ -115,13 +115,22 @@ function acceptanceDetail(dato: string): string | undefined {
   }
 }
 
+/** The flow reports typed fields by their data_user names ('Datos escritos por la persona: vigencia, curp'). */
+const typedFieldsPrefix = 'Datos escritos por la persona: ';
+
+function readableDescription(description: string | undefined): string | undefined {
+  if (!description?.startsWith(typedFieldsPrefix)) return description;
+  const names = description.slice(typedFieldsPrefix.length).split(',').map((name) => labelOf(userDatumLabel, name.trim()));
+  return `${typedFieldsPrefix}${names.join(', ')}`;
+}
+
 function trailDetail(payload: Record<string, unknown>): string {
   const event = typeof payload.event === 'string' ? payload.event : undefined;
   if (event) {
     try {
       const parsed = JSON.parse(event) as { status?: string; description?: string };
       const status = parsed.status ? (statusLabel[parsed.status] ?? parsed.status) : undefined;
-      return [status, parsed.description].filter(Boolean).join(' - ');
+      return [status, readableDescription(parsed.description)].filter(Boolean).join(' - ');
     } catch {
       return event.slice(0, 200);
     }
@@ -170,8 +179,8 @@ export async function gatherDocumentsInput(deps: DocumentsDeps, trx: Transaction
     if (jpeg) photos.push({ label: source.label, jpeg });
   }
   const trail = [
-    ...lifecycle.map((e) => ({ at: e.receivedAt, source: 'ciclo', step: labelOf(stepLabel, String((e.payload as { step?: string }).step ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
-    ...audit.map((e) => ({ at: e.receivedAt, source: 'auditoría', step: labelOf(stepLabel, String((e.payload as { paso?: string }).paso ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
+    ...lifecycle.map((e) => ({ at: e.receivedAt, source: trailSourceLabel.lifecycle, step: labelOf(stepLabel, String((e.payload as { step?: string }).step ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
+    ...audit.map((e) => ({ at: e.receivedAt, source: trailSourceLabel.audit, step: labelOf(stepLabel, String((e.payload as { paso?: string }).paso ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   const input: DocumentsInput = {
     grantor: { id: grantor.id, legalName, city: paramValue(params, 'CIUDAD_LEGAL_DEL_OTORGANTE').trim() },

@@ -94,11 +94,20 @@ function text(data: IdReadFacts['ocrData'], key: string): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
+/** The document read, as the report names it (documentType is the reader's code). */
+const documentName: Record<string, string> = {
+  INE: 'credencial para votar',
+  PASAPORTE: 'pasaporte',
+  DNI_PERU: 'DNI de Perú',
+  FMM: 'forma migratoria múltiple',
+  VISA: 'visa',
+};
+
 function idFrontRule(front: IdReadFacts | undefined): Draft {
   const rule = scoreRules.identification;
   if (!front) return missing(rule, 'red', 'No se ha leído el frente de la identificación.');
   const kind = front.verdict?.kind;
-  if (kind === 'accepted') return passed(rule, `Frente leído (${front.documentType ?? 'documento'}) con los datos completos.`);
+  if (kind === 'accepted') return passed(rule, `Frente leído (${documentName[front.documentType ?? ''] ?? 'documento'}) con los datos completos.`);
   if (kind === 'tolerated') return failed(rule, 'yellow', 'Frente leído con datos incompletos o con formato dudoso.', front.verdict?.reason);
   return failed(rule, 'red', 'El frente no es una identificación legible.', front.verdict?.detail);
 }
@@ -183,7 +192,7 @@ function faceRules(face: VideoTokenDecision | undefined, minFaceScore: number | 
       : failed(scoreRules.face, 'red', `El rostro del video no coincide con la identificación (${scoreText})${face.message ? `: ${face.message}` : ''}.`);
   const live = face.liveness;
   const livenessRule = live.spoof
-    ? failed(scoreRules.liveness, 'red', 'Se detectó un intento de suplantación (spoof).')
+    ? failed(scoreRules.liveness, 'red', 'Se detectó un intento de suplantación.')
     : live.passed
       ? passed(scoreRules.liveness, 'Prueba de vida superada.')
       : failed(scoreRules.liveness, 'red', 'Prueba de vida no superada.');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  activeFields, addressUserData, applyLookup, formValid, initialAddress, otherSettlement, postalCodeInput, shouldLookUp,
+  activeFields, addressUserData, applyLookup, formValid, initialAddress, otherSettlement, placeUnknown, postalCodeInput, shouldLookUp,
   type AddressForm,
 } from './address-model';
 
@@ -43,6 +43,29 @@ describe('address form (datos_direccion_ocr_page)', () => {
     expect(many.colonia).toEqual({ kind: 'select', options: ['Álamos', 'La Asunción', otherSettlement] });
     expect(many.values.colonia).toBe('Álamos');
     expect(applyLookup(base, [])).toBe(base);
+  });
+  it('a postal code missing from the catalogue empties the place read from the ID, and GUARDAR waits for it', () => {
+    const fromId = initialAddress(null, { calle: 'C MORELOS', numero: '123', colonia: 'CENTRO', cp: '76000', municipio: 'QUERÉTARO', estado: 'QUERÉTARO' });
+    expect(formValid(fromId)).toBe(true);
+    const typed: AddressForm = { ...fromId, values: { ...fromId.values, codigoPostal: '99999' } };
+    // Until the catalogue answers, the ID's place does not belong to the typed code.
+    expect(formValid(typed)).toBe(false);
+    const unknown = applyLookup(typed, []);
+    expect(unknown.values).toMatchObject({ codigoPostal: '99999', estado: '', delegacion: '', colonia: '', calle: 'C MORELOS', numeroExterior: '123' });
+    expect(unknown.colonia).toEqual({ kind: 'text' });
+    expect(formValid(unknown)).toBe(false);
+    const completed = { ...unknown, values: { ...unknown.values, estado: 'Yucatán', delegacion: 'Mérida', colonia: 'Centro' } };
+    expect(formValid(completed)).toBe(true);
+    expect(Object.fromEntries(addressUserData(completed).map((d) => [d.description, d.value]))).toMatchObject({
+      codigoPostal: '99999', estado: 'Yucatán', delegacion: 'Mérida', colonia: 'Centro',
+    });
+    // A failed lookup empties them the same way; a code whose place the form already holds keeps it.
+    expect(placeUnknown(typed).values).toMatchObject({ estado: '', delegacion: '', colonia: '' });
+    expect(placeUnknown(fromId)).toBe(fromId);
+    // Back to a looked-up code: the catalogue's place belongs to it.
+    const found = applyLookup({ ...completed, values: { ...completed.values, codigoPostal: '06700' } }, [{ asentamiento: 'Roma Norte', municipio: 'Cuauhtémoc', estado: 'Ciudad de México' }]);
+    expect(found.values).toMatchObject({ colonia: 'Roma Norte', delegacion: 'Cuauhtémoc', estado: 'Ciudad de México' });
+    expect(formValid(found)).toBe(true);
   });
   it('asks for otraColonia only when Otro is chosen, and GUARDAR waits for every required field', () => {
     const filled = { ...initialAddress(reading, null) };

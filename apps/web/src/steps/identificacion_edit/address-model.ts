@@ -39,6 +39,12 @@ export interface AddressForm {
   colonia: ColoniaMode;
   /** Which source pre-filled the form. */
   source: 'comprobante' | 'identificacion' | 'none';
+  /**
+   * The postal code that estado, delegacion and colonia belong to: the pre-filled code, then the code the catalogue
+   * answered for, or the code the person typed them for. GUARDAR waits until it is the form's code, so a saved
+   * address never mixes one document's place with another postal code.
+   */
+  placeCode: string;
 }
 
 const empty: AddressValues = {
@@ -82,7 +88,7 @@ export function initialAddress(reading: ProofReadingWire | null, front: OcrRecor
       numeroExterior: reading.numeroExterior ?? '',
       numeroInterior: reading.numeroInterior ?? '',
     };
-    return { values, colonia: { kind: 'text' }, source: 'comprobante' };
+    return { values, colonia: { kind: 'text' }, source: 'comprobante', placeCode: values.codigoPostal };
   }
   if (front) {
     const numbers = splitNumber(text(front.numero));
@@ -96,9 +102,9 @@ export function initialAddress(reading: ProofReadingWire | null, front: OcrRecor
       ...numbers,
     };
     const any = [values.codigoPostal, values.estado, values.delegacion, values.colonia, values.calle].some((v) => v !== '');
-    return { values, colonia: { kind: 'text' }, source: any ? 'identificacion' : 'none' };
+    return { values, colonia: { kind: 'text' }, source: any ? 'identificacion' : 'none', placeCode: values.codigoPostal };
   }
-  return { values: { ...empty }, colonia: { kind: 'text' }, source: 'none' };
+  return { values: { ...empty }, colonia: { kind: 'text' }, source: 'none', placeCode: '' };
 }
 
 /** Spec §4: the lookup fires when the code is exactly 5 characters and was edited by the user. */
@@ -107,15 +113,27 @@ export function shouldLookUp(previous: string, next: string, userEdited: boolean
 }
 
 /**
- * A lookup's answer applied to the form: one settlement fills colonia (and municipality and state); several fill
- * the dropdown with 'Otro' (keeping the current colonia selected when it is one of them); none leaves the form.
+ * The form's postal code is not in the catalogue (or could not be looked up): state, municipality and colonia that
+ * belong to another code are emptied for the person to type; those of this very code are kept.
+ */
+export function placeUnknown(form: AddressForm): AddressForm {
+  const code = form.values.codigoPostal;
+  if (form.placeCode === code) return form;
+  return { ...form, values: { ...form.values, estado: '', delegacion: '', colonia: '', otraColonia: '' }, colonia: { kind: 'text' }, placeCode: code };
+}
+
+/**
+ * A lookup's answer for the form's postal code: one settlement fills colonia (and municipality and state); several
+ * fill the dropdown with 'Otro' (keeping the current colonia selected when it is one of them); none empties a place
+ * that belongs to another code (placeUnknown).
  */
 export function applyLookup(form: AddressForm, settlements: readonly Settlement[]): AddressForm {
-  if (settlements.length === 0) return form;
+  if (settlements.length === 0) return placeUnknown(form);
   const first = settlements[0]!;
   const place = { delegacion: first.municipio, estado: first.estado };
+  const placeCode = form.values.codigoPostal;
   if (settlements.length === 1) {
-    return { ...form, values: { ...form.values, ...place, colonia: first.asentamiento, otraColonia: '' }, colonia: { kind: 'text' } };
+    return { ...form, values: { ...form.values, ...place, colonia: first.asentamiento, otraColonia: '' }, colonia: { kind: 'text' }, placeCode };
   }
   const options = [...new Set(settlements.map((s) => s.asentamiento))];
   const current = options.find((o) => sameName(o, form.values.colonia));
@@ -123,6 +141,7 @@ export function applyLookup(form: AddressForm, settlements: readonly Settlement[
     ...form,
     values: { ...form.values, ...place, colonia: current ?? '', otraColonia: '' },
     colonia: { kind: 'select', options: [...options, otherSettlement] },
+    placeCode,
   };
 }
 
@@ -153,9 +172,9 @@ export function formErrors(form: AddressForm): Partial<Record<AddressField, stri
   return errors;
 }
 
-/** GUARDAR is enabled only when every field is valid (docs/flow.md §2). */
+/** GUARDAR is enabled only when every field is valid (docs/flow.md §2) and the place belongs to the postal code. */
 export function formValid(form: AddressForm): boolean {
-  return Object.keys(formErrors(form)).length === 0;
+  return Object.keys(formErrors(form)).length === 0 && form.placeCode === form.values.codigoPostal;
 }
 
 /** data_user entries of docs/flow.md §3: the address fields, colonia resolved from 'Otro', calleCompleta = street + number. */

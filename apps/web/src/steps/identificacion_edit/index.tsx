@@ -18,6 +18,7 @@ import {
   formValid,
   initialAddress,
   otherSettlement,
+  placeUnknown,
   postalCodeInput,
   shouldLookUp,
   type AddressField,
@@ -45,8 +46,8 @@ const copy = {
   choose: 'Elige tu colonia',
   searching: 'Buscando las colonias de tu código postal…',
   found: (n: number) => (n === 1 ? 'Encontramos tu colonia.' : `Encontramos ${n} colonias: elige la tuya.`),
-  notFound: 'No encontramos ese código postal. Revísalo o escribe tu colonia.',
-  lookupFailed: 'No pudimos buscar tu código postal. Escribe tu colonia.',
+  notFound: 'No encontramos ese código postal. Revísalo o escribe tu estado, municipio o alcaldía y colonia.',
+  lookupFailed: 'No pudimos buscar tu código postal. Escribe tu estado, municipio o alcaldía y colonia.',
   save: 'GUARDAR', // spec
   saving: 'Guardando tu dirección…',
 };
@@ -87,7 +88,10 @@ export function Component() {
       setForm((current) => (current.values.codigoPostal === cp ? applyLookup(current, settlements) : current));
       setLookup(settlements.length > 0 ? { state: 'found', count: new Set(settlements.map((s) => s.asentamiento)).size } : { state: 'none' });
     } catch (error) {
-      if (!isAbortError(error)) setLookup({ state: 'failed' });
+      if (isAbortError(error)) return;
+      // Unknown place for this code: what came with another code is emptied for the person to type.
+      setForm((current) => (current.values.codigoPostal === cp ? placeUnknown(current) : current));
+      setLookup({ state: 'failed' });
     }
   }
 

@@ -40,21 +40,43 @@ export const evidenceLabel: Record<string, string> = {
   [evidenceKind.document]: 'Documento generado',
   [evidenceKind.phoneVerified]: 'Teléfono verificado',
   [evidenceKind.realtimeRecording]: 'Grabación en tiempo real',
+  // Kinds written by id-capture (idEvidenceKinds) and the evidence bundle (bundleEvidenceKind), spelled out here
+  // because those modules import this one.
+  ocr_frente_incompleto_tolerado: 'Identificación, frente con datos incompletos',
+  paquete_nom151: 'Paquete de evidencias con sello de tiempo',
 };
 
+/** Every step of the flow (apps/web steps/table.ts: any of them may report a cancellation) and the server's own. */
 export const stepLabel: Record<string, string> = {
   inicio: 'Inicio',
+  inicio_page: 'Inicio',
   terminos: 'Términos y aviso de privacidad',
+  pasos_configuracion: 'Instrucciones',
+  preparacion_identificacion: 'Identificación',
   identificacion: 'Identificación',
   holograma: 'Holograma',
+  error_pantalla: 'Aviso de error',
   resultados_identificacion: 'Datos de la identificación',
+  preparacion_comprobante: 'Comprobante de domicilio',
   comprobante: 'Comprobante de domicilio',
   datos_direccion_ocr_page: 'Domicilio',
   clausula: 'Cláusula',
   validacion_documento: 'Cláusula',
   autorizacion: 'Autorización',
+  autorizacion_solicitud: 'Autorización',
+  autorizacion_documento: 'Autorización',
   consulta_historial: 'Consulta de historial crediticio',
+  validar_movil: 'Teléfono celular',
+  validar_sms: 'Código por SMS',
   video_token: 'Video de rostro',
+  pdf_video_token: 'Video de rostro para consultar el documento',
+  pdf_token: 'Consulta del documento',
+  pdf_token_instructions: 'Consulta del documento',
+  pdf_token_error: 'Consulta del documento',
+  pdf_token_result: 'Consulta del documento',
+  ayuda: 'Ayuda',
+  cancelar_flujo: 'Cancelación',
+  pivote: 'Continuación en otro dispositivo',
   email_check: 'Correo electrónico',
   score_check: 'Calificación',
   finalizado: 'Final',
@@ -62,7 +84,10 @@ export const stepLabel: Record<string, string> = {
   completed: 'Proceso completo',
 };
 
-export const statusLabel: Record<string, string> = { OK: 'correcto', FAIL: 'no exitoso' };
+export const statusLabel: Record<string, string> = { OK: 'correcto', FAIL: 'no exitoso', INCOMPLETED: 'interrumpido' };
+
+/** Where a row of the transaction's log comes from: the flow's progress events, or the audit events. */
+export const trailSourceLabel = { lifecycle: 'Proceso', audit: 'Auditoría' } as const;
 
 /** The confirmed data (data_user) by the names the flow sends; the consents it records as 'true'. */
 export const userDatumLabel: Record<string, string> = {
