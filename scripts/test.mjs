@@ -12,6 +12,10 @@ const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: '
 
 if (!ensureTools()) process.exit(1);
 
+// The linter and formatter (Biome, biome.json) first: a finding fails the run but the suites still run.
+const lint = run('npm', ['run', 'lint']);
+if (lint.status !== 0) console.error('The lint check failed (npm run lint); the suites run anyway.');
+
 const build = run('npm', ['run', 'build']);
 if (build.status !== 0) {
   console.error('The build failed; no test ran.');
@@ -34,5 +38,6 @@ try {
   failed = Math.max(failed, 1);
 }
 rmSync(reportDir, { recursive: true, force: true });
+if (lint.status !== 0) failed += 1;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(vitest.status === 0 && failed === 0 ? 0 : 1);

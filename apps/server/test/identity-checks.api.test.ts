@@ -287,7 +287,7 @@ describe.each(engines)('Renapo and INE checks ($name)', (engine) => {
       // The local rules still decide.
       expect(check).toMatchObject({ outcome: 'passed', source: 'local' });
       const stored = await latestEvidence(withGateway.db, gatewayCipher, headers.transaccion, evidenceKind.renapo);
-      expect((stored?.payload as { gateway: { answered: boolean; reason: string } }).gateway).toMatchObject({ answered: false, reason: expect.stringMatching(reason) });
+      expect((stored!.payload as { gateway: { answered: boolean; reason: string } }).gateway).toMatchObject({ answered: false, reason: expect.stringMatching(reason) });
     }
   });
 

@@ -53,7 +53,7 @@ describe.each(engines)('OpenAPI document ($name)', (engine) => {
     const headerNames = doc.paths['/v1/params']?.get?.parameters?.filter((p) => p.in === 'header').map((p) => p.name);
     expect(headerNames).toEqual(expect.arrayContaining(['transaccion', 'cliente']));
     // The api key is declared once, as the publishable-key security scheme, not as a plain header parameter.
-    expect((doc.paths['/v1/params']?.get as { security?: unknown }).security).toEqual([{ publishableKey: [] }]);
+    expect((doc.paths['/v1/params']!.get as { security?: unknown }).security).toEqual([{ publishableKey: [] }]);
     expect(doc.paths['/v1/update_cycle']?.post).toHaveProperty('requestBody');
   });
 });

@@ -7,7 +7,7 @@ import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, demoKey, trxHeaders } from './support/fixtures.js';
 
 type Param = { idCampo: string; valor: string };
-const valueOf = (list: Param[], id: string) => list.find((p) => p.idCampo === id)?.valor;
+const paramValue = (list: Param[], id: string) => list.find((p) => p.idCampo === id)?.valor;
 
 describe.each(engines)('grantor parameters ($name)', (engine) => {
   let t: TestApp;
@@ -31,13 +31,13 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
     expect(body.status).toBe(200);
     const ids = body.payload.map((p) => p.idCampo);
     for (const id of grantorParamIds) expect(ids).toContain(id);
-    expect(valueOf(body.payload, 'APIKEY')).toBe(demoKey);
-    expect(valueOf(body.payload, 'ID_OTORGANTE')).toBe(demoId);
-    expect(valueOf(body.payload, 'NOMBRE_CORTO')).toBe('Demo');
-    expect(valueOf(body.payload, 'RAZON_SOCIAL')).toBe('Financiera Demo S.A. de C.V.');
-    expect(valueOf(body.payload, 'INTENTOS_VIDEO_TOKEN')).toBe('3');
-    expect(valueOf(body.payload, 'ENABLE_RENAPO')).toBe(grantorParamDefaults.ENABLE_RENAPO);
-    expect(valueOf(body.payload, 'LOGO_OTORGANTE')).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(paramValue(body.payload, 'APIKEY')).toBe(demoKey);
+    expect(paramValue(body.payload, 'ID_OTORGANTE')).toBe(demoId);
+    expect(paramValue(body.payload, 'NOMBRE_CORTO')).toBe('Demo');
+    expect(paramValue(body.payload, 'RAZON_SOCIAL')).toBe('Financiera Demo S.A. de C.V.');
+    expect(paramValue(body.payload, 'INTENTOS_VIDEO_TOKEN')).toBe('3');
+    expect(paramValue(body.payload, 'ENABLE_RENAPO')).toBe(grantorParamDefaults.ENABLE_RENAPO);
+    expect(paramValue(body.payload, 'LOGO_OTORGANTE')).toMatch(/^data:image\/svg\+xml;base64,/);
 
     const row = await t.db.selectFrom('transactions').selectAll().where('uuid_trx', '=', headers.transaccion).executeTakeFirst();
     expect(row).toMatchObject({ uuid_user: headers.cliente, grantor_id: demoId, current_step: null });
@@ -104,8 +104,8 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
     expect(res.statusCode).toBe(200);
     const payload = (res.json() as { payload: Param[] }).payload;
     expect(payload.map((p) => p.idCampo)).not.toContain('APIKEY');
-    expect(valueOf(payload, 'COLOR_PRIMARIO')).toBe('#0B4F8A');
-    expect(valueOf(payload, 'NOMBRE_CORTO')).toBe('Demo');
+    expect(paramValue(payload, 'COLOR_PRIMARIO')).toBe('#0B4F8A');
+    expect(paramValue(payload, 'NOMBRE_CORTO')).toBe('Demo');
   });
 
   it('answers 404 for an unknown or inactive grantor on the public endpoint', async () => {
@@ -120,9 +120,9 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
   it('uses the grantor name for NOMBRE_CORTO and RAZON_SOCIAL when they are not set', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/params', headers: trxHeaders(otherKey) });
     const payload = (res.json() as { payload: Param[] }).payload;
-    expect(valueOf(payload, 'NOMBRE_CORTO')).toBe('Crédito Norte');
-    expect(valueOf(payload, 'RAZON_SOCIAL')).toBe('Crédito Norte');
-    expect(valueOf(payload, 'ID_OTORGANTE')).toBe(otherId);
+    expect(paramValue(payload, 'NOMBRE_CORTO')).toBe('Crédito Norte');
+    expect(paramValue(payload, 'RAZON_SOCIAL')).toBe('Crédito Norte');
+    expect(paramValue(payload, 'ID_OTORGANTE')).toBe(otherId);
   });
 
   it('answers a changed parameter or a rotated key at once (the sent document follows writes)', async () => {
@@ -135,18 +135,18 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
     };
     const first = await read(key);
     expect(first).toMatchObject({ status: 200, type: 'application/json; charset=utf-8' });
-    expect(valueOf(first.payload, 'COLOR_PRIMARIO')).toBe(grantorParamDefaults.COLOR_PRIMARIO);
+    expect(paramValue(first.payload, 'COLOR_PRIMARIO')).toBe(grantorParamDefaults.COLOR_PRIMARIO);
     expect((await read(key)).payload).toEqual(first.payload);
 
     await writeParams(t.db, id, { COLOR_PRIMARIO: '#112233' });
-    expect(valueOf((await read(key)).payload, 'COLOR_PRIMARIO')).toBe('#112233');
+    expect(paramValue((await read(key)).payload, 'COLOR_PRIMARIO')).toBe('#112233');
 
     const rotated = generateApiKey();
     await replaceApiKey(t.db, id, rotated);
     expect((await read(key)).status).toBe(401);
     const after = await read(rotated);
-    expect(valueOf(after.payload, 'APIKEY')).toBe(rotated);
-    expect(valueOf(after.payload, 'COLOR_PRIMARIO')).toBe('#112233');
+    expect(paramValue(after.payload, 'APIKEY')).toBe(rotated);
+    expect(paramValue(after.payload, 'COLOR_PRIMARIO')).toBe('#112233');
   });
 
   it('refuses the key of a deactivated grantor', async () => {

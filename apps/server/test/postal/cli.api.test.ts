@@ -93,7 +93,9 @@ describe.each(engines)('postal:import command on $name', (engine) => {
     let destroyed = 0;
     const observed = new Proxy(database.db, {
       get(target, property) {
-        if (property === 'destroy') return async () => void (destroyed += 1);
+        if (property === 'destroy') return async () => {
+          destroyed += 1;
+        };
         const value: unknown = Reflect.get(target, property, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },

@@ -42,7 +42,6 @@ export function Dialog({ open, title, children, actions, onClose }: DialogProps)
     <dialog
       ref={ref}
       className="dialog"
-      role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}
       aria-describedby={bodyId}

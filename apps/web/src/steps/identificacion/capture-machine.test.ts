@@ -43,7 +43,10 @@ describe('ID capture: front then back (docs/flow.md §4)', () => {
     expect(state.phase).toBe('intro');
     state = run(state, { type: 'continue' });
     expect(state.phase).toBe('camera');
-    const phases = toUpload.map((event) => (state = captureReducer(state, event)).phase);
+    const phases = toUpload.map((event) => {
+      state = captureReducer(state, event);
+      return state.phase;
+    });
     expect(phases).toEqual(['capturing', 'adjust', 'verify', 'uploading']);
     expect(state.upload).toEqual({ stage: 'sending', loaded: 0, total: null });
   });

@@ -34,7 +34,11 @@ export function Component() {
     const element = container.current;
     if (!element) return;
     let next = 0;
-    const add = (kind: Kind, message: FlowMessage | LauncherFailure) => setRows((current) => [...current, { id: (next += 1), kind, message }]);
+    const add = (kind: Kind, message: FlowMessage | LauncherFailure) => {
+      next += 1;
+      const id = next;
+      setRows((current) => [...current, { id, kind, message }]);
+    };
     // The integration of the README ("Embedding the flow in a partner page"), plus the raw callbacks for the table.
     const launcher = createLauncher({
       key,

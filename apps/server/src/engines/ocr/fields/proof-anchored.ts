@@ -181,7 +181,7 @@ export function serviceNumberIn(text: string): string | undefined {
 }
 
 /** The value of a field from text read where its label says it is; undefined when it does not have the shape. */
-export function valueOf(field: AnchoredField, text: string): Partial<ProofFields> {
+export function fieldValue(field: AnchoredField, text: string): Partial<ProofFields> {
   switch (field) {
     case 'amountDue': {
       const amount = amountIn(text);
@@ -409,7 +409,7 @@ export async function readAnchored(
     const label = firstInReadingOrder(labels.filter((l) => l.field === field))!;
     const spec = specOf(field);
     let value: Partial<ProofFields> = {};
-    if (spec.where !== 'below') value = valueOf(field, wordsAfter(label, labels));
+    if (spec.where !== 'below') value = fieldValue(field, wordsAfter(label, labels));
     if (Object.keys(value).length === 0 && spec.where !== 'right') {
       const region = regionBelow(label, labels, page, bands);
       if (region.x1 - region.x0 > 4 && region.y1 - region.y0 > 4) {
@@ -417,7 +417,7 @@ export async function readAnchored(
         const shaped = field !== 'addressBlock';
         for (const pass of shaped ? VALUE_PASSES : BLOCK_PASSES) {
           const read = await readRegion(region, pass, height(label.box));
-          value = valueOf(field, regionText(read, shaped ? 0 : REGION_MIN_CONFIDENCE));
+          value = fieldValue(field, regionText(read, shaped ? 0 : REGION_MIN_CONFIDENCE));
           if (Object.keys(value).length > 0) break;
         }
       }
