@@ -215,7 +215,8 @@ function pathVariants(op: Operation, ctx: Context, rng: Rng): Variant[] {
     const variants: Variant[] = [
       { name: `${param} not a UUID`, request: { ...baseRequest(op, ctx), url: urlOf(op, ctx, { [param]: encodeURIComponent(rng.string(12)) }) } },
       { name: `${param} of 4 KB`, request: { ...baseRequest(op, ctx), url: urlOf(op, ctx, { [param]: 'a'.repeat(4096) }) } },
-      { name: `${param} percent-encoded garbage`, request: { ...baseRequest(op, ctx), url: urlOf(op, ctx, { [param]: rng.pick(['%ff%fe', '%00', '..%2f..%2fetc%2fpasswd', '%c0%af', '%E2%80%AE']) }) } },
+      { name: `${param} percent-encoded garbage`, request: { ...baseRequest(op, ctx), url: urlOf(op, ctx, { [param]: rng.pick(['%ff%fe', '..%2f..%2fetc%2fpasswd', '%c0%af', '%E2%80%AE']) }) } },
+      { name: `${param} with a NUL character`, request: { ...baseRequest(op, ctx), url: urlOf(op, ctx, { [param]: `${rng.pick(['', 'a', demoId])}%00` }) } },
     ];
     if (param === 'uuidTrx') variants.push({ name: "another grantor's transaction in the path", request: { ...baseRequest(op, ctx), url: urlOf(op, ctx, { uuidTrx: ctx.other.transaccion, uuidUser: ctx.other.cliente }) } });
     return variants;
@@ -254,6 +255,11 @@ function jsonVariants(op: Operation, ctx: Context, rng: Rng): Variant[] {
     const [name] = rng.pick(strict);
     const [before, after] = JSON.stringify({ ...sample, [name]: '@@BYTES@@' }).split('@@BYTES@@') as [string, string];
     variants.push({ name: `invalid UTF-8 in ${name}`, request: json(op, ctx, Buffer.concat([Buffer.from(before), invalidUtf8, Buffer.from(after)])) });
+  }
+  const strings = properties.filter(([, child]) => (Array.isArray(child.type) ? child.type[0] : child.type) === 'string');
+  if (strings.length) {
+    const [name] = rng.pick(strings);
+    variants.push({ name: `NUL character in ${name}`, request: json(op, ctx, JSON.stringify({ ...sample, [name]: `${String(sample[name] ?? '')}\u0000${rng.string(4)}` })) });
   }
   const deepField = properties.length ? rng.pick(properties)[0] : 'deep';
   const notAnObject = rng.pick(['[]', '"texto"', '42', 'null', 'true', `[${JSON.stringify(sample)}]`]);
@@ -296,6 +302,8 @@ function uploadVariants(op: Operation, ctx: Context, rng: Rng): Variant[] {
   if (textFields.length) {
     const field = rng.pick(textFields);
     variants.push({ name: `${field.name} of 20 KB`, request: multipart(op, ctx, parts.map((part) => (part === field ? { name: field.name, value: rng.string(20_480) } : part))) });
+    const nulField = rng.pick(textFields) as { name: string; value: string };
+    variants.push({ name: `NUL character in ${nulField.name}`, request: multipart(op, ctx, parts.map((part) => (part === nulField ? { name: nulField.name, value: `${nulField.value}\u0000` } : part))) });
   }
   return variants;
 }
@@ -307,7 +315,10 @@ function variantsOf(op: Operation, ctx: Context): Variant[] {
     variants.push({ name: 'isDesktop not a boolean, generate twice', request: { ...baseRequest(op, ctx), url: `${urlOf(op, ctx).split('?')[0]}?isDesktop=quiza&generate=1&generate=2` } });
   }
   if (op.operationId === 'grantorParams' || op.operationId === 'publicGrantorParams') {
-    variants.push({ name: 'idOtorgante query of 4 KB', request: { ...baseRequest(op, ctx), url: `${urlOf(op, ctx)}?idOtorgante=${'o'.repeat(4096)}` } });
+    variants.push(
+      { name: 'idOtorgante query of 4 KB', request: { ...baseRequest(op, ctx), url: `${urlOf(op, ctx)}?idOtorgante=${'o'.repeat(4096)}` } },
+      { name: 'idOtorgante query with a NUL character', request: { ...baseRequest(op, ctx), url: `${urlOf(op, ctx)}?idOtorgante=${demoId}%00` } },
+    );
   }
   return variants;
 }
@@ -354,6 +365,18 @@ describe.each(engines)('fuzz: every operation of /openapi.json with malformed in
     operations = operationsOf((await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApi);
   }, 60_000);
   afterAll(async () => t?.close());
+
+  it('sees in its snapshot the change a well-formed request makes (the no-change check can fail)', async () => {
+    const before = await stateSnapshot(t.db, t.dataDir);
+    for (const table of ['transactions', 'lifecycle_events', 'audit_events', 'evidence', 'transaction_attempts', 'result_emails', 'sms_codes']) {
+      expect(Object.keys(before), table).toContain(`table ${table}`);
+    }
+    const journey = await startedTransaction(t.app);
+    const res = await t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers: journey, payload: lifecycleEvent(journey) });
+    expect(res.statusCode, res.body).toBe(200);
+    const changed = snapshotDiff(before, await stateSnapshot(t.db, t.dataDir)).map((line) => line.split(':')[0]);
+    expect(changed).toEqual(expect.arrayContaining(['table transactions', 'table lifecycle_events']));
+  });
 
   it('answers every malformed request below 500, within the bound, as a JSON error, and changes nothing', async () => {
     expect(operations.length).toBeGreaterThan(30);
