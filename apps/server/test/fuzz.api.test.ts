@@ -311,6 +311,8 @@ function uploadVariants(op: Operation, ctx: Context, rng: Rng): Variant[] {
 function variantsOf(op: Operation, ctx: Context): Variant[] {
   const rng = seededRng(seed, op.operationId);
   const variants = [...credentialVariants(op, ctx), ...pathVariants(op, ctx, rng), ...(op.multipart ? uploadVariants(op, ctx, rng) : jsonVariants(op, ctx, rng))];
+  const otherMethod = rng.pick(['PUT', 'PATCH', 'TRACE', 'DELETE'].filter((method) => method !== op.method));
+  variants.push({ name: `method ${otherMethod}`, request: { ...baseRequest(op, ctx), method: otherMethod as InjectOptions['method'] } });
   if (op.operationId === 'queryScore') {
     variants.push({ name: 'isDesktop not a boolean, generate twice', request: { ...baseRequest(op, ctx), url: `${urlOf(op, ctx).split('?')[0]}?isDesktop=quiza&generate=1&generate=2` } });
   }
