@@ -9,6 +9,7 @@ import { createDataCipher, loadDataKey, type DataCipher } from './crypto/data-ci
 import type { Deps, ZodApp } from './http/deps.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerNulGuard } from './http/nul-guard.js';
 import { registerOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerRateLimits } from './http/rate-limits.js';
@@ -145,6 +146,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const deps = { config, db, cipher, blobs, ocr, face, speech: speech.recognizer };
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app, { hstsMaxAgeSeconds: config.hstsMaxAgeSeconds });
+    registerNulGuard(app);
     // Before any route: it hooks the costly ones as they are added.
     await registerRateLimits(app, config.rateLimits);
     await registerMultipart(app, uploadLimits(config));

@@ -58,6 +58,8 @@ async function bufferFile(part: MultipartFile, options: ReadUploadOptions): Prom
 function textValue(part: MultipartValue, limits: UploadLimits): string {
   if (part.valueTruncated) throw new HttpError(413, `Multipart field ${part.fieldname} is longer than ${limits.fieldBytes} bytes`);
   if (typeof part.value !== 'string') throw new HttpError(400, `Invalid request: multipart field ${part.fieldname} must be plain text`);
+  // As in JSON bodies (http/nul-guard.ts): PostgreSQL text cannot hold it and no field has a use for it.
+  if (part.value.includes('\u0000')) throw new HttpError(400, `Invalid request: multipart field ${part.fieldname} contains a NUL character (U+0000)`);
   return part.value;
 }
 
