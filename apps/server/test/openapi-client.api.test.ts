@@ -151,6 +151,21 @@ describe('an integrator generating a client from /openapi.json (sqlite)', () => 
     expect(checked).toBeGreaterThan(100);
   });
 
+  it("answers of the integrator's usual calls carry an example their own response schema accepts", () => {
+    type Operation = { operationId: string; responses?: Record<string, { content?: Record<string, { example?: unknown }> }> };
+    const examples = new Map(
+      Object.values(document.paths as Record<string, Record<string, Operation>>)
+        .flatMap((p) => Object.values(p))
+        .map((o) => [o.operationId, o.responses?.['200']?.content?.['application/json']?.example] as const)
+        .filter(([, example]) => example !== undefined),
+    );
+    expect([...examples.keys()].sort()).toEqual(expect.arrayContaining(['health', 'otp', 'queryScore', 'videoToken', 'videoTokenCode']));
+    for (const [name, example] of examples) {
+      const call = (calls as Record<string, { response?: z.ZodType }>)[name];
+      expect(call?.response?.safeParse(example).success, name).toBe(true);
+    }
+  });
+
   it('generates a TypeScript client that compiles against an integration and performs the ID upload', async () => {
     const ast = await openapiTS(document as never, {
       // Files are Blobs for the integrator, not strings.

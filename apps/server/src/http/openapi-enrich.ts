@@ -4,7 +4,7 @@
  * multipart bodies of the upload calls, and one shared Error component.
  */
 import { credentials, routes, type MultipartField } from '@kyc/contracts';
-import { addExamples, errorExamples } from './openapi-examples.js';
+import { addExamples, addResponseExample, errorExamples } from './openapi-examples.js';
 
 export const securitySchemeNames = { publishable: 'publishableKey', secret: 'secretKey', resultLink: 'resultLinkToken', transaction: 'transactionToken' } as const;
 
@@ -84,6 +84,7 @@ export function enrichOperation(schema: Schema, method: string, url: string, max
   for (const part of ['headers', 'params', 'querystring', 'body'] as const) {
     if (enriched[part]) enriched[part] = addExamples(enriched[part]);
   }
+  if (enriched.response) enriched.response = addResponseExample(enriched.operationId as string, enriched.response);
   return enriched;
 }
 

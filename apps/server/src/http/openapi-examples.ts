@@ -84,6 +84,28 @@ export const fieldExamples: Record<string, FieldExample> = {
   info_camara: { example: '{"label":"camera2 1, facing front","width":1280,"height":720,"frameRate":30}', description: 'The camera that recorded (JSON: its label and track settings).' },
 };
 
+const codes = { code: '4821', created: codeCreated, expire: '2026-11-26T18:03:00.000Z', schedule: { digitsMs: [1800, 2900, 4100, 5200], stopMs: 8200 } };
+
+/** The 200 answer of the calls an integrator most often reads, by operationId. */
+export const responseExamples: Record<string, unknown> = {
+  health: { status: 'ok' },
+  otp: { status: 200, payload: { codes } },
+  publicOtp: { status: 200, payload: { codes } },
+  videoTokenCode: { status: 200, payload: codes },
+  videoToken: { status: 200, payload: { match: true, liveness: true } },
+  queryScore: {
+    status: 200,
+    payload: {
+      flag: 'GREEN',
+      Fields: [
+        { rule: 'identificacion_frente', passed: true, detail: 'Frente leído (INE) con los datos completos.' },
+        { rule: 'rostro_coincidencia', passed: true, detail: 'El rostro del video coincide con la identificación (similitud 0.912, mínimo 0.825).' },
+        { rule: 'prueba_de_vida', passed: true, detail: 'Prueba de vida superada.' },
+      ],
+    },
+  },
+};
+
 export const errorExamples = [
   { status: 401, message: 'Invalid api key', message_client: errorTexts.badUrl },
   { status: 404, message: 'Transaction not found' },
@@ -109,6 +131,15 @@ function withExample(name: string, property: Schema): Schema {
   const known = composedExample(property) ?? fieldExamples[name];
   if (!known || property.examples || property.example !== undefined || property.format === 'binary') return property;
   return { ...property, examples: [known.example], ...(known.description && !property.description ? { description: known.description } : {}) };
+}
+
+/** The route's response schemas, the 200 one with its example when the operation has one. */
+export function addResponseExample(operationId: string, response: unknown): unknown {
+  const example = responseExamples[operationId];
+  const byStatus = response as Record<string, Schema> | undefined;
+  const ok = byStatus?.['200'];
+  if (example === undefined || !ok || ok.examples) return response;
+  return { ...byStatus, 200: { ...ok, examples: [example] } };
 }
 
 /** A route's JSON schema of headers, params, querystring or body, its named properties with their examples. */
