@@ -74,7 +74,10 @@ export class OneLinePerRequest extends LogController {
   }
 }
 
-/** Human-readable lines for a terminal (pino-pretty, written synchronously on this thread); JSON everywhere else. */
-export function prettyLogStream(): DestinationStream {
-  return pinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+/**
+ * Human-readable lines for a terminal (pino-pretty, written synchronously on this thread); JSON everywhere else.
+ * One line per entry, its fields inline, so a request stays one line on the terminal as in the JSON log.
+ */
+export function prettyLogStream(destination?: NodeJS.WritableStream, colorize = true): DestinationStream {
+  return pinoPretty({ colorize, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', ...(destination ? { destination } : {}) });
 }

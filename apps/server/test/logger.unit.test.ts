@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loggableUrl, loggerOptions } from '../src/logger.js';
+import { loggableUrl, loggerOptions, prettyLogStream } from '../src/logger.js';
 
 describe('logger', () => {
   function capture() {
@@ -37,5 +37,22 @@ describe('logger', () => {
     expect(loggableUrl('/assets/app-1.js')).toBe('/assets/app-1.js');
     expect(loggableUrl('/0Zk3s9-secret-key')).toBe('[page]');
     expect(loggableUrl('/terminos?jwt=abc')).toBe('[page]');
+  });
+
+  it('on a terminal writes one readable line per entry, its fields inline and personal data still redacted', () => {
+    const lines: string[] = [];
+    const out = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const log = pino(loggerOptions({ logLevel: 'info' }), prettyLogStream(out, false));
+    log.info({ req: { method: 'POST', url: '/v2/ocr' }, res: { statusCode: 200 }, responseTime: 812, curp: 'NUZM800101MDFXXX01' }, 'request completed');
+    const text = lines.join('');
+    expect(text.trimEnd().split('\n')).toHaveLength(1);
+    expect(text).toMatch(/^\[\d{2}:\d{2}:\d{2}\] INFO: request completed .*"url":"\/v2\/ocr".*"statusCode":200.*"responseTime":812/);
+    expect(text).not.toContain('NUZM');
+    expect(text).not.toMatch(/^\{"level"/);
   });
 });

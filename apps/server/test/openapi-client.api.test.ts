@@ -6,10 +6,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { calls } from '@kyc/contracts';
 import { generateFixtureSet, stripAccentsKeepEnye } from '@kyc/fixtures';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app.js';
 import { trxHeaders } from './support/fixtures.js';
@@ -78,6 +80,90 @@ describe('an integrator generating a client from /openapi.json (sqlite)', () => 
     }
     const schemes = (document.components as { securitySchemes: Record<string, unknown> }).securitySchemes;
     expect(Object.keys(schemes).sort()).toEqual(['publishableKey', 'resultLinkToken', 'secretKey', 'transactionToken']);
+  });
+
+  it('gives an example, valid against its schema, for every parameter, every multipart text field and the error body', () => {
+    interface StringSchema { type?: string; pattern?: string; minLength?: number; maxLength?: number; enum?: unknown[]; format?: string; examples?: unknown[] }
+    const invalid = (schema: StringSchema, value: unknown): string | undefined => {
+      if (schema.enum && !schema.enum.includes(value)) return 'not in enum';
+      if (schema.type !== 'string') return undefined;
+      if (typeof value !== 'string') return 'not a string';
+      if (schema.pattern && !new RegExp(schema.pattern).test(value)) return `does not match ${schema.pattern}`;
+      if (schema.minLength !== undefined && value.length < schema.minLength) return 'too short';
+      if (schema.maxLength !== undefined && value.length > schema.maxLength) return 'too long';
+      return undefined;
+    };
+    const problems: string[] = [];
+    type Operation = { parameters?: Array<{ name: string; in: string; example?: unknown; schema: StringSchema }>; requestBody?: { content: Record<string, { schema: { properties?: Record<string, StringSchema> } }> } };
+    for (const [url, operations] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const parameter of operation.parameters ?? []) {
+          const where = `${method} ${url} ${parameter.in} ${parameter.name}`;
+          if (parameter.example === undefined) problems.push(`${where}: no example`);
+          else if (invalid(parameter.schema, parameter.example)) problems.push(`${where}: ${invalid(parameter.schema, parameter.example)}`);
+        }
+        for (const [name, field] of Object.entries(operation.requestBody?.content['multipart/form-data']?.schema.properties ?? {})) {
+          if (field.format === 'binary') continue;
+          const where = `${method} ${url} field ${name}`;
+          if (!field.examples?.length) problems.push(`${where}: no example`);
+          for (const example of field.examples ?? []) if (invalid(field, example)) problems.push(`${where}: ${invalid(field, example)}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    const errorSchema = (document.components as { schemas: Record<string, { required: string[]; properties: Record<string, unknown>; examples?: Array<Record<string, unknown>> }> }).schemas.Error!;
+    expect(errorSchema.examples?.length).toBeGreaterThan(0);
+    for (const example of errorSchema.examples ?? []) {
+      for (const field of errorSchema.required) expect(example).toHaveProperty(field);
+      for (const field of Object.keys(example)) expect(Object.keys(errorSchema.properties)).toContain(field);
+    }
+  });
+
+  it("gives every JSON body field an example the server's own schema accepts, and each parameter one its schema accepts", () => {
+    type Operation = { operationId: string; parameters?: Array<{ name: string; in: string; example?: unknown }>; requestBody?: { content: Record<string, { schema: { properties?: Record<string, { examples?: unknown[] }> } }> } };
+    const operations = new Map(Object.values(document.paths as Record<string, Record<string, Operation>>).flatMap((p) => Object.values(p)).map((o) => [o.operationId, o]));
+    const member = (schema: unknown, name: string): z.ZodType | undefined => {
+      if (!(schema instanceof z.ZodObject)) return undefined;
+      const shape = schema.shape as Record<string, z.ZodType>;
+      return shape[Object.keys(shape).find((key) => key.toLowerCase() === name.toLowerCase()) ?? ''];
+    };
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [name, call] of Object.entries(calls) as Array<[string, { body?: unknown; headers?: unknown; params?: unknown; query?: unknown }]>) {
+      const operation = operations.get(name);
+      if (!operation) continue;
+      for (const [field, property] of Object.entries(operation.requestBody?.content['application/json']?.schema.properties ?? {})) {
+        if (!property.examples?.length) problems.push(`${name} body ${field}: no example`);
+        for (const example of property.examples ?? []) {
+          const parsed = member(call.body, field)?.safeParse(example);
+          checked += 1;
+          if (!parsed?.success) problems.push(`${name} body ${field}: ${JSON.stringify(example)} refused`);
+        }
+      }
+      for (const parameter of operation.parameters ?? []) {
+        const schema = member({ header: call.headers, path: call.params, query: call.query }[parameter.in], parameter.name);
+        if (!schema) continue;
+        checked += 1;
+        if (!schema.safeParse(parameter.example).success) problems.push(`${name} ${parameter.in} ${parameter.name}: ${JSON.stringify(parameter.example)} refused`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it("answers of the integrator's usual calls carry an example their own response schema accepts", () => {
+    type Operation = { operationId: string; responses?: Record<string, { content?: Record<string, { example?: unknown }> }> };
+    const examples = new Map(
+      Object.values(document.paths as Record<string, Record<string, Operation>>)
+        .flatMap((p) => Object.values(p))
+        .map((o) => [o.operationId, o.responses?.['200']?.content?.['application/json']?.example] as const)
+        .filter(([, example]) => example !== undefined),
+    );
+    expect([...examples.keys()].sort()).toEqual(expect.arrayContaining(['health', 'otp', 'queryScore', 'videoToken', 'videoTokenCode']));
+    for (const [name, example] of examples) {
+      const call = (calls as Record<string, { response?: z.ZodType }>)[name];
+      expect(call?.response?.safeParse(example).success, name).toBe(true);
+    }
   });
 
   it('generates a TypeScript client that compiles against an integration and performs the ID upload', async () => {

@@ -4,6 +4,7 @@
  * multipart bodies of the upload calls, and one shared Error component.
  */
 import { credentials, routes, type MultipartField } from '@kyc/contracts';
+import { addExamples, addResponseExample, errorExamples } from './openapi-examples.js';
 
 export const securitySchemeNames = { publishable: 'publishableKey', secret: 'secretKey', resultLink: 'resultLinkToken', transaction: 'transactionToken' } as const;
 
@@ -72,7 +73,7 @@ export function securityOf(schema: Schema, operationId?: string): Array<Record<s
   return undefined;
 }
 
-/** The route's transformed schema, with its operationId, tag, security and multipart body filled in. */
+/** The route's transformed schema, with its operationId, tag, security, multipart body and examples filled in. */
 export function enrichOperation(schema: Schema, method: string, url: string, maxFileBytes: number): Schema {
   const { 'x-multipart': multipart, ...rest } = schema;
   const enriched: Schema = { ...rest, operationId: rest.operationId ?? operationIdOf(method, url) };
@@ -80,6 +81,10 @@ export function enrichOperation(schema: Schema, method: string, url: string, max
   const security = securityOf(rest, enriched.operationId as string);
   if (security) enriched.security = security;
   if (multipart && !rest.body) enriched.body = multipartBodySchema(multipart as Record<string, MultipartField>, maxFileBytes);
+  for (const part of ['headers', 'params', 'querystring', 'body'] as const) {
+    if (enriched[part]) enriched[part] = addExamples(enriched[part]);
+  }
+  if (enriched.response) enriched.response = addResponseExample(enriched.operationId as string, enriched.response);
   return enriched;
 }
 
@@ -88,6 +93,7 @@ export const errorComponent = {
   description: 'Every error: the HTTP status, a message for the integrator and, when the person may see it, message_client in Spanish.',
   properties: { status: { type: 'integer' }, message: { type: 'string' }, message_client: { type: 'string' } },
   required: ['status', 'message'],
+  examples: errorExamples,
 } as const;
 
 interface OpenApiDocument {
