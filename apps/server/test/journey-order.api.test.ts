@@ -7,7 +7,7 @@ import { evidenceKind } from '../src/domain/evidence-kinds.js';
 import { addEvidence } from '../src/store/evidence.js';
 import { writeParams } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
-import { demoId, trxHeaders } from './support/fixtures.js';
+import { demoId, lifecycleEvent, trxHeaders } from './support/fixtures.js';
 import { acceptConsents, recordFaceDecision } from './support/journey.js';
 import { imageSample, multipartBody, videoSamples, type FormPart } from './uploads/samples.js';
 
@@ -135,6 +135,28 @@ describe.each(engines)('the journey order, held by the server ($name)', (engine)
     await recordFaceDecision(t, { uuidTrx: headers.transaccion, grantorId: demoId });
     const documents = await calls['POST /v1/proccessdocuments']!(headers);
     expect(documents.statusCode, documents.body).toBe(200);
+  });
+
+  it('a cancelled transaction accepts no capture: Back or a replayed call cannot resume it', async () => {
+    const headers = trxHeaders();
+    await acceptConsents(t.app, headers, ['terminos', 'clausula', 'autorizacion']);
+    await usableFront(headers);
+    expect((await calls['POST /v1/videotoken/code']!(headers)).statusCode).toBe(200);
+    const cancel = await t.app.inject({
+      method: 'POST', url: '/v1/update_cycle', headers,
+      payload: lifecycleEvent(headers, { step: 'video_token', event: JSON.stringify({ status: 'INCOMPLETED', step: 'video_token', description: 'Cancelado' }) }),
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    for (const name of Object.keys(calls).filter((n) => !/proccessdocuments|nom_151|async_zip/.test(n))) {
+      const before = await stored(headers.transaccion);
+      const res = await calls[name]!(headers);
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(409);
+      expect(res.json(), name).toMatchObject({ message_client: journeyOrderTexts.cancelled, message: expect.stringMatching(/cancelled/) });
+      expect(await stored(headers.transaccion), `${name} stored something`).toEqual(before);
+    }
+    // The result e-mail is refused too (it checks the transaction is open itself).
+    await recordFaceDecision(t, { uuidTrx: headers.transaccion, grantorId: demoId });
+    expect((await calls['POST /v1/async_zip_nom_151_correo']!(headers)).statusCode).toBe(409);
   });
 
   it('an acceptance without the text\'s version and SHA-256 is not a consent', async () => {

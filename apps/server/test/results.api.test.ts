@@ -149,7 +149,8 @@ describe.each(engines)('results ($name)', (engine) => {
     // The flow's progress events name fields and statuses by their wire names; the report's log spells them out.
     for (const [step, status, description] of [
       ['resultados_identificacion', 'OK', 'Datos escritos por la persona: vigencia, nombreCompleto'],
-      ['preparacion_comprobante', 'INCOMPLETED', 'Proceso cancelado'],
+      // (A cancellation, status INCOMPLETED, would close the transaction: its label is checked in documents-text.unit.test.)
+      ['preparacion_comprobante', 'FAIL', 'Comprobante no legible'],
     ]) {
       const event = lifecycleEvent(full, { step, event: JSON.stringify({ status, step, description }) });
       const cycle = await t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers: full, payload: event });
@@ -177,7 +178,7 @@ describe.each(engines)('results ($name)', (engine) => {
       if (doc === 'reporte') {
         expect(text).toContain('VERDE');
         expect(text).toContain('Datos escritos por la persona: Vigencia, Nombre completo');
-        expect(text).toContain('interrumpido - Proceso cancelado');
+        expect(text).toContain('no exitoso - Comprobante no legible');
         expect(text).toContain('Coincidencia del rostro');
         expectReadableReport(text);
         const frontRecord = (await listEvidenceWithPayload(t.db, cipherOf(t), full.transaccion, evidenceKind.idFront)).at(-1)!;

@@ -49,6 +49,8 @@ export const journeyOrderTexts = {
   clausula: 'Para continuar primero debes aceptar la cláusula de medios electrónicos.',
   autorizacion: 'Para continuar primero debes aceptar la autorización de tu solicitud.',
   faceVideo: 'Para continuar primero debes completar la confirmación de identidad con tu rostro.',
+  /** The transaction was cancelled ('Cancelar proceso'): a new one must be started. */
+  cancelled: 'Cancelaste este proceso. Para continuar inicia uno nuevo.',
 } as const;
 
 /** Face step server messages (docs/flow.md §8). The first seven do not count an attempt. */

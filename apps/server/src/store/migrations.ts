@@ -115,4 +115,10 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.alterTable('grantors').addColumn('launcher_any_origin', 'integer', (c) => c.notNull().defaultTo(1)).execute();
     },
   },
+  // 'Cancelar proceso' closes the transaction on the server too: no capture is accepted after it (features/results/outcomes.ts).
+  '0021_transactions_cancelled': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('transactions').addColumn('cancelled_at', 'text').execute();
+    },
+  },
 };

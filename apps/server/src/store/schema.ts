@@ -26,6 +26,8 @@ export interface TransactionsTable {
   grantor_id: string;
   current_step: string | null;
   lock_until: string | null;
+  /** When the person cancelled the journey ('Cancelar proceso'); a cancelled transaction accepts no capture. */
+  cancelled_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -7,6 +7,7 @@ export interface TransactionRecord {
   grantorId: string;
   currentStep: string | null;
   lockUntil: string | null;
+  cancelledAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -18,6 +19,7 @@ function toRecord(row: TransactionsTable): TransactionRecord {
     grantorId: row.grantor_id,
     currentStep: row.current_step,
     lockUntil: row.lock_until,
+    cancelledAt: row.cancelled_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -43,6 +45,7 @@ export async function insertTransactionIfAbsent(
       grantor_id: trx.grantorId,
       current_step: null,
       lock_until: null,
+      cancelled_at: null,
       created_at: at,
       updated_at: at,
     })
@@ -81,4 +84,14 @@ export async function findClientLock(db: Db, grantorId: string, uuidUser: string
     .where('lock_until', '>', now.toISOString())
     .executeTakeFirst();
   return (row?.until as string | null | undefined) ?? null;
+}
+
+/** Records the person's cancellation (the first one counts). */
+export async function setCancelled(db: Db, uuidTrx: string, now: Date = new Date()): Promise<void> {
+  await db
+    .updateTable('transactions')
+    .set({ cancelled_at: now.toISOString(), updated_at: now.toISOString() })
+    .where('uuid_trx', '=', uuidTrx)
+    .where('cancelled_at', 'is', null)
+    .execute();
 }

@@ -11,6 +11,7 @@ import type { DataCipher } from '../../crypto/data-cipher.js';
 import { listEvidence, listEvidenceWithPayload } from '../../store/evidence.js';
 import { readStoredParams, type Grantor } from '../../store/grantors.js';
 import { findTransaction } from '../../store/transactions.js';
+import { assertTransactionOpen } from '../results/outcomes.js';
 
 /** The 409 of a call whose step `due` is not recorded: nothing was read nor stored. */
 export function outOfOrder(due: JourneyStep): HttpError {
@@ -36,8 +37,8 @@ export async function recordedSteps(db: Db, cipher: DataCipher, uuidTrx: string,
 }
 
 /**
- * authorizeTransaction for a call of the journey's order (domain/journey-order.ts): 401/403 as usual, then 409 with
- * the due step's text when a step the call depends on is not recorded. A transaction that does not exist yet has
+ * authorizeTransaction for a call of the journey's order (domain/journey-order.ts): 401/403 as usual, 409/429 for a
+ * capture on a finished, cancelled or locked transaction (nothing read), then 409 with the due step's text when a step the call depends on is not recorded. A transaction that does not exist yet has
  * recorded nothing, so it is refused without being created when the call needs any step.
  */
 export async function authorizeInOrder(deps: Pick<Deps, 'db' | 'cipher'>, headers: TrxHeaders, call: OrderedCall) {
@@ -47,6 +48,9 @@ export async function authorizeInOrder(deps: Pick<Deps, 'db' | 'cipher'>, header
   const needed = stepsFor(call, params);
   if (needed.length > 0 && !(await findTransaction(db, normalizeId(headers.transaccion)))) throw outOfOrder(needed[0]!);
   const authorized = await authorizeTransaction(db, headers);
+  // A capture changes the transaction: not once it is finished, cancelled or locked. The result's documents are read
+  // after the end, so they only need the face video (the e-mail checks openness itself).
+  if (call !== 'result') await assertTransactionOpen(db, authorized.transaction.uuidTrx);
   await assertInOrder(deps, authorized.transaction.uuidTrx, call, params);
   return { ...authorized, params };
 }

@@ -12,7 +12,7 @@ import { readStoredParams } from '../../store/grantors.js';
 import { addEvidence, listEvidence } from '../../store/evidence.js';
 import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents, takeEventSlot } from './store.js';
 import { readAttempts } from '../../store/attempts.js';
-import { setCurrentStep, setLockUntil } from '../../store/transactions.js';
+import { setCancelled, setCurrentStep, setLockUntil } from '../../store/transactions.js';
 import { authorizeServerRead, authorizeTransaction } from '../../http/auth.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { secretKeySecurityScheme } from '../../http/secret-auth.js';
@@ -66,6 +66,8 @@ export function registerEventRoutes(app: ZodApp, { db, cipher, config }: Deps): 
         await setCurrentStep(tx, transaction.uuidTrx, body.step);
         // The lender's webhook is queued with the event that ends the verification, so it exists exactly if that does.
         const end = verificationEndOf(body);
+        // 'Cancelar proceso' closes the transaction: Back or a replayed call cannot resume it (docs/flow.md §4).
+        if (end?.reason === 'cancelled') await setCancelled(tx, transaction.uuidTrx, now);
         if (end) {
           const params = ownerParams(grantor, await readStoredParams(tx, grantor.id), headers.apikey);
           await announceVerificationEnd(tx, cipher, { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, step: body.step, end, params }, now);

@@ -7,7 +7,6 @@ import { readStoredParams } from '../../store/grantors.js';
 import { uploadLimits } from '../../uploads/limits.js';
 import { multipartRouteSchema } from '../../uploads/plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
-import { assertTransactionOpen } from '../results/outcomes.js';
 import { assertInOrder, authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
@@ -54,8 +53,6 @@ export function registerOcrRoutes(app: ZodApp, deps: Deps): void {
     handler: async (request, reply) => {
       // Consent before any capture (409, nothing read); the back also needs a usable front (below).
       const { grantor, transaction, params: orderParams } = await authorizeInOrder(deps, request.headers, 'idFront');
-      // Finished (409) or locked (429): nothing is read.
-      await assertTransactionOpen(db, transaction.uuidTrx);
       const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
       const now = new Date();
       const { fields, file } = await readUpload(request, call.multipart, { limits, retryMessage: errorTexts.idUnreadable });

@@ -5,7 +5,6 @@ import { normalizeId } from '../../domain/transactions.js';
 import { uploadLimits } from '../../uploads/limits.js';
 import { multipartRouteSchema } from '../../uploads/plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
-import { assertTransactionOpen } from '../results/outcomes.js';
 import { authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
@@ -29,7 +28,6 @@ export function registerFileRoutes(app: ZodApp, deps: Deps): void {
     schema: multipartRouteSchema(call, 'evidence'),
     handler: async (request, reply) => {
       const { grantor, transaction, params } = await authorizeInOrder(deps, request.headers, 'proof');
-      await assertTransactionOpen(db, transaction.uuidTrx);
       const open = await checkProofOpen(db, transaction.uuidTrx, params, new Date());
       if (open === 'locked') throw new HttpError(429, 'Attempts exhausted: the transaction is locked', errorTexts.attemptsExceeded);
       if (open === 'exhausted') throw exhausted();

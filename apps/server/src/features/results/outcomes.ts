@@ -1,4 +1,4 @@
-import { errorTexts } from '@kyc/contracts';
+import { errorTexts, journeyOrderTexts } from '@kyc/contracts';
 import { isLocked } from '../../domain/transactions.js';
 import { HttpError } from '../../http/errors.js';
 import type { Db } from '../../store/db.js';
@@ -23,12 +23,13 @@ export async function recordOutcome(db: Db, uuidTrx: string, status: string, now
 }
 
 /**
- * For calls that change a transaction (captures, result e-mail): 409 once it is finished, 429 while it is locked
- * after exhausted attempts or a failed finalisation.
+ * For calls that change a transaction (captures, result e-mail): 409 once it is finished or the person cancelled it,
+ * 429 while it is locked after exhausted attempts or a failed finalisation.
  */
 export async function assertTransactionOpen(db: Db, uuidTrx: string, now: Date = new Date()): Promise<void> {
   const [outcome, transaction] = await Promise.all([findOutcome(db, uuidTrx), findTransaction(db, uuidTrx)]);
   if (outcome) throw new HttpError(409, 'The transaction is finished: it cannot be changed or re-opened');
+  if (transaction?.cancelledAt) throw new HttpError(409, 'The transaction was cancelled by the person: it accepts no more captures; start a new one', journeyOrderTexts.cancelled);
   if (isLocked(transaction?.lockUntil ?? null, now)) {
     throw new HttpError(429, 'The transaction is locked after a failure', errorTexts.attemptsExceeded, transaction?.lockUntil ?? undefined);
   }
