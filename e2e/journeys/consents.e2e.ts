@@ -138,6 +138,10 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     expect(await page.getByText(errorTexts.attemptsExceeded).count()).toBe(1);
     expect(await page.getByRole('checkbox').count()).toBe(0);
 
+    // The result's route follows the consents and the face decision (the journey's order): a lock after the face
+    // video's last attempt.
+    await recordConsents(page, server, ['clausula', 'autorizacion']);
+    await seedFailedFaceVideo(page, server);
     await page.goto(`${server.url}/finalizado`);
     await expect.poll(() => page.getByRole('heading', { name: 'Proceso no exitoso' }).isVisible()).toBe(true);
     expect(await page.locator('main').innerText()).toContain(uuidUser.split('-')[0]);
@@ -229,7 +233,8 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const uuidTrx = await startJourney(page);
-    // The result comes after the face video (the journey's order): one that did not match.
+    // The result comes after the consents and the face video (the journey's order): one that did not match.
+    await recordConsents(page, server, ['clausula', 'autorizacion']);
     await seedFailedFaceVideo(page, server);
     const uuidUser = (await page.evaluate(() => localStorage.getItem('uuidUser')))!;
     const before = Date.now();

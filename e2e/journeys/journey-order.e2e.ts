@@ -50,7 +50,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the journey order, the lock a
     await entry(page);
     await whenReady(page);
     const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx') ?? '');
-    for (const route of ['/preparacion_identificacion', '/identificacion', '/clausula', '/video_token']) {
+    for (const route of ['/preparacion_identificacion', '/identificacion', '/clausula', '/video_token', '/finalizado']) {
       await page.goto(`${server.url}${route}`);
       await expect.poll(() => pathOf(page), { timeout: 10_000 }).toBe('/terminos');
     }
@@ -75,6 +75,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the journey order, the lock a
     await entry(page);
     await whenReady(page);
     const cancelled = await page.evaluate(() => localStorage.getItem('uuidTrx') ?? '');
+    const ids = await page.evaluate(() => ({ uuidUser: localStorage.getItem('uuidUser') ?? '', apikey: localStorage.getItem('apikeyOtorgante') ?? '' }));
     await page.getByRole('button', { name: 'EMPEZAR' }).click();
     await page.waitForURL('**/terminos');
     await page.getByRole('checkbox').check();
@@ -91,6 +92,15 @@ describe.each<ViewportName>(['phone', 'desktop'])('the journey order, the lock a
       await page.goto(`${server.url}${route}`);
       await expect.poll(() => pathOf(page), { timeout: 10_000 }).not.toBe(route);
     }
+    // The server closed the cancelled transaction: a replayed capture on it is refused and stores nothing.
+    const form = new FormData();
+    form.append('uuidUser', ids.uuidUser);
+    form.append('side', 'front');
+    form.append('ine', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')], { type: 'image/png' }), 'frente.png');
+    const replayed = await fetch(`${server.url}/v2/ocr`, { method: 'POST', headers: { apikey: ids.apikey, transaccion: cancelled, cliente: ids.uuidUser }, body: form });
+    expect(replayed.status).toBe(409);
+    expect(((await replayed.json()) as { message_client: string }).message_client).toBe('Cancelaste este proceso. Para continuar inicia uno nuevo.');
+    expect(await evidenceKinds(cancelled)).not.toContain('ocr_frente');
     // Whatever comes next is a new transaction that asks for consent again.
     expect(await page.evaluate(() => localStorage.getItem('uuidTrx'))).not.toBe(cancelled);
     expect(await page.evaluate(() => localStorage.getItem('data_user') ?? '')).not.toContain('terms_acepted');

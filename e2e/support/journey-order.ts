@@ -57,6 +57,8 @@ export async function seedFailedFaceVideo(page: Page, server: RunningServer): Pr
   await seedEvidence(page, server, 'video_token', {
     match: false, faceScore: 0.1, threshold: 0.5, liveness: { passed: false, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'e2e' },
   });
+  // What the face screen keeps after a decision (the result's route follows it).
+  await page.evaluate(() => localStorage.setItem('face', JSON.stringify({ match: false, liveness: 'No superada' })));
 }
 
 /** A face-video decision that matched (live, similar face), for the final screens of a result that is not RED. */
@@ -64,6 +66,7 @@ export async function seedMatchingFaceVideo(page: Page, server: RunningServer): 
   await seedEvidence(page, server, 'video_token', {
     match: true, faceScore: 0.82, threshold: 0.5, liveness: { passed: true, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'e2e' },
   });
+  await page.evaluate(() => localStorage.setItem('face', JSON.stringify({ match: true, liveness: true })));
 }
 
 async function seedEvidence(page: Page, server: RunningServer, kind: string, payload: unknown): Promise<void> {

@@ -15,6 +15,7 @@ export function journeyFacts(storage: StateStorage = sessionState()): JourneyFac
     clausula: accepted('req_elec_acepted'),
     autorizacion: accepted('request_report_acepted'),
     id: Boolean(storage.get('ocrFront')),
+    face: Boolean(storage.get('face')),
     apikey,
     params: currentGrantorParams(),
   };

@@ -4,7 +4,7 @@ import { setUserDatum } from '../session/userData';
 import { forgetJourney, journeyFacts } from './facts';
 import { dueRoute, type JourneyFacts } from './order';
 
-const nothing: JourneyFacts = { started: false, terminos: false, clausula: false, autorizacion: false, id: false, apikey: 'demo', params: null };
+const nothing: JourneyFacts = { started: false, terminos: false, clausula: false, autorizacion: false, id: false, face: false, apikey: 'demo', params: null };
 const started = { ...nothing, started: true };
 
 describe('the journey order in the browser (journey/order.ts)', () => {
@@ -25,6 +25,15 @@ describe('the journey order in the browser (journey/order.ts)', () => {
     expect(dueRoute('autorizacion_solicitud', read)).toBe('/clausula');
     expect(dueRoute('video_token', { ...read, clausula: true })).toBe('/autorizacion_solicitud');
     expect(dueRoute('video_token', { ...read, clausula: true, autorizacion: true })).toBeNull();
+  });
+
+  it('asks for the face video before the result and the credit-history consent', () => {
+    const beforeFace = { ...started, terminos: true, id: true, clausula: true, autorizacion: true };
+    for (const step of ['finalizado', 'consulta_historial', 'validar_movil', 'validar_sms']) {
+      expect(dueRoute(step, beforeFace), step).toBe('/video_token');
+      expect(dueRoute(step, { ...beforeFace, face: true }), step).toBeNull();
+    }
+    expect(dueRoute('finalizado', { ...started, face: true })).toBe('/terminos');
   });
 
   it('skips the consents the grantor switched off, and leaves the entry, the link flow and help open', () => {

@@ -6,7 +6,7 @@ import type { StepId } from './types';
  * holds the journey's order"): a screen reached out of order (a typed route, Back after a cancellation) goes to
  * the step that is due. Pure: the facts come from the session (journey/run.ts journeyFacts).
  */
-export type JourneyFact = 'started' | 'terminos' | 'id' | 'clausula' | 'autorizacion';
+export type JourneyFact = 'started' | 'terminos' | 'id' | 'clausula' | 'autorizacion' | 'face';
 
 export interface JourneyFacts {
   /** A transaction of a grantor is under way (uuidTrx, uuidUser and the api key are stored). */
@@ -17,12 +17,15 @@ export interface JourneyFacts {
   autorizacion: boolean;
   /** The ID front was read (ocrFront). */
   id: boolean;
+  /** The face video was decided, matched or not (face). */
+  face: boolean;
   apikey: string | null;
   params: readonly GrantorParam[] | null;
 }
 
 const capture: readonly JourneyFact[] = ['started', 'terminos'];
 const afterId: readonly JourneyFact[] = [...capture, 'id'];
+const afterFace: readonly JourneyFact[] = [...afterId, 'clausula', 'autorizacion', 'face'];
 
 /** step → what must be done before it, in the journey's order. Steps not listed are open (entry, link flow, help). */
 export const stepRequires: Partial<Record<StepId, readonly JourneyFact[]>> = {
@@ -41,6 +44,11 @@ export const stepRequires: Partial<Record<StepId, readonly JourneyFact[]>> = {
   autorizacion_solicitud: [...afterId, 'clausula'],
   autorizacion_documento: [...afterId, 'clausula'],
   video_token: [...afterId, 'clausula', 'autorizacion'],
+  // The result, and the credit-history consent offered after it, follow the face decision.
+  consulta_historial: afterFace,
+  validar_movil: afterFace,
+  validar_sms: afterFace,
+  finalizado: afterFace,
 };
 
 /** Whether the grantor asks for the fact at all (docs/flow.md §2: a consent switched off is skipped). */
@@ -60,6 +68,8 @@ function routeOf(fact: JourneyFact, facts: JourneyFacts): string {
       return '/clausula';
     case 'autorizacion':
       return '/autorizacion_solicitud';
+    case 'face':
+      return '/video_token';
   }
 }
 
