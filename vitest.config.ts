@@ -27,6 +27,18 @@ export default defineConfig({
       {
         ...sourceConditions,
         test: {
+          // One upload-heavy API file again with its blobs in an s3rver instead of DATA_DIR/blobs: the S3 store is a drop-in.
+          name: 'api-s3',
+          environment: 'node',
+          include: ['apps/server/test/results.api.test.ts'],
+          env: { TEST_BLOB_STORE: 's3' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        ...sourceConditions,
+        test: {
           name: 'e2e',
           environment: 'node',
           include: ['e2e/journeys/**/*.e2e.ts'],

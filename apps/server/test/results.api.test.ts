@@ -192,7 +192,7 @@ describe.each(engines)('results ($name)', (engine) => {
       expect(replay.json().message).toMatch(/already consulted/);
     }
     // Blobs are encrypted at rest: no PDF header in the stored file.
-    const raw = await readFile(path.join(t.dataDir, 'blobs', docs[0]!.blobKey!)).catch(() => undefined);
+    const raw = await (t.s3 ? t.s3.raw.get(docs[0]!.blobKey!) : readFile(path.join(t.dataDir, 'blobs', docs[0]!.blobKey!))).catch(() => undefined);
     if (engine.name === 'sqlite') expect(raw?.subarray(0, 4).toString()).toBe('KYCB');
   }, 60_000);
 

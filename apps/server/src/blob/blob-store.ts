@@ -33,6 +33,17 @@ export class BlobNotFoundError extends Error {
   }
 }
 
+/**
+ * The storage service could not be reached or failed (network error, timeout, a 5xx, a missing bucket): nothing
+ * was stored. The http layer answers 503, so a client retries instead of taking the upload as kept.
+ */
+export class BlobStoreUnavailableError extends Error {
+  override name = 'BlobStoreUnavailableError';
+  constructor(operation: string, key: string, cause: unknown) {
+    super(`blob store unavailable (${operation} ${key}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 export class InvalidBlobKeyError extends Error {
   override name = 'InvalidBlobKeyError';
 }

@@ -1,6 +1,7 @@
-import { errorBody, type ErrorBody } from '@kyc/contracts';
+import { errorBody, errorTexts, type ErrorBody } from '@kyc/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { BlobStoreUnavailableError } from '../blob/blob-store.js';
 import { isServicePath } from './paths.js';
 
 /** An error whose status and texts may be shown to the caller (message_client is the user-facing Spanish text). */
@@ -87,6 +88,11 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
         ...(error.messageClient ? { message_client: error.messageClient } : {}),
         ...(error.lockedUntil ? { locked_until: error.lockedUntil } : {}),
       });
+    }
+    if (error instanceof BlobStoreUnavailableError) {
+      // Nothing was stored: the caller must retry rather than take the upload (or the read) as done.
+      request.log.error({ err: error }, 'blob store unavailable');
+      return send(reply, { status: 503, message: 'Evidence storage is unavailable; try again', message_client: errorTexts.serviceUnavailable });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const message = validationMessage(error.validationContext ?? 'request', error.validation);

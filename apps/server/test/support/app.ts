@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { ZodApp } from '../../src/http/deps.js';
 import { createDatabase, type Db } from '../../src/store/db.js';
 import { migrateToLatest } from '../../src/migrations.js';
+import { startS3Server, type S3Server } from './s3-server.js';
 
 export interface Engine {
   name: 'sqlite' | 'postgres';
@@ -26,6 +27,8 @@ export interface TestDatabase {
   /** Where `db` points (its PostgreSQL schema included), for a second node on the same database. */
   database: Config['database'];
   dataDir: string;
+  /** The s3rver holding the blobs when TEST_BLOB_STORE=s3; undefined: files under dataDir/blobs. */
+  s3: S3Server | undefined;
   close(): Promise<void>;
 }
 
@@ -41,14 +44,17 @@ async function withPg<T>(url: string, run: (client: pg.Client) => Promise<T>): P
 
 /**
  * A fresh, migrated database: a SQLite file in a temp dir, or a new PostgreSQL schema `t_<random>` (dropped
- * on close). `env` overrides the environment given to loadConfig.
+ * on close). `env` overrides the environment given to loadConfig. With TEST_BLOB_STORE=s3 in the test process's
+ * environment, blobs go to an s3rver of its own (stopped on close) instead of DATA_DIR/blobs.
  */
 export async function createTestDatabase(engine: Engine, env: Record<string, string> = {}): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kyc-server-test-'));
+  const s3: S3Server | undefined = process.env.TEST_BLOB_STORE === 's3' && !env.S3_BUCKET ? await startS3Server() : undefined;
   const fullEnv: Record<string, string> = {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     WEB_DIST: path.join(dataDir, 'web-not-built'),
+    ...s3?.env,
     ...env,
   };
   let schema: string | undefined;
@@ -58,7 +64,13 @@ export async function createTestDatabase(engine: Engine, env: Record<string, str
     fullEnv.DATABASE_URL = engine.databaseUrl;
     fullEnv.DATA_ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
   }
-  const config = loadConfig(fullEnv);
+  let config: Config;
+  try {
+    config = loadConfig(fullEnv);
+  } catch (error) {
+    await s3?.close();
+    throw error;
+  }
   const database = config.database.kind === 'postgres' ? { ...config.database, searchPath: schema } : config.database;
   const db = createDatabase(database);
   let closed = false;
@@ -69,6 +81,7 @@ export async function createTestDatabase(engine: Engine, env: Record<string, str
     if (schema && engine.databaseUrl) {
       await withPg(engine.databaseUrl, (c) => c.query(`drop schema if exists ${schema} cascade`));
     }
+    await s3?.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -77,7 +90,7 @@ export async function createTestDatabase(engine: Engine, env: Record<string, str
     await close();
     throw error;
   }
-  return { db, config, database, dataDir, close };
+  return { db, config, database, dataDir, s3, close };
 }
 
 export interface TestApp extends TestDatabase {
