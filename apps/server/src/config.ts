@@ -59,6 +59,8 @@ export interface Config {
   trustProxy: boolean;
   /** HSTS_MAX_AGE: Strict-Transport-Security max-age (seconds) on HTTPS requests; 0 turns it off. */
   hstsMaxAgeSeconds: number;
+  /** TRANSACTION_TOKEN_HOURS: lifetime of the browser's per-transaction token (X-Transaction-Token), 1-72 hours. */
+  transactionTokenHours: number;
   shutdownTimeoutMs: number;
   /** SMS gateway (SMS_GATEWAY_URL); undefined: codes go to the local outbox under dataDir. */
   smsGateway?: { url: string; token: string | undefined } | undefined;
@@ -177,6 +179,7 @@ const envSchema = z.object({
   WEB_DIST: optional(z.string().trim()),
   TRUST_PROXY: optional(flag()),
   HSTS_MAX_AGE: optional(integer(0, 2 * 365 * 24 * 3600)),
+  TRANSACTION_TOKEN_HOURS: optional(integer(1, 72)),
   SHUTDOWN_TIMEOUT_MS: optional(integer(100, 600_000)),
   REQUEST_TIMEOUT_MS: optional(integer(1000, 3_600_000)),
   HEADERS_TIMEOUT_MS: optional(integer(500, 600_000)),
@@ -288,6 +291,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     webDist: path.resolve(e.WEB_DIST ?? defaultWebDist),
     trustProxy: e.TRUST_PROXY ?? false,
     hstsMaxAgeSeconds: e.HSTS_MAX_AGE ?? 180 * 24 * 3600,
+    // Long enough for a journey interrupted to fetch a document, short enough that a leaked token soon dies.
+    transactionTokenHours: e.TRANSACTION_TOKEN_HOURS ?? 12,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS ?? 120_000,
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS ?? 15_000, e.REQUEST_TIMEOUT_MS ?? 120_000),

@@ -10,8 +10,6 @@ import { loadLinkKey } from './link-key.js';
  * links verifies these too, and a token can never pass for a link (other key, other audience).
  */
 export const transactionTokenAudience = 'kyc-transaction';
-/** Long enough for a journey interrupted to fetch a document, short enough that a leaked token soon dies. */
-export const transactionTokenHours = 12;
 
 export interface TransactionClaims {
   uuidTrx: string;
@@ -27,7 +25,7 @@ export interface TransactionTokens {
 
 const byConfig = new WeakMap<object, TransactionTokens>();
 
-export function transactionTokens(config: Pick<Config, 'resultLinkKey' | 'dataDir' | 'database' | 'dataEncryptionKey'>): TransactionTokens {
+export function transactionTokens(config: Pick<Config, 'resultLinkKey' | 'dataDir' | 'database' | 'dataEncryptionKey' | 'transactionTokenHours'>): TransactionTokens {
   const cached = byConfig.get(config);
   if (cached) return cached;
   const key = Buffer.from(hkdfSync('sha256', loadLinkKey(config).key, Buffer.alloc(0), 'kyc transaction token v1', 32));
@@ -39,7 +37,7 @@ export function transactionTokens(config: Pick<Config, 'resultLinkKey' | 'dataDi
         .setSubject(claims.uuidTrx)
         .setAudience(transactionTokenAudience)
         .setIssuedAt(iat)
-        .setExpirationTime(iat + transactionTokenHours * 3600)
+        .setExpirationTime(iat + config.transactionTokenHours * 3600)
         .sign(key);
     },
     verify: async (token, now = new Date()) => {

@@ -84,7 +84,7 @@ export async function authorizeTransaction(db: Db, headers: TrxHeaders) {
 /** What the credential checks of issue #15 read besides the database. */
 export interface AuthDeps {
   db: Db;
-  config: Pick<Config, 'demoGrantor' | 'resultLinkKey' | 'dataDir' | 'database' | 'dataEncryptionKey'>;
+  config: Pick<Config, 'demoGrantor' | 'resultLinkKey' | 'dataDir' | 'database' | 'dataEncryptionKey' | 'transactionTokenHours'>;
 }
 
 const tokenHint = `${transactionTokenHeader} (issued by GET /v1/params when the transaction starts) or Authorization: Bearer <secret server key>`;
