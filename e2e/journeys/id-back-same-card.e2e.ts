@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { DocumentFixture } from '@kyc/fixtures';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newWatchedPage, screenshot, seriousA11yViolations } from '../support/browser.js';
+import { newWatchedPage, screenshot, seriousA11yViolations, type ViewportName } from '../support/browser.js';
 import { cardOnCamera, ineOfToday, captureSide, showOnCamera, startIdCapture } from '../support/camera.js';
 import { startCameraRig, stopAll } from '../support/rig.js';
 import type { RunningServer } from '../support/server.js';
@@ -28,11 +28,14 @@ beforeAll(async () => {
 
 afterAll(() => stopAll({ browser, server, work }));
 
-describe('front and back are one card, with the fake camera and the real OCR', () => {
+// One camera rig: the phone and the desktop run one after the other.
+describe.each<ViewportName>(['phone', 'desktop'])('front and back are one card, with the fake camera and the real OCR, on a %s', (viewport) => {
   it('the front shown twice is refused as the back; CAPTURAR NUEVAMENTE with the real back goes on', async () => {
     await showOnCamera(camera, y4m.front);
-    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
+    const { context, page, pageErrors } = await newWatchedPage(browser, viewport);
     await startIdCapture(page, `${server.url}/demo`);
+    // On a desktop the camera opens with a tip on holding the ID up to the webcam.
+    if (viewport === 'desktop') await page.getByRole('dialog').getByRole('button').first().click({ timeout: 20_000 });
     await captureSide(page, 'CAPTURAR FRENTE');
     // The front again, where the back is asked for.
     await showOnCamera(camera, y4m.front);
@@ -41,7 +44,7 @@ describe('front and back are one card, with the fake camera and the real OCR', (
     await page.getByRole('heading', { name: 'No pudimos usar el reverso de tu identificación' }).waitFor();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Por favor coloca la parte de atrás de tu identificación.');
     expect(await page.getByText(/Te queda/).textContent()).toMatch(/Te quedan? \d+ intentos?\./);
-    await screenshot(page, 'phone-32-reverso-rechazado');
+    await screenshot(page, `${viewport}-32-reverso-rechazado`);
     expect(await seriousA11yViolations(page)).toEqual([]);
     const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx'));
     const refused = await transactionEvents(server, 'demo', uuidTrx!);
