@@ -115,4 +115,10 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.alterTable('grantors').addColumn('launcher_any_origin', 'integer', (c) => c.notNull().defaultTo(1)).execute();
     },
   },
+  // A job carries the id of the request that enqueued it, so the worker's log lines join the API's (jobs/worker.ts).
+  '0020_jobs_request_id': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('jobs').addColumn('request_id', 'text').execute();
+    },
+  },
 };
