@@ -71,6 +71,7 @@ export function createMetrics(db: Db): Metrics {
       busy.set({ engine }, 0);
       return {
         get: () => provider.get(),
+        status: () => provider.status(),
         close: () => provider.close(),
         async withSlot(run) {
           let ran = false;
