@@ -18,10 +18,13 @@ import { consoleContentSecurityPolicy } from './http/security-headers.js';
 import { responseSerializerCompiler } from './http/serializer.js';
 import { featureJobs, registerFeatures } from './features/index.js';
 import { startJobWorker } from './jobs/worker.js';
+import { createMetrics, type Metrics } from './metrics/registry.js';
+import { registerMetricsRoute } from './metrics/route.js';
+import { runWithRequestId } from './request-context.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
-import { lazyOcrEngine, type OcrEngineProvider } from './engines/ocr/provider.js';
+import { defaultMaxInFlightReads, lazyOcrEngine, type OcrEngineProvider } from './engines/ocr/provider.js';
 import { createFaceEngine } from './engines/face/engine.js';
-import { lazyFaceEngine } from './engines/face/provider.js';
+import { defaultMaxInFlightDecisions, lazyFaceEngine } from './engines/face/provider.js';
 import { createSpeechRecognizer } from './engines/speech/recognizer.js';
 import { catalogueStatus, catalogueStatusLog, seedSampleCatalogueIfEmpty } from './features/postal/index.js';
 import type { RecordingHandlers } from './features/realtime/index.js';
@@ -45,6 +48,8 @@ export interface BuildOptions {
   wrapOcr?: (provider: OcrEngineProvider) => OcrEngineProvider;
 }
 
+const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/;
+
 function serviceVersion(): string {
   // package.json sits one level above both src/ and dist/.
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -67,7 +72,7 @@ const processRoleLine: Record<Config['processRole'], string> = {
 };
 
 /** The one job worker of this process, with every feature's job handlers; stopped when the app closes. */
-function startJobs(app: ZodApp, deps: Deps, timings: BuildOptions['jobs'] = {}): () => void {
+function startJobs(app: ZodApp, deps: Deps, metrics: Metrics, timings: BuildOptions['jobs'] = {}): () => void {
   const jobs = featureJobs(deps, app.log);
   const worker = startJobWorker({
     db: deps.db,
@@ -76,6 +81,7 @@ function startJobs(app: ZodApp, deps: Deps, timings: BuildOptions['jobs'] = {}):
     handlers: Object.assign({}, ...jobs.map((j) => j.handlers)),
     ...(timings.pollMs ? { pollMs: timings.pollMs } : {}),
     ...(timings.backoffMs ? { backoffBaseMs: timings.backoffMs } : {}),
+    onFinish: (job, outcome, seconds) => metrics.observeJob(job.kind, outcome, seconds),
   });
   app.addHook('onClose', async () => {
     await worker.stop();
@@ -98,7 +104,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs / 2) },
     bodyLimit: config.jsonBodyLimit,
     trustProxy: config.trustProxy,
-    genReqId: () => randomUUID(),
+    // A request id from the reverse proxy (X-Request-Id) is kept when it is a plain token, so its logs join ours.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
+    },
     // Result links carry their signed token in the path (calls.enlace: up to 4000 characters).
     routerOptions: { maxParamLength: 4096 },
     frameworkErrors: frameworkErrorHandler,
@@ -135,10 +145,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       app.log.warn('blobs are kept on the local disk (DATA_DIR/blobs): set S3_BUCKET when several nodes share the database');
     }
 
+    const metrics = createMetrics(db);
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('x-request-id', request.id);
+      runWithRequestId(request.id, done);
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    });
+
     const lazyOcr = lazyOcrEngine(() => createOcrEngine());
-    const ocr = options.wrapOcr ? options.wrapOcr(lazyOcr) : lazyOcr;
+    const ocr = metrics.instrumentEngine('ocr', options.wrapOcr ? options.wrapOcr(lazyOcr) : lazyOcr, defaultMaxInFlightReads);
     app.addHook('onClose', async () => ocr.close());
-    const face = lazyFaceEngine(() => createFaceEngine());
+    const face = metrics.instrumentEngine('face', lazyFaceEngine(() => createFaceEngine()), defaultMaxInFlightDecisions);
     app.addHook('onClose', async () => face.close());
     // Only a configured and checksum-verified model starts the recogniser's process (engines/speech/).
     const speech = await createSpeechRecognizer(config.speech, app.log);
@@ -152,7 +171,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await registerMultipart(app, uploadLimits(config));
     await registerOpenApi(app, serviceVersion(), uploadLimits(config).fileBytes);
     registerHealthRoutes(app, deps, migrationsComplete);
-    const wakeJobs = config.processRole === 'api' ? undefined : startJobs(app, deps, options.jobs);
+    registerMetricsRoute(app, metrics, config.metricsToken);
+    const wakeJobs = config.processRole === 'api' ? undefined : startJobs(app, deps, metrics, options.jobs);
     app.log.info({ role: config.processRole }, processRoleLine[config.processRole]);
     if (config.processRole !== 'worker') {
       await registerFeatures(app, deps, { ...(wakeJobs ? { wakeJobs } : {}), ...(options.recordingHandlers ? { recordingHandlers: options.recordingHandlers } : {}) });

@@ -49,6 +49,8 @@ export interface Config {
   demoGrantor: boolean;
   /** PROCESS_ROLE: `both` (the embedded default) serves the API and runs the durable jobs; `api` or `worker` one of them. */
   processRole: 'both' | 'api' | 'worker';
+  /** METRICS_TOKEN: GET /metrics answers only with `Authorization: Bearer <token>`; unset, there is no /metrics. */
+  metricsToken: string | undefined;
   publicUrl: string | undefined;
   /** 32 bytes from DATA_ENCRYPTION_KEY; when undefined the key file under dataDir is used. */
   dataEncryptionKey: Buffer | undefined;
@@ -187,6 +189,7 @@ const envSchema = z.object({
     z.string().trim().refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { error: 'must be an http:// or https:// URL' }),
   ),
   SMS_GATEWAY_TOKEN: optional(z.string().trim()),
+  METRICS_TOKEN: optional(z.string().trim().regex(/^[\x21-\x7e]{24,200}$/, { error: 'must be 24 to 200 printable characters without spaces (openssl rand -hex 24)' })),
   LAUNCHER_JWT_SECRET: optional(
     z
       .string()
@@ -283,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     logFormat: e.LOG_FORMAT ?? (stdoutIsTerminal ? 'pretty' : 'json'),
     demoGrantor: e.DEMO_GRANTOR ?? true,
     processRole: e.PROCESS_ROLE ?? 'both',
+    metricsToken: e.METRICS_TOKEN,
     publicUrl: e.PUBLIC_URL,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     jsonBodyLimit: e.JSON_BODY_LIMIT ?? MiB,

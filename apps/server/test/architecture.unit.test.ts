@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // The server's layering (docs/architecture.md): features build on the shared layers, never the reverse, and
 // only the composition root (app.ts, main.ts, migrations.ts, config.ts, seed.ts, cli/) knows every feature.
 const src = fileURLToPath(new URL('../src/', import.meta.url));
-const sharedLayers = ['attempts', 'store', 'http', 'uploads', 'jobs', 'mail', 'crypto', 'blob', 'engines', 'domain', 'secret-keys'];
+const sharedLayers = ['attempts', 'store', 'http', 'uploads', 'jobs', 'mail', 'crypto', 'blob', 'engines', 'domain', 'secret-keys', 'metrics'];
 const compositionRoot = ['app.ts', 'main.ts', 'migrations.ts'];
 
 function sourceFiles(dir: string): string[] {

@@ -24,6 +24,7 @@ beforeAll(async () => {
 function counting(reads: { count: number }) {
   return (provider: OcrEngineProvider): OcrEngineProvider => ({
     get: () => provider.get(),
+    status: () => provider.status(),
     close: () => provider.close(),
     withSlot: (run) =>
       provider.withSlot((engine) => {
@@ -37,6 +38,7 @@ function counting(reads: { count: number }) {
 function failing(reads: { count: number }) {
   return (provider: OcrEngineProvider): OcrEngineProvider => ({
     get: () => provider.get(),
+    status: () => provider.status(),
     close: () => provider.close(),
     withSlot: async () => {
       reads.count += 1;

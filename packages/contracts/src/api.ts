@@ -136,7 +136,7 @@ export const calls = {
   health: { ...routes.health, summary: 'Liveness: the process answers.', response: z.object({ status: z.literal('ok') }) },
   ready: {
     ...routes.ready,
-    summary: 'Readiness: the database answers and migrations ran.',
+    summary: 'Readiness: the database and the blob store answer, migrations ran, and no engine failed to start.',
     response: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) }),
   },
   grantorParams: {

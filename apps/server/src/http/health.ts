@@ -2,8 +2,27 @@ import { calls } from '@kyc/contracts';
 import { databaseAnswers } from '../store/db.js';
 import type { Deps, ZodApp } from './deps.js';
 
-/** `migrationsComplete` comes from the composition root, which alone knows every feature's migrations. */
-export function registerHealthRoutes(app: ZodApp, { db }: Deps, migrationsComplete: (db: Deps['db']) => Promise<boolean>): void {
+/** A key no blob is stored under: asking the store whether it exists proves the store answers. */
+const probeKey = 'readiness-probe';
+const blobProbeTimeoutMs = 3_000;
+
+async function blobStoreAnswers(blobs: Deps['blobs']): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), blobProbeTimeoutMs);
+  });
+  try {
+    return await Promise.race([blobs.exists(probeKey).then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * `migrationsComplete` comes from the composition root, which alone knows every feature's migrations. Engines
+ * start on first use, so an engine not started yet is ready; one whose last start failed is not.
+ */
+export function registerHealthRoutes(app: ZodApp, { db, blobs, ocr, face }: Deps, migrationsComplete: (db: Deps['db']) => Promise<boolean>): void {
   app.route({
     method: calls.health.method,
     url: calls.health.path,
@@ -22,10 +41,11 @@ export function registerHealthRoutes(app: ZodApp, { db }: Deps, migrationsComple
     },
     logLevel: 'warn',
     handler: async (_request, reply) => {
-      const database = await databaseAnswers(db);
+      const [database, blobStore] = await Promise.all([databaseAnswers(db), blobStoreAnswers(blobs)]);
       const migrations = database && (await migrationsComplete(db));
-      const ready = database && migrations;
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: { database, migrations } });
+      const checks = { database, migrations, blobs: blobStore, ocrEngine: ocr.status() !== 'failed', faceEngine: face.status() !== 'failed' };
+      const ready = Object.values(checks).every(Boolean);
+      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
     },
   });
 }

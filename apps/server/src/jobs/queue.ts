@@ -1,11 +1,14 @@
 import type { DataCipher } from '../crypto/data-cipher.js';
 import type { Db } from '../store/db.js';
+import { currentRequestId } from '../request-context.js';
 import { uuidv7 } from '../store/ids.js';
 
 /**
  * Durable background jobs in the database (table jobs, migration 0005_results). A job is claimed with a lease by
  * a compare-and-set update, so two nodes sharing PostgreSQL never run it at the same time; a job whose worker died
- * is claimed again once its lease lapses (at-least-once: handlers make repeats harmless). Payloads are encrypted.
+ * is claimed again once its lease lapses. Leases are short and renewed by the running worker's heartbeat
+ * (renewLease), so a killed worker's job is retried within seconds; completion and failure are written only by
+ * the lease's owner (at-least-once: handlers make repeats harmless). Payloads are encrypted.
  */
 export interface NewJob {
   kind: string;
@@ -13,6 +16,8 @@ export interface NewJob {
   payload: unknown;
   maxAttempts?: number;
   runAt?: Date;
+  /** The request that enqueued it (the one being served by default): the worker logs it as reqId. */
+  requestId?: string;
 }
 
 export interface ClaimedJob {
@@ -22,6 +27,7 @@ export interface ClaimedJob {
   payload: unknown;
   attempts: number;
   maxAttempts: number;
+  requestId: string | null;
 }
 
 const jobContext = (id: string) => `jobs:${id}`;
@@ -48,6 +54,7 @@ export async function enqueueJob(db: Db, cipher: DataCipher, job: NewJob, now: D
       lease_owner: null,
       lease_until: null,
       last_error: null,
+      request_id: job.requestId ?? currentRequestId() ?? null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     })
@@ -97,24 +104,43 @@ export async function claimJob(db: Db, cipher: DataCipher, owner: string, leaseM
       payload: JSON.parse(cipher.decrypt(row.payload_enc, jobContext(id))),
       attempts: Number(row.attempts),
       maxAttempts: Number(row.max_attempts),
+      requestId: row.request_id,
     };
   }
   return undefined;
 }
 
-export async function completeJob(db: Db, id: string, owner: string, now: Date = new Date()): Promise<void> {
-  await db
+/**
+ * Extends `owner`'s lease on a running job (the worker's heartbeat). False when the lease is no longer its own:
+ * it lapsed and another worker claimed the job, or the job finished.
+ */
+export async function renewLease(db: Db, id: string, owner: string, leaseMs: number, now: Date = new Date()): Promise<boolean> {
+  const renewed = await db
+    .updateTable('jobs')
+    .set({ lease_until: new Date(now.getTime() + leaseMs).toISOString(), updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('state', '=', 'running')
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return (renewed.numUpdatedRows ?? 0n) > 0n;
+}
+
+/** Marks the job done if `owner` still holds its lease; false when a newer claim owns it (nothing is written). */
+export async function completeJob(db: Db, id: string, owner: string, now: Date = new Date()): Promise<boolean> {
+  const done = await db
     .updateTable('jobs')
     .set({ state: 'done', lease_owner: null, lease_until: null, last_error: null, updated_at: now.toISOString() })
     .where('id', '=', id)
+    .where('state', '=', 'running')
     .where('lease_owner', '=', owner)
-    .execute();
+    .executeTakeFirst();
+  return (done.numUpdatedRows ?? 0n) > 0n;
 }
 
-/** Records a failed attempt: retried after backoffMs, or failed for good after maxAttempts. */
-export async function failJob(db: Db, job: ClaimedJob, owner: string, error: string, now: Date = new Date(), baseBackoffMs?: number): Promise<'retry' | 'failed'> {
+/** Records a failed attempt: retried after backoffMs, or failed for good after maxAttempts; 'lost' when `owner` no longer holds the lease. */
+export async function failJob(db: Db, job: ClaimedJob, owner: string, error: string, now: Date = new Date(), baseBackoffMs?: number): Promise<'retry' | 'failed' | 'lost'> {
   const final = job.attempts >= job.maxAttempts;
-  await db
+  const recorded = await db
     .updateTable('jobs')
     .set({
       state: final ? 'failed' : 'pending',
@@ -125,8 +151,10 @@ export async function failJob(db: Db, job: ClaimedJob, owner: string, error: str
       updated_at: now.toISOString(),
     })
     .where('id', '=', job.id)
+    .where('state', '=', 'running')
     .where('lease_owner', '=', owner)
-    .execute();
+    .executeTakeFirst();
+  if ((recorded.numUpdatedRows ?? 0n) === 0n) return 'lost';
   return final ? 'failed' : 'retry';
 }
 

@@ -2,9 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataCipher } from '../crypto/data-cipher.js';
 import type { Db } from '../store/db.js';
-import { claimJob, completeJob, failJob, type ClaimedJob } from './queue.js';
+import { claimJob, completeJob, failJob, renewLease, type ClaimedJob } from './queue.js';
 
 export type JobHandler = (job: ClaimedJob) => Promise<void>;
+
+/** How a claimed job ended for this worker: 'lost' when its lease passed to another worker before the end. */
+export type JobOutcome = 'done' | 'retry' | 'failed' | 'lost';
+
+/**
+ * Short leases renewed while the handler runs: a worker killed mid-job leaves a lease that lapses within
+ * `defaultLeaseMs`, and the next poll (every `defaultPollMs`) claims it again.
+ */
+export const defaultLeaseMs = 8_000;
+export const defaultPollMs = 2_000;
 
 export interface JobWorker {
   readonly owner: string;
@@ -24,30 +34,65 @@ export function startJobWorker(options: {
   log: FastifyBaseLogger;
   pollMs?: number;
   leaseMs?: number;
+  /** Heartbeat period; a quarter of the lease by default, so two missed beats still leave the lease held. */
+  heartbeatMs?: number;
   backoffBaseMs?: number;
+  /** Told of every claimed job's end (metrics). */
+  onFinish?: (job: ClaimedJob, outcome: JobOutcome, seconds: number) => void;
 }): JobWorker {
   const owner = randomUUID();
-  const { db, cipher, handlers, log } = options;
-  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const { db, cipher, handlers } = options;
+  const leaseMs = options.leaseMs ?? defaultLeaseMs;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(50, Math.floor(leaseMs / 4));
   let stopped = false;
   let running: Promise<void> | undefined;
   let again = false;
 
+  /** Renews the lease until stopped; a beat that finds the lease gone says so once and stops. */
+  const heartbeat = (job: ClaimedJob, log: FastifyBaseLogger) => {
+    let beating: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      beating = renewLease(db, job.id, owner, leaseMs).then(
+        (held) => {
+          if (held) return;
+          clearInterval(timer);
+          log.warn('job lease lost to another worker: this run will not be recorded');
+        },
+        (error: unknown) => log.warn({ err: error }, 'job lease could not be renewed'),
+      );
+    }, heartbeatMs);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await beating;
+    };
+  };
+
   const runOnce = async (): Promise<boolean> => {
     const job = await claimJob(db, cipher, owner, leaseMs);
     if (!job) return false;
+    const started = performance.now();
+    // reqId is the key Fastify gives request lines, so one search finds the request and the jobs it enqueued.
+    const log = options.log.child({ jobId: job.id, kind: job.kind, attempts: job.attempts, ...(job.requestId ? { reqId: job.requestId } : {}) });
+    log.info('job started');
     const handler = handlers[job.kind];
+    const stopBeating = heartbeat(job, log);
+    let outcome: JobOutcome;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(job);
-      await completeJob(db, job.id, owner);
-      log.info({ jobId: job.id, kind: job.kind, attempts: job.attempts }, 'job done');
+      await stopBeating();
+      outcome = (await completeJob(db, job.id, owner)) ? 'done' : 'lost';
+      if (outcome === 'done') log.info('job done');
+      else log.warn('job finished after its lease passed to another worker: not recorded');
     } catch (error) {
+      await stopBeating();
       // Kept in the jobs table and the log: SMTP replies may quote the recipient, so addresses are masked.
       const reason = (error instanceof Error ? error.message : String(error)).replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, '[correo]');
-      const outcome = await failJob(db, job, owner, reason, new Date(), options.backoffBaseMs);
-      log.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, outcome, reason }, 'job failed');
+      outcome = await failJob(db, job, owner, reason, new Date(), options.backoffBaseMs);
+      log.warn({ outcome, reason }, 'job failed');
     }
+    options.onFinish?.(job, outcome, (performance.now() - started) / 1000);
     return true;
   };
 
@@ -55,7 +100,7 @@ export function startJobWorker(options: {
     do {
       again = false;
       while (!stopped && (await runOnce().catch((error: unknown) => {
-        log.error({ err: error }, 'job worker could not claim a job');
+        options.log.error({ err: error }, 'job worker could not claim a job');
         return false;
       }))) {
         /* keep going while jobs are due */
@@ -75,7 +120,7 @@ export function startJobWorker(options: {
     return running;
   };
 
-  const timer = setInterval(() => void poke(), options.pollMs ?? 5_000);
+  const timer = setInterval(() => void poke(), options.pollMs ?? defaultPollMs);
   timer.unref();
   setImmediate(() => void poke());
 

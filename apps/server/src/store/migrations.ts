@@ -115,6 +115,12 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.alterTable('grantors').addColumn('launcher_any_origin', 'integer', (c) => c.notNull().defaultTo(1)).execute();
     },
   },
+  // A job carries the id of the request that enqueued it, so the worker's log lines join the API's (jobs/worker.ts).
+  '0020_jobs_request_id': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('jobs').addColumn('request_id', 'text').execute();
+    },
+  },
   // 'Cancelar proceso' closes the transaction on the server too: no capture is accepted after it (features/results/outcomes.ts).
   '0021_transactions_cancelled': {
     async up(db: Kysely<any>) {

@@ -27,6 +27,8 @@ export interface JobsTable {
   lease_owner: string | null;
   lease_until: string | null;
   last_error: string | null;
+  /** The id of the request that enqueued it (migration 0020), logged by the worker that runs it. */
+  request_id: string | null;
   created_at: string;
   updated_at: string;
 }
