@@ -1,4 +1,4 @@
-import type { ConsoleCase, ConsoleCaseStatus, ConsoleRole } from '@kyc/contracts';
+import type { ConsoleCase, ConsoleCaseStatus, ConsoleReviewDecision, ConsoleReviewReason, ConsoleRole } from '@kyc/contracts';
 
 export const statusLabels: Record<ConsoleCaseStatus, string> = {
   in_progress: 'En curso',
@@ -7,6 +7,20 @@ export const statusLabels: Record<ConsoleCaseStatus, string> = {
   GREEN: 'Verde',
   YELLOW: 'Amarillo',
   RED: 'Rojo',
+  reviewed: 'Revisado',
+};
+
+export const decisionLabels: Record<ConsoleReviewDecision, string> = { approve: 'Aprobado', reject: 'Rechazado' };
+
+export const reasonLabels: Record<ConsoleReviewReason, string> = {
+  identity_confirmed: 'Identidad confirmada',
+  documents_confirmed: 'Documentos verificados',
+  risk_accepted: 'Riesgo aceptado',
+  document_invalid: 'Identificación no válida',
+  face_mismatch: 'El rostro no coincide',
+  data_inconsistent: 'Datos inconsistentes',
+  suspected_fraud: 'Sospecha de fraude',
+  incomplete: 'Expediente incompleto',
 };
 
 export const roleLabels: Record<ConsoleRole, string> = {
@@ -41,9 +55,10 @@ const stepLabels: Record<string, string> = {
   finished: 'fin',
 };
 
-export function statusText(c: Pick<ConsoleCase, 'status' | 'step'>): string {
+export function statusText(c: Pick<ConsoleCase, 'status' | 'step' | 'review'>): string {
   if (c.status === 'abandoned') return c.step ? `Abandonado en ${stepLabels[c.step] ?? c.step}` : 'Abandonado';
   if (c.status === 'in_progress' && c.step) return `En curso: ${stepLabels[c.step] ?? c.step}`;
+  if (c.status === 'reviewed' && c.review) return `Revisado: ${decisionLabels[c.review.decision].toLowerCase()}`;
   return statusLabels[c.status];
 }
 
