@@ -1,4 +1,4 @@
-import type { ConsoleCase, ConsoleCaseStatus, ConsoleReviewDecision, ConsoleReviewReason, ConsoleRole } from '@kyc/contracts';
+import type { ConsoleCase, ConsoleCaseStatus, ConsoleReviewDecision, ConsoleRole } from '@kyc/contracts';
 
 export const statusLabels: Record<ConsoleCaseStatus, string> = {
   in_progress: 'En curso',
@@ -12,16 +12,7 @@ export const statusLabels: Record<ConsoleCaseStatus, string> = {
 
 export const decisionLabels: Record<ConsoleReviewDecision, string> = { approve: 'Aprobado', reject: 'Rechazado' };
 
-export const reasonLabels: Record<ConsoleReviewReason, string> = {
-  identity_confirmed: 'Identidad confirmada',
-  documents_confirmed: 'Documentos verificados',
-  risk_accepted: 'Riesgo aceptado',
-  document_invalid: 'Identificación no válida',
-  face_mismatch: 'El rostro no coincide',
-  data_inconsistent: 'Datos inconsistentes',
-  suspected_fraud: 'Sospecha de fraude',
-  incomplete: 'Expediente incompleto',
-};
+export { consoleReviewReasonLabels as reasonLabels } from '@kyc/contracts/console-routes';
 
 export const roleLabels: Record<ConsoleRole, string> = {
   admin: 'Administración',
@@ -67,3 +58,16 @@ const dateFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeS
 export function formatDate(iso: string): string {
   return dateFormat.format(new Date(iso));
 }
+
+export const checkOutcomeLabels = { passed: 'Cumple', failed: 'No cumple', not_checked: 'No verificado', missing: 'Sin evidencia' } as const;
+
+export const effectLabels = { none: 'sin efecto', yellow: 'lleva a amarillo', red: 'lleva a rojo' } as const;
+
+export const consentLabels: Record<string, string> = {
+  terminos: 'Términos y aviso de privacidad',
+  clausula: 'Cláusula de medios electrónicos',
+  autorizacion: 'Autorización de consulta',
+  consulta_historial: 'Consulta de historial crediticio',
+};
+
+export const imageLabels = { front: 'Identificación: frente', back: 'Identificación: reverso', holder: 'Fotografía de la identificación' } as const;

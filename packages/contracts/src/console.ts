@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-export { consolePaths, consoleCsrfHeader, consoleImageKinds, type ConsoleImageKind } from './console-routes.js';
-import { consoleImageKinds } from './console-routes.js';
+export { consolePaths, consoleCsrfHeader, consoleImageKinds, consoleReviewReasons, consoleReviewReasonLabels, type ConsoleImageKind, type ConsoleReviewReason } from './console-routes.js';
+import { consoleImageKinds, consoleReviewReasons } from './console-routes.js';
 
 export const consoleRole = z.enum(['admin', 'reviewer', 'viewer', 'operator']);
 export type ConsoleRole = z.infer<typeof consoleRole>;
@@ -68,13 +68,6 @@ export const consoleError = z.object({ status: z.number(), message: z.string(), 
 
 export const consoleReviewDecision = z.enum(['approve', 'reject']);
 export type ConsoleReviewDecision = z.infer<typeof consoleReviewDecision>;
-
-/** The fixed reason codes of a review, by decision (Spanish labels in apps/console labels.ts). */
-export const consoleReviewReasons = {
-  approve: ['identity_confirmed', 'documents_confirmed', 'risk_accepted'],
-  reject: ['document_invalid', 'face_mismatch', 'data_inconsistent', 'suspected_fraud', 'incomplete'],
-} as const satisfies Record<ConsoleReviewDecision, readonly string[]>;
-export type ConsoleReviewReason = (typeof consoleReviewReasons)[ConsoleReviewDecision][number];
 
 export const consoleReviewRequest = z
   .object({

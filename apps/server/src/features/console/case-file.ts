@@ -1,4 +1,4 @@
-import type { ConsoleCase, ConsoleCaseFile, ConsoleImageKind, ConsoleReview } from '@kyc/contracts';
+import { consoleReviewReasonLabels, type ConsoleCase, type ConsoleCaseFile, type ConsoleImageKind, type ConsoleReview, type ConsoleReviewReason } from '@kyc/contracts';
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import { ownerParams } from '../../domain/grantor-params.js';
 import { evidenceKind, type ConsentAcceptance, type CurpCheck, type HologramMeasure, type IneCheck, type ProofReading, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
@@ -108,7 +108,7 @@ export async function readCaseFile(
   const latest = <T>(kind: string) => records.filter((r) => r.kind === kind).at(-1)?.payload as T | undefined;
   const confirmedRecord = records.filter((r) => r.kind === evidenceKind.userData).at(-1);
   const timeline = transactionTrail(lifecycle, audit);
-  if (review) timeline.push({ at: review.at, source: reviewSource, step: 'Revisión', detail: `${review.decision === 'approve' ? 'Aprobado' : 'Rechazado'} por ${review.reviewer} (${review.reason})` });
+  if (review) timeline.push({ at: review.at, source: reviewSource, step: 'Revisión', detail: `${review.decision === 'approve' ? 'Aprobado' : 'Rechazado'} por ${review.reviewer}: ${consoleReviewReasonLabels[review.reason as ConsoleReviewReason] ?? review.reason}` });
   return {
     case: input.row,
     uuidUser: input.uuidUser,
