@@ -60,6 +60,7 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
   let finishedTrx: string;
   let finishedUser: string;
   let openTrx: string;
+  let bareTrx: string;
   let otherTrx: string;
 
   async function createUser(...argv: string[]): Promise<Created> {
@@ -136,6 +137,11 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     });
     const finished = lifecycleEvent(demo, { step: 'finished', event: JSON.stringify({ status: 'FAIL', step: 'finished', description: 'Proceso concluido' }) });
     expect((await post('/v1/update_cycle', finished, demo)).statusCode).toBe(200);
+
+    // A second finished case with no evidence at all (RED), to be rejected.
+    const bare = await startedTransaction(t.app);
+    bareTrx = bare.transaccion.toLowerCase();
+    expect((await post('/v1/update_cycle', lifecycleEvent(bare, { step: 'finished', event: JSON.stringify({ status: 'FAIL', step: 'finished', description: 'Proceso concluido' }) }), bare)).statusCode).toBe(200);
 
     const open = await startedTransaction(t.app);
     openTrx = open.transaccion.toLowerCase();
@@ -260,5 +266,17 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     expect(['GREEN', 'YELLOW', 'RED']).toContain(body.data.semaforo);
     expect(event.body).not.toContain('María');
     expect(hook.received.filter((r) => (JSON.parse(r.body) as { type: string }).type === 'review.decided')).toHaveLength(1);
+  });
+
+  it('an admin rejects a case with a reject reason; the list and the webhook say so; an approve reason is refused for a rejection', async () => {
+    expect((await review(bareTrx, users.admin!, { decision: 'reject', reason: 'identity_confirmed' })).statusCode).toBe(400);
+    const res = await review(bareTrx, users.admin!, { decision: 'reject', reason: 'incomplete' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().review).toMatchObject({ decision: 'reject', reason: 'incomplete', note: '', reviewer: 'admin@demo.example' });
+    expect(res.json().score.flag).toBe('RED');
+    const list = (await get('/console/api/cases?status=reviewed', users.viewer!.cookie)).json().cases;
+    expect(list.find((c: { uuidTrx: string }) => c.uuidTrx === bareTrx)).toMatchObject({ status: 'reviewed', review: { decision: 'reject', reason: 'incomplete' } });
+    const event = await waitFor(async () => hook.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).find((e) => e.type === 'review.decided' && e.data.uuidTrx === bareTrx), 30_000);
+    expect(event.data).toMatchObject({ decision: 'reject', reason: 'incomplete', semaforo: 'RED' });
   });
 });
