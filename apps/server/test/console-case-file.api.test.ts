@@ -129,6 +129,13 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     await addEvidence(t.db, cipher(), {
       uuidTrx: finishedTrx,
       grantorId: demoId,
+      kind: evidenceKind.proofReading,
+      payload: { outcome: 'passed', read: true, holderName: 'MARIA FERNANDA NUÑEZ ZUÑIGA', street: 'AV INSURGENTES SUR', postalCode: '03100', issueDate: '2026-10-01', maxAgeMonths: 3, nameMatchesId: true, recent: true },
+    });
+    await addEvidence(t.db, cipher(), { uuidTrx: finishedTrx, grantorId: demoId, kind: evidenceKind.hologram, payload: { outcome: 'passed', highlightChange: 0.4, framesAnalysed: 30, detail: 'brillo cambiante' } });
+    await addEvidence(t.db, cipher(), {
+      uuidTrx: finishedTrx,
+      grantorId: demoId,
       kind: evidenceKind.userData,
       payload: [
         { description: 'nombreCompleto', value: 'María Fernanda Núñez Zúñiga' },
@@ -176,6 +183,20 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     expect(checks.curp_renapo.items.length).toBeGreaterThan(0);
     expect(checks.mrz_digitos_verificadores.items).toEqual([{ rule: 'documento', passed: true, detail: '' }, { rule: 'nacimiento', passed: true, detail: '' }]);
     expect(file.face).toMatchObject({ match: true, score: 0.9, threshold: 0.5, liveness: { passed: true, spoof: false }, spokenCode: { verified: null } });
+    expect(file.proof).toEqual({
+      outcome: 'passed',
+      read: true,
+      fields: [
+        { name: 'holderName', label: 'Titular', value: 'MARIA FERNANDA NUÑEZ ZUÑIGA' },
+        { name: 'street', label: 'Calle', value: 'AV INSURGENTES SUR' },
+        { name: 'postalCode', label: 'Código postal', value: '03100' },
+        { name: 'issueDate', label: 'Fecha de emisión', value: '2026-10-01' },
+      ],
+      nameMatchesId: true,
+      recent: true,
+      detail: null,
+    });
+    expect(checks.holograma).toMatchObject({ label: 'Holograma', outcome: 'passed', detail: 'brillo cambiante' });
     expect(file.consents.map((c: { consent: string }) => c.consent).sort()).toEqual([...journeyConsents].sort());
     expect(file.consents[0].sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(['GREEN', 'YELLOW', 'RED']).toContain(file.score.flag);
