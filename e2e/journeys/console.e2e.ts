@@ -1,6 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generateFixtureSet } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newWatchedPage, screenshot, seriousA11yViolations, type ViewportName } from '../support/browser.js';
@@ -56,7 +60,18 @@ beforeAll(async () => {
 
 const demoId = '00000000-0000-4000-8000-000000000001';
 
-/** A finished case of the demo grantor, through the flow's API: the name, the consents, the CURP check, the end. */
+/** A generated INE (front and back), read by the real /v2/ocr into the finished cases: the file shows its images. */
+async function generatedIne(): Promise<{ front: string; back: string }> {
+  const work = await mkdtemp(path.join(tmpdir(), 'console-e2e-'));
+  await generateFixtureSet({ outDir: work, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
+  return { front: path.join(work, 'ine-000-front-clean.png'), back: path.join(work, 'ine-000-back-clean.png') };
+}
+let ine: Promise<{ front: string; back: string }> | undefined;
+
+/**
+ * A finished case of the demo grantor, through the flow's API: the name, the consents, the ID front and back read
+ * by /v2/ocr, the CURP check, the end.
+ */
 async function finishedCase(name: string, caseCurp: string): Promise<string> {
   const headers = { 'content-type': 'application/json', apikey: 'demo', transaccion: randomUUID(), cliente: randomUUID() };
   const event = (step: string, status: string, description: string) => ({
@@ -74,6 +89,17 @@ async function finishedCase(name: string, caseCurp: string): Promise<string> {
     const dato = JSON.stringify({ version: 'e2e', sha256: 'b'.repeat(64), userAgent: 'e2e' });
     const consent = { uuid_clt: headers.cliente, uuid_trx: headers.transaccion, uuid_oto: '', paso, tipo: 'Aceptación', dato, finished: false, time_stamp: new Date().toISOString() };
     expect((await post('/v1/celd_events', consent)).status).toBe(200);
+  }
+  ine ??= generatedIne();
+  const images = await ine;
+  for (const [side, file] of [['front', images.front], ['back', images.back]] as const) {
+    const form = new FormData();
+    form.append('uuidUser', headers.cliente);
+    form.append('side', side);
+    form.append('originOS', 'android');
+    form.append('ine', new Blob([await readFile(file)], { type: 'image/png' }), `${side}.png`);
+    const read = await fetch(`${server.url}/v2/ocr`, { method: 'POST', headers: { transaccion: headers.transaccion, cliente: headers.cliente, apikey: 'demo' }, body: form });
+    expect(read.status, await read.clone().text()).toBe(200);
   }
   expect((await post('/v1/renapo', { uuid: headers.cliente, turn: -1, curp: caseCurp }, { authorization: 'Bearer demo-secret' })).status).toBe(200);
   expect((await post('/v1/update_cycle', event('finished', 'FAIL', 'Proceso concluido'))).status).toBe(200);
@@ -183,6 +209,10 @@ describe.each<ViewportName>(['desktop', 'phone'])('the review console on a %s', 
     expect(await page.getByRole('heading', { name: 'Consentimientos' }).isVisible()).toBe(true);
     expect(await page.getByText('Cláusula de medios electrónicos').isVisible()).toBe(true);
     expect(await page.getByText('CURP ante RENAPO').first().isVisible()).toBe(true);
+    // The ID images, decrypted by the server for this session, load under the console's CSP.
+    const front = page.getByRole('img', { name: 'Identificación: frente' });
+    await front.scrollIntoViewIfNeeded(); // loading="lazy": below the fold on a phone
+    await expect.poll(() => front.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)), { timeout: 10_000 }).toBeGreaterThan(0);
     await screenshot(page, `console-${viewport}-05-case-file`);
     expect(await seriousA11yViolations(page)).toEqual([]);
 

@@ -123,7 +123,7 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     images.back = await png(10, 200, 10);
     images.holder = await png(10, 10, 200);
     await store(evidenceKind.idFront, images.front, { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: { nombreCompleto: 'María Fernanda Núñez Zúñiga', curp, vigencia: '2031' } });
-    await store(evidenceKind.idBack, images.back, { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: {}, mrz: { valid: true, checkDigits: { documento: true, nacimiento: true } } });
+    await store(evidenceKind.idBack, images.back, { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: {}, mrz: { valid: true, checkDigits: { documentNumber: true, birthDate: false } } });
     await store(evidenceKind.holderPhoto, images.holder);
     await recordFaceDecision(t, { uuidTrx: finishedTrx, grantorId: demoId });
     await addEvidence(t.db, cipher(), {
@@ -181,7 +181,7 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     const checks = Object.fromEntries(file.checks.map((c: { check: string }) => [c.check, c]));
     expect(Object.keys(checks)).toEqual(expect.arrayContaining(['mrz_digitos_verificadores', 'curp_renapo', 'vigencia']));
     expect(checks.curp_renapo.items.length).toBeGreaterThan(0);
-    expect(checks.mrz_digitos_verificadores.items).toEqual([{ rule: 'documento', passed: true, detail: '' }, { rule: 'nacimiento', passed: true, detail: '' }]);
+    expect(checks.mrz_digitos_verificadores.items).toEqual([{ rule: 'número de documento', passed: true, detail: '' }, { rule: 'fecha de nacimiento', passed: false, detail: '' }]);
     expect(file.face).toMatchObject({ match: true, score: 0.9, threshold: 0.5, liveness: { passed: true, spoof: false }, spokenCode: { verified: null } });
     expect(file.proof).toEqual({
       outcome: 'passed',

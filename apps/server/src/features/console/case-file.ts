@@ -32,6 +32,36 @@ const proofFieldLabels: Record<string, string> = {
   issueDate: 'Fecha de emisión',
 };
 
+/** The ID reader's field names (id-capture's ocrData) that the confirmed data's labels do not cover. */
+const idFieldLabels: Record<string, string> = {
+  ...userDatumLabel,
+  nombres: 'Nombres',
+  apellidoPaterno: 'Apellido paterno',
+  apellidoMaterno: 'Apellido materno',
+  sexo: 'Sexo',
+  anioRegistro: 'Año de registro',
+  numeroRegistro: 'Número de registro',
+  seccion: 'Sección',
+  emision: 'Emisión',
+  numero: 'Número',
+  cp: 'Código postal',
+  municipio: 'Municipio o alcaldía',
+  cadena: 'Zona de lectura mecánica',
+  ineVigencia: 'Vigencia (reverso)',
+  cicMRZ: 'CIC (zona de lectura mecánica)',
+  ciudadanoMRZ: 'Identificador del ciudadano (zona de lectura mecánica)',
+  nombreCompletoMRZ: 'Nombre (zona de lectura mecánica)',
+  seccionMRZ: 'Sección (zona de lectura mecánica)',
+};
+
+/** The MRZ check digits by the names the reader gives them. */
+const mrzDigitLabels: Record<string, string> = {
+  documentNumber: 'número de documento',
+  birthDate: 'fecha de nacimiento',
+  expirationDate: 'fecha de expiración',
+  composite: 'dígito compuesto',
+};
+
 const reviewSource = 'Consola';
 
 function fieldsOf(values: Record<string, unknown> | undefined, labels: Record<string, string>) {
@@ -42,13 +72,13 @@ function fieldsOf(values: Record<string, unknown> | undefined, labels: Record<st
 
 function idRead(side: 'front' | 'back', facts: IdReadFacts | undefined): ConsoleCaseFile['idRead'][number] | undefined {
   if (!facts) return undefined;
-  return { side, documentType: facts.documentType ?? null, fields: fieldsOf(facts.ocrData, userDatumLabel) };
+  return { side, documentType: facts.documentType ?? null, fields: fieldsOf(facts.ocrData, idFieldLabels) };
 }
 
 /** MRZ, CURP/RENAPO, INE and validity as the score judged them, with each check's own rules; the hologram measure. */
 function checksOf(rules: RuleResult[], latest: <T>(kind: string) => T | undefined): ConsoleCaseFile['checks'] {
   const back = latest<IdReadFacts>(evidenceKind.idBack);
-  const mrzItems = Object.entries(back?.mrz?.checkDigits ?? {}).map(([rule, passed]) => ({ rule, passed, detail: '' }));
+  const mrzItems = Object.entries(back?.mrz?.checkDigits ?? {}).map(([rule, passed]) => ({ rule: mrzDigitLabels[rule] ?? rule, passed, detail: '' }));
   const itemsOf: Record<string, ConsoleCaseFile['checks'][number]['items']> = {
     [scoreRules.mrzCheckDigits]: mrzItems,
     [scoreRules.renapo]: latest<CurpCheck>(evidenceKind.renapo)?.checks ?? [],
