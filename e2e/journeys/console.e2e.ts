@@ -1,4 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generateFixtureSet } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newWatchedPage, screenshot, seriousA11yViolations, type ViewportName } from '../support/browser.js';
@@ -52,7 +58,61 @@ beforeAll(async () => {
   expect(renapo.status).toBe(200);
 });
 
-afterAll(() => stopAll({ browser, server }));
+const demoId = '00000000-0000-4000-8000-000000000001';
+
+/** A generated INE (front and back), read by the real /v2/ocr into the finished cases: the file shows its images. */
+async function generatedIne(): Promise<{ front: string; back: string }> {
+  const work = await mkdtemp(path.join(tmpdir(), 'console-e2e-'));
+  await generateFixtureSet({ outDir: work, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
+  return { front: path.join(work, 'ine-000-front-clean.png'), back: path.join(work, 'ine-000-back-clean.png') };
+}
+let ine: Promise<{ front: string; back: string }> | undefined;
+
+/**
+ * A finished case of the demo grantor, through the flow's API: the name, the consents, the ID front and back read
+ * by /v2/ocr, the CURP check, the end.
+ */
+async function finishedCase(name: string, caseCurp: string): Promise<string> {
+  const headers = { 'content-type': 'application/json', apikey: 'demo', transaccion: randomUUID(), cliente: randomUUID() };
+  const event = (step: string, status: string, description: string) => ({
+    trx_id: headers.transaccion,
+    company_id: demoId,
+    client_id: headers.cliente,
+    step,
+    event: JSON.stringify({ status, step, description }),
+    origin: 'celd',
+    nombreCompleto: name,
+  });
+  const post = (url: string, body: unknown, extra: Record<string, string> = {}) => fetch(`${server.url}${url}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+  expect((await post('/v1/update_cycle', event('terminos', 'OK', 'Aceptó el aviso de privacidad'))).status).toBe(200);
+  for (const paso of ['terminos', 'clausula', 'autorizacion']) {
+    const dato = JSON.stringify({ version: 'e2e', sha256: 'b'.repeat(64), userAgent: 'e2e' });
+    const consent = { uuid_clt: headers.cliente, uuid_trx: headers.transaccion, uuid_oto: '', paso, tipo: 'Aceptación', dato, finished: false, time_stamp: new Date().toISOString() };
+    expect((await post('/v1/celd_events', consent)).status).toBe(200);
+  }
+  ine ??= generatedIne();
+  const images = await ine;
+  for (const [side, file] of [['front', images.front], ['back', images.back]] as const) {
+    const form = new FormData();
+    form.append('uuidUser', headers.cliente);
+    form.append('side', side);
+    form.append('originOS', 'android');
+    form.append('ine', new Blob([await readFile(file)], { type: 'image/png' }), `${side}.png`);
+    const read = await fetch(`${server.url}/v2/ocr`, { method: 'POST', headers: { transaccion: headers.transaccion, cliente: headers.cliente, apikey: 'demo' }, body: form });
+    expect(read.status, await read.clone().text()).toBe(200);
+  }
+  expect((await post('/v1/renapo', { uuid: headers.cliente, turn: -1, curp: caseCurp }, { authorization: 'Bearer demo-secret' })).status).toBe(200);
+  expect((await post('/v1/update_cycle', event('finished', 'FAIL', 'Proceso concluido'))).status).toBe(200);
+  return headers.transaccion;
+}
+
+let receiver: Server | undefined;
+const delivered: { type: string; data: Record<string, unknown> }[] = [];
+
+afterAll(() => {
+  receiver?.close();
+  return stopAll({ browser, server });
+});
 
 describe.each<ViewportName>(['desktop', 'phone'])('the review console on a %s', (viewport) => {
   it('signs in with password and TOTP code, finds the case by CURP, signs out', async () => {
@@ -113,6 +173,65 @@ describe.each<ViewportName>(['desktop', 'phone'])('the review console on a %s', 
 
     expect(pageErrors).toEqual([]);
     expect(cspReports).toEqual([]);
+    await context.close();
+  });
+
+  it('a reviewer opens a finished case from the list, reads its file and approves it; the list says reviewed and the webhook arrives', async () => {
+    if (!receiver) {
+      receiver = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          delivered.push(JSON.parse(body) as (typeof delivered)[number]);
+          res.end();
+        });
+      });
+      await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+      await grantorCli(server, ['webhook-add', demoId, '--url', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`]);
+    }
+    const name = viewport === 'desktop' ? 'Ramón Ibáñez Peña' : 'Sofía Muñoz Ávila';
+    // Its own CURP: the first test's search by CURP finds exactly one case.
+    const finished = await finishedCase(name, viewport === 'desktop' ? 'IAPR800101HDFBXM05' : 'MUAS900202MDFXVF07');
+    const email = `reviewer-${viewport}@demo.example`;
+    const created = await grantorCli(server, ['console-user-create', '--grantor', demoId, '--email', email, '--role', 'reviewer']);
+    const password = /password: (\S+)/.exec(created)![1]!;
+
+    const { context, page, pageErrors } = await newWatchedPage(browser, viewport);
+    await page.goto(`${server.url}/console`);
+    await page.getByLabel('Correo electrónico').fill(email);
+    await page.getByLabel('Contraseña').fill(password);
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+    const row = page.getByRole('row').filter({ hasText: name });
+    await expect.poll(() => row.isVisible(), { timeout: 10_000 }).toBe(true);
+    await row.getByRole('button', { name: `Abrir el expediente ${finished.slice(0, 8)}` }).click();
+
+    await expect.poll(() => page.getByRole('heading', { name: 'Calificación' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Consentimientos' }).isVisible()).toBe(true);
+    expect(await page.getByText('Cláusula de medios electrónicos').isVisible()).toBe(true);
+    expect(await page.getByText('CURP ante RENAPO').first().isVisible()).toBe(true);
+    // The ID images, decrypted by the server for this session, load under the console's CSP.
+    const front = page.getByRole('img', { name: 'Identificación: frente' });
+    await front.scrollIntoViewIfNeeded(); // loading="lazy": below the fold on a phone
+    await expect.poll(() => front.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)), { timeout: 10_000 }).toBeGreaterThan(0);
+    await screenshot(page, `console-${viewport}-05-case-file`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByLabel('Aprobar', { exact: true }).check();
+    await page.getByLabel('Motivo').selectOption('documents_confirmed');
+    await page.getByLabel('Nota').fill('Revisé la CURP y los consentimientos.');
+    await page.getByRole('button', { name: 'Aprobar expediente' }).click();
+    await expect.poll(() => page.getByText('Documentos verificados').first().isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByText('Revisado: aprobado').first().isVisible()).toBe(true);
+    await screenshot(page, `console-${viewport}-06-reviewed`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: '← Volver a la lista' }).click();
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('Revisado: aprobado');
+    await expect
+      .poll(() => delivered.find((e) => e.type === 'review.decided' && e.data.uuidTrx === finished)?.data.decision, { timeout: 15_000 })
+      .toBe('approve');
+
+    expect(pageErrors).toEqual([]);
     await context.close();
   });
 });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { ConsoleCase, ConsoleCaseStatus, ConsoleUser } from '@kyc/contracts';
 import { api, ApiError } from './api';
+import { CaseFile } from './CaseFile';
 import { formatDate, roleLabels, statusLabels, statusText } from './labels';
 
 interface Props {
@@ -29,6 +30,8 @@ export function Cases({ user, onSignedOut }: Props) {
   const [rows, setRows] = useState<ConsoleCase[] | undefined>();
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState('');
+  const [opened, setOpened] = useState<string | undefined>();
+  const [refresh, setRefresh] = useState(0);
 
   const fail = useCallback(
     (e: unknown) => {
@@ -74,7 +77,8 @@ export function Cases({ user, onSignedOut }: Props) {
     return () => {
       current = false;
     };
-  }, [grantorId, filters, cursor, user.role, fail]);
+    // refresh: a review changed a case's status.
+  }, [grantorId, filters, cursor, user.role, fail, refresh]);
 
   function apply(event: FormEvent) {
     event.preventDefault();
@@ -115,6 +119,15 @@ export function Cases({ user, onSignedOut }: Props) {
           </button>
         </div>
       </header>
+      {opened ? (
+        <CaseFile
+          uuidTrx={opened}
+          grantorId={user.role === 'operator' ? grantorId : undefined}
+          onBack={() => setOpened(undefined)}
+          onReviewed={() => setRefresh((n) => n + 1)}
+          onSignedOut={onSignedOut}
+        />
+      ) : (
       <main className="page">
         <h1>Expedientes</h1>
         {user.role === 'operator' ? (
@@ -197,7 +210,9 @@ export function Cases({ user, onSignedOut }: Props) {
                 {rows.map((c) => (
                   <tr key={c.uuidTrx}>
                     <td data-label="Folio">
-                      <code title={c.uuidTrx}>{c.uuidTrx.slice(0, 8)}</code>
+                      <button type="button" className="link" onClick={() => setOpened(c.uuidTrx)} aria-label={`Abrir el expediente ${c.uuidTrx.slice(0, 8)}`}>
+                        <code title={c.uuidTrx}>{c.uuidTrx.slice(0, 8)}</code>
+                      </button>
                     </td>
                     <td data-label="Fecha de creación">{formatDate(c.createdAt)}</td>
                     <td data-label="Nombre">{c.holderName ?? <span className="muted">Sin nombre todavía</span>}</td>
@@ -219,6 +234,7 @@ export function Cases({ user, onSignedOut }: Props) {
           </button>
         </nav>
       </main>
+      )}
     </>
   );
 }

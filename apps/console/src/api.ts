@@ -1,5 +1,5 @@
 import { consoleCsrfHeader, consolePaths } from '@kyc/contracts/console-routes';
-import type { ConsoleCaseQuery, ConsoleCasePage, ConsoleGrantors, ConsoleSessionState } from '@kyc/contracts';
+import type { ConsoleCaseFile, ConsoleCaseQuery, ConsoleCasePage, ConsoleGrantors, ConsoleImageKind, ConsoleReviewRequest, ConsoleSessionState } from '@kyc/contracts';
 
 /** A refused call, with the Spanish text the service gives for people (message_client). */
 export class ApiError extends Error {
@@ -32,6 +32,13 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T> 
   return data;
 }
 
+/** A case path with its id, and the grantor a platform operator is looking at. */
+function casePath(template: string, uuidTrx: string, grantorId: string | undefined, extra: Record<string, string> = {}): string {
+  let path = template.replace(':uuidTrx', encodeURIComponent(uuidTrx));
+  for (const [key, value] of Object.entries(extra)) path = path.replace(`:${key}`, encodeURIComponent(value));
+  return grantorId ? `${path}?grantorId=${encodeURIComponent(grantorId)}` : path;
+}
+
 function remember(state: ConsoleSessionState): ConsoleSessionState {
   csrfToken = state.csrfToken;
   return state;
@@ -51,4 +58,8 @@ export const api = {
     for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
     return call<ConsoleCasePage>('GET', `${consolePaths.cases}?${params.toString()}`);
   },
+  caseFile: (uuidTrx: string, grantorId?: string) => call<ConsoleCaseFile>('GET', casePath(consolePaths.caseFile, uuidTrx, grantorId)),
+  review: (uuidTrx: string, body: ConsoleReviewRequest, grantorId?: string) => call<ConsoleCaseFile>('POST', casePath(consolePaths.caseReview, uuidTrx, grantorId), body),
+  /** Same-origin image URL: the session cookie goes with it and the server decrypts the image. */
+  imageUrl: (uuidTrx: string, which: ConsoleImageKind, grantorId?: string) => casePath(consolePaths.caseImage, uuidTrx, grantorId, { which }),
 };

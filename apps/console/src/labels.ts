@@ -1,4 +1,4 @@
-import type { ConsoleCase, ConsoleCaseStatus, ConsoleRole } from '@kyc/contracts';
+import type { ConsoleCase, ConsoleCaseStatus, ConsoleReviewDecision, ConsoleRole } from '@kyc/contracts';
 
 export const statusLabels: Record<ConsoleCaseStatus, string> = {
   in_progress: 'En curso',
@@ -7,7 +7,12 @@ export const statusLabels: Record<ConsoleCaseStatus, string> = {
   GREEN: 'Verde',
   YELLOW: 'Amarillo',
   RED: 'Rojo',
+  reviewed: 'Revisado',
 };
+
+export const decisionLabels: Record<ConsoleReviewDecision, string> = { approve: 'Aprobado', reject: 'Rechazado' };
+
+export { consoleReviewReasonLabels as reasonLabels } from '@kyc/contracts/console-routes';
 
 export const roleLabels: Record<ConsoleRole, string> = {
   admin: 'Administración',
@@ -41,9 +46,10 @@ const stepLabels: Record<string, string> = {
   finished: 'fin',
 };
 
-export function statusText(c: Pick<ConsoleCase, 'status' | 'step'>): string {
+export function statusText(c: Pick<ConsoleCase, 'status' | 'step' | 'review'>): string {
   if (c.status === 'abandoned') return c.step ? `Abandonado en ${stepLabels[c.step] ?? c.step}` : 'Abandonado';
   if (c.status === 'in_progress' && c.step) return `En curso: ${stepLabels[c.step] ?? c.step}`;
+  if (c.status === 'reviewed' && c.review) return `Revisado: ${decisionLabels[c.review.decision].toLowerCase()}`;
   return statusLabels[c.status];
 }
 
@@ -52,3 +58,16 @@ const dateFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeS
 export function formatDate(iso: string): string {
   return dateFormat.format(new Date(iso));
 }
+
+export const checkOutcomeLabels = { passed: 'Cumple', failed: 'No cumple', not_checked: 'No verificado', missing: 'Sin evidencia' } as const;
+
+export const effectLabels = { none: 'sin efecto', yellow: 'lleva a amarillo', red: 'lleva a rojo' } as const;
+
+export const consentLabels: Record<string, string> = {
+  terminos: 'Términos y aviso de privacidad',
+  clausula: 'Cláusula de medios electrónicos',
+  autorizacion: 'Autorización de consulta',
+  consulta_historial: 'Consulta de historial crediticio',
+};
+
+export const imageLabels = { front: 'Identificación: frente', back: 'Identificación: reverso', holder: 'Fotografía de la identificación' } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export { consolePaths, consoleCsrfHeader } from './console-routes.js';
+export { consolePaths, consoleCsrfHeader, consoleImageKinds, consoleReviewReasons, consoleReviewReasonLabels, type ConsoleImageKind, type ConsoleReviewReason } from './console-routes.js';
+import { consoleImageKinds, consoleReviewReasons } from './console-routes.js';
 
 export const consoleRole = z.enum(['admin', 'reviewer', 'viewer', 'operator']);
 export type ConsoleRole = z.infer<typeof consoleRole>;
@@ -25,7 +26,8 @@ export const consoleSessionState = z.object({
 });
 export type ConsoleSessionState = z.infer<typeof consoleSessionState>;
 
-export const consoleCaseStatus = z.enum(['in_progress', 'abandoned', 'finished', 'GREEN', 'YELLOW', 'RED']);
+/** `reviewed`: a reviewer approved or rejected it (the case's `review` says which); GREEN/YELLOW/RED are unreviewed. */
+export const consoleCaseStatus = z.enum(['in_progress', 'abandoned', 'finished', 'GREEN', 'YELLOW', 'RED', 'reviewed']);
 export type ConsoleCaseStatus = z.infer<typeof consoleCaseStatus>;
 
 export const consoleCaseQuery = z.object({
@@ -49,6 +51,8 @@ export const consoleCase = z.object({
   status: consoleCaseStatus,
   step: z.string().nullable(),
   holderName: z.string().nullable(),
+  /** The review decision, once reviewed. */
+  review: z.object({ decision: z.enum(['approve', 'reject']), reason: z.string() }).nullable(),
 });
 export type ConsoleCase = z.infer<typeof consoleCase>;
 
@@ -59,3 +63,75 @@ export const consoleGrantors = z.object({ grantors: z.array(z.object({ id: z.str
 export type ConsoleGrantors = z.infer<typeof consoleGrantors>;
 
 export const consoleError = z.object({ status: z.number(), message: z.string(), message_client: z.string().optional() });
+
+// Review ---------------------------------------------------------------------------------------------------
+
+export const consoleReviewDecision = z.enum(['approve', 'reject']);
+export type ConsoleReviewDecision = z.infer<typeof consoleReviewDecision>;
+
+export const consoleReviewRequest = z
+  .object({
+    decision: consoleReviewDecision,
+    reason: z.string().max(40),
+    note: z.string().trim().max(2000).default(''),
+  })
+  .refine((r) => (consoleReviewReasons[r.decision] as readonly string[]).includes(r.reason), { message: 'reason is not a reason code of this decision', path: ['reason'] });
+export type ConsoleReviewRequest = z.input<typeof consoleReviewRequest>;
+
+export const consoleReview = z.object({
+  decision: consoleReviewDecision,
+  reason: z.string(),
+  note: z.string(),
+  reviewer: z.string(),
+  at: z.string(),
+});
+export type ConsoleReview = z.infer<typeof consoleReview>;
+
+// Case file ------------------------------------------------------------------------------------------------
+
+const checkOutcome = z.enum(['passed', 'failed', 'not_checked', 'missing']);
+
+export const consoleCaseFile = z.object({
+  case: consoleCase,
+  uuidUser: z.string(),
+  folio: z.string(),
+  /** Lifecycle and audit events of the flow and the console's decisions, oldest first. */
+  timeline: z.array(z.object({ at: z.string(), source: z.string(), step: z.string(), detail: z.string() })),
+  /** What was read from each side of the ID. */
+  idRead: z.array(z.object({ side: z.enum(['front', 'back']), documentType: z.string().nullable(), fields: z.array(z.object({ name: z.string(), label: z.string(), value: z.string() })) })),
+  /** What the person confirmed; `typed`: written by the person, not read from the ID. */
+  confirmed: z.array(z.object({ name: z.string(), label: z.string(), value: z.string(), typed: z.boolean() })),
+  /** MRZ, CURP/RENAPO, INE, validity and hologram, each with the detail of its rules. */
+  checks: z.array(z.object({ check: z.string(), label: z.string(), outcome: checkOutcome, detail: z.string(), items: z.array(z.object({ rule: z.string(), passed: z.boolean(), detail: z.string() })) })),
+  face: z
+    .object({
+      match: z.boolean(),
+      score: z.number().nullable(),
+      threshold: z.number(),
+      liveness: z.object({ passed: z.boolean(), spoof: z.boolean() }),
+      spokenCode: z.object({ verified: z.boolean().nullable(), engine: z.string(), detail: z.string() }),
+      message: z.string().nullable(),
+    })
+    .nullable(),
+  proof: z
+    .object({
+      outcome: checkOutcome,
+      read: z.boolean(),
+      fields: z.array(z.object({ name: z.string(), label: z.string(), value: z.string() })),
+      nameMatchesId: z.boolean().nullable(),
+      recent: z.boolean().nullable(),
+      detail: z.string().nullable(),
+    })
+    .nullable(),
+  consents: z.array(z.object({ consent: z.string(), version: z.string(), sha256: z.string(), acceptedAt: z.string() })),
+  score: z.object({
+    flag: z.enum(['GREEN', 'YELLOW', 'RED']),
+    rules: z.array(z.object({ rule: z.string(), outcome: z.enum(['passed', 'failed', 'missing']), effect: z.enum(['none', 'yellow', 'red']), summary: z.string(), detail: z.string() })),
+  }),
+  /** The images stored for this case (fetch each from consolePaths.caseImage). */
+  images: z.array(z.enum(consoleImageKinds)),
+  review: consoleReview.nullable(),
+  /** Whether the signed-in user's role may approve or reject. */
+  mayReview: z.boolean(),
+});
+export type ConsoleCaseFile = z.infer<typeof consoleCaseFile>;

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import { eventCountsMigration } from './events/migration.js';
 import { consoleMigration } from './console/migrations.js';
+import { consoleReviewsMigration } from './console/review-migration.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
 import { resultEmailsMigration, resultsMigration } from './results/migration.js';
@@ -20,4 +21,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0010_result_emails': resultEmailsMigration,
   '0012_console': consoleMigration,
   '0018_webhooks': webhooksMigration,
+  '0019_console_reviews': consoleReviewsMigration,
 };

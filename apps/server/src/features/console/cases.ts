@@ -9,8 +9,8 @@ import type {} from '../results/tables.js';
 import { blindTerm, caseNameContext, nameWords, normaliseCurpTerm, recordCaseFlag } from './case-index.js';
 import type {} from './tables.js';
 
-/** What the list says of a case. `reviewed` arrives with the review screen (issue #16). */
-export const caseStatuses = ['in_progress', 'abandoned', 'finished', 'GREEN', 'YELLOW', 'RED'] as const;
+/** What the list says of a case. GREEN / YELLOW / RED are scored and not reviewed yet. */
+export const caseStatuses = ['in_progress', 'abandoned', 'finished', 'GREEN', 'YELLOW', 'RED', 'reviewed'] as const;
 export type CaseStatus = (typeof caseStatuses)[number];
 
 export interface CaseRow {
@@ -21,6 +21,7 @@ export interface CaseRow {
   /** The step the case was at when it went quiet (abandoned) or is at now. */
   step: string | null;
   holderName: string | null;
+  review: { decision: 'approve' | 'reject'; reason: string } | null;
 }
 
 export interface CaseQuery {
@@ -45,7 +46,9 @@ function statusCondition(eb: Eb, status: CaseStatus, quietSince: string) {
     case 'GREEN':
     case 'YELLOW':
     case 'RED':
-      return eb('c.flag', '=', status);
+      return eb.and([eb('c.flag', '=', status), eb('c.review_decision', 'is', null)]);
+    case 'reviewed':
+      return eb('c.review_decision', 'is not', null);
     case 'finished':
       return eb.and([eb('o.uuid_trx', 'is not', null), eb('c.flag', 'is', null)]);
     case 'abandoned':
@@ -80,7 +83,8 @@ function searchCondition(eb: Eb, cipher: DataCipher, grantorId: string, q: strin
   return options.length > 0 ? eb.or(options) : eb.val(false);
 }
 
-function rowStatus(row: { flag: string | null; finished: string | null; updated_at: string }, quietSince: string): CaseStatus {
+function rowStatus(row: { flag: string | null; review_decision: string | null; finished: string | null; updated_at: string }, quietSince: string): CaseStatus {
+  if (row.review_decision !== null) return 'reviewed';
   if (row.flag === 'GREEN' || row.flag === 'YELLOW' || row.flag === 'RED') return row.flag;
   if (row.finished !== null) return 'finished';
   return row.updated_at < quietSince ? 'abandoned' : 'in_progress';
@@ -118,7 +122,7 @@ export async function listCases(db: Db, cipher: DataCipher, query: CaseQuery, no
     .selectFrom('transactions as t')
     .leftJoin('console_cases as c', 'c.uuid_trx', 't.uuid_trx')
     .leftJoin('transaction_outcomes as o', 'o.uuid_trx', 't.uuid_trx')
-    .select(['t.uuid_trx', 't.created_at', 't.updated_at', 't.current_step', 'c.holder_name_enc', 'c.flag', 'o.finished_at as finished'])
+    .select(['t.uuid_trx', 't.created_at', 't.updated_at', 't.current_step', 'c.holder_name_enc', 'c.flag', 'c.review_decision', 'c.review_reason', 'o.finished_at as finished'])
     .where('t.grantor_id', '=', query.grantorId);
   if (query.only) select = select.where('t.uuid_trx', '=', query.only);
   if (query.from) select = select.where('t.created_at', '>=', query.from);
@@ -146,6 +150,7 @@ export async function listCases(db: Db, cipher: DataCipher, query: CaseQuery, no
       status: rowStatus(row, quietSince),
       step: row.current_step,
       holderName: row.holder_name_enc ? cipher.decrypt(row.holder_name_enc, caseNameContext(row.uuid_trx)) : null,
+      review: row.review_decision === 'approve' || row.review_decision === 'reject' ? { decision: row.review_decision, reason: row.review_reason ?? '' } : null,
     })),
     next: rows.length > query.limit && last ? { createdAt: last.created_at, uuidTrx: last.uuid_trx } : undefined,
   };

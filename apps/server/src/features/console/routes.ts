@@ -3,7 +3,10 @@ import {
   consoleCaseQuery,
   consoleCasePage,
   consoleCase,
+  consoleCaseFile,
   consoleCsrfHeader,
+  consoleImageKinds,
+  consoleReviewRequest,
   consoleError,
   consoleGrantors,
   consolePaths,
@@ -18,7 +21,12 @@ import { safeEqual } from '../../crypto/apikeys.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
 import { findGrantorById, listGrantors } from '../../store/grantors.js';
+import { findTransaction } from '../../store/transactions.js';
+import { listEvidence } from '../../store/evidence.js';
+import { findOutcome } from '../results/outcomes.js';
+import { imageBlobKey, readCaseFile } from './case-file.js';
 import { listCases, scoreFinishedCases, type CaseStatus } from './cases.js';
+import { recordReview } from './reviews.js';
 import type { ConsoleConfig } from './config.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import * as store from './store.js';
@@ -81,11 +89,14 @@ function decodeCursor(text: string | undefined): { createdAt: string; uuidTrx: s
   throw new HttpError(400, 'Invalid request: query parameter cursor is not one this service issued');
 }
 
-export function registerConsoleRoutes(app: ZodApp, { db, cipher }: Pick<Deps, 'db' | 'cipher'>, config: ConsoleConfig): void {
+/** Roles that may approve or reject a case; a viewer only reads, a platform operator does not decide for a lender. */
+const reviewerRoles: ReadonlySet<store.Role> = new Set(['admin', 'reviewer']);
+
+export function registerConsoleRoutes(app: ZodApp, { db, cipher, blobs }: Pick<Deps, 'db' | 'cipher' | 'blobs'>, config: ConsoleConfig): void {
   const times: store.SessionTimes = { idleMs: config.sessionIdleMinutes * 60_000, absoluteMs: config.sessionAbsoluteHours * 3_600_000 };
   const csrfKey = cipher.deriveKey('console-csrf');
   const csrfToken = (idHash: string) => createHmac('sha256', csrfKey).update(idHash).digest('base64url');
-  const errors = { 400: consoleError, 401: consoleError, 403: consoleError, 404: consoleError, 429: consoleError };
+  const errors = { 400: consoleError, 401: consoleError, 403: consoleError, 404: consoleError, 409: consoleError, 429: consoleError };
 
   async function wireUser(user: store.ConsoleUser): Promise<ConsoleUserWire> {
     const grantor = user.grantorId ? await findGrantorById(db, user.grantorId) : undefined;
@@ -270,6 +281,86 @@ export function registerConsoleRoutes(app: ZodApp, { db, cipher }: Pick<Deps, 'd
       // Another grantor's case answers exactly like a missing one.
       if (!found) throw new HttpError(404, 'Case not found', 'No encontramos ese expediente.');
       return found;
+    },
+  );
+
+  const caseParams = z.object({ uuidTrx: z.string().max(64) });
+  const grantorQuery = z.object({ grantorId: z.string().max(100).optional() });
+  const notFound = () => new HttpError(404, 'Case not found', 'No encontramos ese expediente.');
+
+  /**
+   * The case a user may see: one of their grantor's, or any for a platform operator (narrowed by grantorId when
+   * given). Another grantor's case is refused exactly like a missing one, and the refusal is audited.
+   */
+  async function visibleCase(request: FastifyRequest, user: store.ConsoleUser, rawUuidTrx: string, asked: string | undefined) {
+    const uuidTrx = rawUuidTrx.toLowerCase();
+    const transaction = await findTransaction(db, uuidTrx);
+    const grantorId = user.role === 'operator' ? (asked?.toLowerCase() ?? transaction?.grantorId) : user.grantorId;
+    const visible = transaction && grantorId && transaction.grantorId === grantorId;
+    const page = visible ? await listCases(db, cipher, { grantorId, q: undefined, limit: 1, abandonAfterMs: config.abandonAfterMinutes * 60_000, cursor: undefined, only: uuidTrx }) : undefined;
+    const row = page?.cases.find((c) => c.uuidTrx === uuidTrx);
+    if (!transaction || !row || !grantorId) {
+      await store.audit(db, { action: 'case_refused', userId: user.id, grantorId: user.grantorId, ip: request.ip, detail: { uuidTrx } });
+      throw notFound();
+    }
+    return { row, transaction, grantorId };
+  }
+
+  app.get(
+    consolePaths.caseFile,
+    { schema: { ...hidden, params: caseParams, querystring: grantorQuery, response: { 200: consoleCaseFile, ...errors } } },
+    async (request, reply) => {
+      noStore(reply);
+      const { session, user } = await requireSession(request, reply);
+      await store.touchSession(db, session, times.idleMs);
+      const { row, transaction, grantorId } = await visibleCase(request, user, request.params.uuidTrx, request.query.grantorId);
+      const file = await readCaseFile(db, cipher, { row, uuidUser: transaction.uuidUser, grantorId, mayReview: reviewerRoles.has(user.role) });
+      await store.audit(db, { action: 'case_file_viewed', userId: user.id, grantorId, ip: request.ip, detail: { uuidTrx: row.uuidTrx } });
+      return file;
+    },
+  );
+
+  app.get(
+    consolePaths.caseImage,
+    { schema: { ...hidden, params: caseParams.extend({ which: z.enum(consoleImageKinds) }), querystring: grantorQuery } },
+    async (request, reply) => {
+      noStore(reply);
+      const { session, user } = await requireSession(request, reply);
+      await store.touchSession(db, session, times.idleMs);
+      const { row, grantorId } = await visibleCase(request, user, request.params.uuidTrx, request.query.grantorId);
+      const key = imageBlobKey(await listEvidence(db, row.uuidTrx), request.params.which);
+      if (!key) throw new HttpError(404, 'No such image in this case', 'Este expediente no tiene esa imagen.');
+      // Decrypted here, for this signed-in user only; never cached by the browser or a proxy.
+      const blob = await blobs.get(key);
+      if (!blob.contentType.startsWith('image/')) throw new HttpError(404, 'No such image in this case', 'Este expediente no tiene esa imagen.');
+      await store.audit(db, { action: 'case_image_viewed', userId: user.id, grantorId, ip: request.ip, detail: { uuidTrx: row.uuidTrx, image: request.params.which } });
+      return reply.header('content-type', blob.contentType).header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(blob.buffer);
+    },
+  );
+
+  app.post(
+    consolePaths.caseReview,
+    { schema: { ...hidden, params: caseParams, querystring: grantorQuery, body: consoleReviewRequest, response: { 200: consoleCaseFile, ...errors } } },
+    async (request, reply) => {
+      noStore(reply);
+      const { session, user } = await requireSession(request, reply);
+      requireCsrf(request, session);
+      await store.touchSession(db, session, times.idleMs);
+      const uuidTrx = request.params.uuidTrx.toLowerCase();
+      if (!reviewerRoles.has(user.role)) {
+        await store.audit(db, { action: 'review_refused', userId: user.id, grantorId: user.grantorId, ip: request.ip, detail: { uuidTrx, role: user.role } });
+        throw new HttpError(403, 'Only a reviewer or an admin may decide a case', 'Tu rol no permite aprobar ni rechazar expedientes.');
+      }
+      const { row, transaction, grantorId } = await visibleCase(request, user, uuidTrx, request.query.grantorId);
+      if (!(await findOutcome(db, row.uuidTrx))) {
+        throw new HttpError(409, 'The case is not finished: only a finished case is reviewed', 'Este expediente todavía no termina; podrás revisarlo cuando concluya.');
+      }
+      const before = await readCaseFile(db, cipher, { row, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
+      const { decision, reason, note } = request.body;
+      const result = await recordReview(db, cipher, { uuidTrx: row.uuidTrx, uuidUser: transaction.uuidUser, grantorId, userId: user.id, ip: request.ip, decision, reason, note, flag: before.score.flag });
+      if (!result.reviewed) throw new HttpError(409, 'The case was already reviewed', 'Este expediente ya fue revisado.');
+      const { row: after } = await visibleCase(request, user, uuidTrx, grantorId);
+      return readCaseFile(db, cipher, { row: after, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
     },
   );
 }

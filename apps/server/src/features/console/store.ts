@@ -191,7 +191,11 @@ export type AuditAction =
   | 'sign_out'
   | 'cases_listed'
   | 'case_viewed'
-  | 'case_refused';
+  | 'case_refused'
+  | 'case_file_viewed'
+  | 'case_image_viewed'
+  | 'case_reviewed'
+  | 'review_refused';
 
 export async function audit(
   db: Db,

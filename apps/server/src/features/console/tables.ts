@@ -61,7 +61,25 @@ export interface ConsoleCasesTable {
   holder_name_enc: string | null;
   /** GREEN | YELLOW | RED once the finished transaction was scored; null before. */
   flag: string | null;
+  /** approve | reject once reviewed (migration 0019); the decision itself is in console_reviews. */
+  review_decision: string | null;
+  review_reason: string | null;
   updated_at: string;
+}
+
+/** One review decision per case (migration 0019). */
+export interface ConsoleReviewsTable {
+  id: string;
+  uuid_trx: string;
+  grantor_id: string;
+  user_id: string;
+  /** approve | reject */
+  decision: string;
+  /** One of consoleReviewReasons. */
+  reason: string;
+  /** The reviewer's note, encrypted with the data key (context `console-review-note:<id>`): it may name the person. */
+  note_enc: string;
+  created_at: string;
 }
 
 /** Keyed blind index: HMAC of a normalised CURP or name word; finds a case without storing the plaintext. */
@@ -80,6 +98,7 @@ export interface ConsoleTables {
   console_audit: ConsoleAuditTable;
   console_cases: ConsoleCasesTable;
   console_search_terms: ConsoleSearchTermsTable;
+  console_reviews: ConsoleReviewsTable;
 }
 
 declare module '../../store/schema.js' {

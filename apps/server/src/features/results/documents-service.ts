@@ -9,7 +9,7 @@ import { effectiveParams } from '../../domain/grantor-params.js';
 import type { ScoreResult } from './score.js';
 import type { Db } from '../../store/db.js';
 import { addEvidence, listEvidenceWithPayload, type EvidenceRecord } from '../../store/evidence.js';
-import { listAuditEvents, listLifecycleEvents } from '../events/store.js';
+import { listAuditEvents, listLifecycleEvents, type StoredEvent } from '../events/store.js';
 import { findGrantorById, readStoredParams } from '../../store/grantors.js';
 import { datumValue, labelOf, statusLabel, stepLabel, trailSourceLabel, userDatumLabel } from './documents/labels.js';
 import { scoreOf } from './facts.js';
@@ -48,9 +48,9 @@ export function typedValue(value: string): string {
 }
 
 /** data_user as saved by the flow: a {description, value} list or a plain object. */
-type Entry = [string, string, true?];
+export type Entry = [string, string, true?];
 
-function userDataEntries(payload: unknown): Entry[] {
+export function userDataEntries(payload: unknown): Entry[] {
   const list = Array.isArray(payload)
     ? payload
     : payload && typeof payload === 'object' && Array.isArray((payload as { data_user?: unknown }).data_user)
@@ -141,6 +141,14 @@ function trailDetail(payload: Record<string, unknown>): string {
   return [tipo, dato].filter(Boolean).join(' - ');
 }
 
+/** The lifecycle and audit events as people read them (Spanish step, source and detail), oldest first. */
+export function transactionTrail(lifecycle: StoredEvent[], audit: StoredEvent[]): { at: string; source: string; step: string; detail: string }[] {
+  return [
+    ...lifecycle.map((e) => ({ at: e.receivedAt, source: trailSourceLabel.lifecycle, step: labelOf(stepLabel, String((e.payload as { step?: string }).step ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
+    ...audit.map((e) => ({ at: e.receivedAt, source: trailSourceLabel.audit, step: labelOf(stepLabel, String((e.payload as { paso?: string }).paso ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+}
+
 export interface TransactionRef {
   uuidTrx: string;
   uuidUser: string;
@@ -178,10 +186,7 @@ export async function gatherDocumentsInput(deps: DocumentsDeps, trx: Transaction
     const jpeg = await jpegOf(blobs, source.key);
     if (jpeg) photos.push({ label: source.label, jpeg });
   }
-  const trail = [
-    ...lifecycle.map((e) => ({ at: e.receivedAt, source: trailSourceLabel.lifecycle, step: labelOf(stepLabel, String((e.payload as { step?: string }).step ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
-    ...audit.map((e) => ({ at: e.receivedAt, source: trailSourceLabel.audit, step: labelOf(stepLabel, String((e.payload as { paso?: string }).paso ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
-  ].sort((a, b) => a.at.localeCompare(b.at));
+  const trail = transactionTrail(lifecycle, audit);
   const input: DocumentsInput = {
     grantor: { id: grantor.id, legalName, city: paramValue(params, 'CIUDAD_LEGAL_DEL_OTORGANTE').trim() },
     uuidTrx: trx.uuidTrx,

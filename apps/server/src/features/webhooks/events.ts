@@ -6,7 +6,7 @@ import { activeEndpointIds } from './store.js';
 
 export const webhookJobKind = 'webhook';
 
-export type WebhookEventType = 'verification.completed' | 'verification.abandoned';
+export type WebhookEventType = 'verification.completed' | 'verification.abandoned' | 'review.decided';
 
 /** The body every endpoint receives for one event: the same id on every retry and every endpoint. */
 export interface WebhookEvent {
