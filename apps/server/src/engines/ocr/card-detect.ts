@@ -216,7 +216,62 @@ export function detectCard(image: GreyImage, minCoverage = 0.12): CardDetection 
   if (!isPlausibleCardQuad(quad)) return null;
   const coverage = quadArea(quad) / (width * height);
   if (coverage < minCoverage) return null;
+  // The bright region of a page that fills the frame under uneven light ends where the light fades, not at an
+  // edge: a card's border is a step in brightness, a shading boundary is not.
+  if (edgeSteps(image, quad).some((step) => step !== null && step < MIN_EDGE_STEP)) return null;
   return { quad, coverage };
+}
+
+/** Brightness step (inside minus outside) a card's border shows; a shading boundary shows a few levels. */
+const MIN_EDGE_STEP = 25;
+
+/**
+ * For each side of `quad` (corner i to i+1), the median brightness step across it: the mean of the pixels 3-5 px
+ * inside less that of the pixels 3-5 px outside, sampled along its middle 70%. Null for a side that lies on the
+ * frame (fewer than a third of its samples have an outside in the image).
+ */
+export function edgeSteps(image: GreyImage, quad: Quad): Array<number | null> {
+  const { data, width, height } = image;
+  const cx = quad.reduce((s, p) => s + p[0], 0) / 4;
+  const cy = quad.reduce((s, p) => s + p[1], 0) / 4;
+  const at = (x: number, y: number): number | null => {
+    const xi = Math.round(x);
+    const yi = Math.round(y);
+    return xi < 0 || yi < 0 || xi >= width || yi >= height ? null : data[yi * width + xi]!;
+  };
+  return quad.map((a, i) => {
+    const b = quad[(i + 1) % 4]!;
+    const length = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    if (length === 0) return null;
+    let nx = -(b[1] - a[1]) / length;
+    let ny = (b[0] - a[0]) / length;
+    // Outward: away from the quad's centre.
+    if (nx * (cx - (a[0] + b[0]) / 2) + ny * (cy - (a[1] + b[1]) / 2) > 0) {
+      nx = -nx;
+      ny = -ny;
+    }
+    const steps: number[] = [];
+    let samples = 0;
+    for (let k = 15; k <= 85; k++) {
+      samples++;
+      const px = a[0] + ((b[0] - a[0]) * k) / 100;
+      const py = a[1] + ((b[1] - a[1]) * k) / 100;
+      let step = 0;
+      for (const d of [3, 4, 5]) {
+        const outside = at(px + nx * d, py + ny * d);
+        const inside = at(px - nx * d, py - ny * d);
+        if (outside === null || inside === null) {
+          step = Number.NaN;
+          break;
+        }
+        step += (inside - outside) / 3;
+      }
+      if (!Number.isNaN(step)) steps.push(step);
+    }
+    if (steps.length < samples / 3) return null;
+    steps.sort((x, y) => x - y);
+    return steps[Math.floor(steps.length / 2)]!;
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectCard, otsuThreshold, robustLineFit, type GreyImage } from '../../../src/engines/ocr/card-detect.js';
+import { detectCard, edgeSteps, otsuThreshold, robustLineFit, type GreyImage } from '../../../src/engines/ocr/card-detect.js';
 import {
   applyHomography, isPlausibleCardQuad, topEdgeAngleDeg, unitSquareToQuad, warpQuad, type Quad,
 } from '../../../src/engines/ocr/homography.js';
@@ -35,6 +35,33 @@ describe('card detection', () => {
 
   it('finds nothing when the image is the card itself', () => {
     expect(detectCard({ data: new Uint8Array(640 * 400).fill(220), width: 640, height: 400 })).toBeNull();
+  });
+
+  it('takes no shading boundary for a card edge: a page that fills the frame under uneven light is no card', () => {
+    // Bright where the light falls, fading towards the frame (an infrared scan, a phone's vignetting): Otsu
+    // splits the page into a lit and a shaded part, whose boundary has no brightness step across it.
+    for (const [strength, centreY] of [[150, 0.1], [260, 0.3], [400, 0.1]] as const) {
+      const width = 640;
+      const height = 450;
+      const data = new Uint8Array(width * height);
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const dx = x / width - 0.62;
+          const dy = y / height - centreY;
+          data[y * width + x] = Math.max(0, Math.round(235 - strength * (dx * dx + dy * dy)));
+        }
+      }
+      expect(detectCard({ data, width, height })).toBeNull();
+    }
+  });
+
+  it('still finds a card on a surface only a little darker than itself, and measures the step at each edge', () => {
+    const image = photo(640, 400, quad);
+    for (let i = 0; i < image.data.length; i++) if (image.data[i] === 40) image.data[i] = 185;
+    const found = detectCard(image);
+    expect(found).not.toBeNull();
+    const steps = edgeSteps(image, found!.quad);
+    for (const step of steps) expect(step).toBeCloseTo(40, -1);
   });
 
   it('thresholds between the two populations', () => {

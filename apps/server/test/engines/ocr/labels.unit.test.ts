@@ -2,7 +2,7 @@
 // verdict on an unreadable INE front.
 import { describe, expect, it } from 'vitest';
 import { textBlockExtent } from '../../../src/engines/ocr/card-detect.js';
-import { isLabelWord, readFrontByLabels } from '../../../src/engines/ocr/fields/ine-anchored.js';
+import { headerShows, isLabelWord, readFrontByLabels } from '../../../src/engines/ocr/fields/ine-anchored.js';
 import { ineFront } from '../../../src/engines/ocr/fields/ine-front.js';
 import { INE_LABELS } from '../../../src/engines/ocr/fields/ine-layouts.js';
 import { findLabels } from '../../../src/engines/ocr/fields/labels.js';
@@ -56,6 +56,61 @@ const abroad = page(
   line(780, 948, '01', 36),
   line(990, 948, '2019 - 2029', 36),
 );
+
+/** A line from the words tesseract reported: [text, confidence, x0, y0, x1, y1] in card pixels. */
+function wordsLine(...words: Array<[string, number, number, number, number, number]>): RawLine {
+  const ws = words.map(([text, confidence, x0, y0, x1, y1]) => ({ text, confidence, box: { x0, y0, x1, y1 }, symbols: [] }));
+  const box = { x0: Math.min(...ws.map((w) => w.box.x0)), y0: Math.min(...ws.map((w) => w.box.y0)),
+    x1: Math.max(...ws.map((w) => w.box.x1)), y1: Math.max(...ws.map((w) => w.box.y1)) };
+  return { text: ws.map((w) => w.text).join(' '), confidence: 90, box, words: ws };
+}
+
+/**
+ * The credential issued abroad as the page read saw it on a blurred phone photo (generated, seed 11, front 0,
+ * turned a quarter; words and boxes as tesseract reported them): the header read whole, the small labels lost
+ * but AÑO DE REGISTRO, 'SEXO / SEX' read as 'EX' beside the second surname, and ESTADOS of the address taken
+ * for the ESTADO label. The two labels fit the older E/F model as well.
+ */
+const blurredAbroad = page(
+  wordsLine(['O', 92, 59, 37, 223, 201]),
+  wordsLine(['MÉXICO', 96, 261, 44, 450, 86]),
+  wordsLine(['INSTITUTO', 96, 261, 110, 504, 146], ['NACIONAL', 96, 524, 111, 760, 146], ['ELECTORAL', 96, 780, 111, 1041, 146]),
+  wordsLine(['CREDENCIAL', 96, 260, 173, 503, 204], ['PARA', 96, 521, 174, 620, 203], ['VOTAR', 96, 637, 174, 764, 203],
+    ['DESDE', 96, 783, 174, 907, 203], ['EL', 96, 927, 174, 967, 203], ['EXTRANJERO', 95, 986, 174, 1233, 211]),
+  wordsLine(['HERRERA', 96, 561, 283, 774, 346], ['01/06/1996', 88, 1436, 280, 1703, 343]),
+  wordsLine(['|', 40, 513, 394, 516, 400], ['REYES', 95, 561, 366, 703, 401], ['EX', 85, 1454, 397, 1479, 403]),
+  wordsLine(['ANA', 96, 559, 421, 656, 457], ['SOFIA', 96, 673, 421, 809, 457], ['M', 91, 1437, 429, 1471, 463]),
+  wordsLine(['4112', 96, 560, 549, 656, 580], ['MAPLE', 96, 674, 549, 807, 580], ['DR', 95, 826, 549, 879, 580],
+    ['APT', 93, 894, 549, 971, 580], ['4', 93, 986, 550, 1009, 580]),
+  wordsLine(['HOUSTON,', 96, 561, 599, 771, 634], ['TX', 96, 787, 599, 837, 630], ['56109', 96, 856, 599, 976, 631]),
+  wordsLine(['ESTADOS', 96, 561, 649, 744, 681], ['unIDOS', 74, 761, 649, 916, 716]),
+  wordsLine(['*', 49, 803, 720, 806, 723], ['HRRYAN96060101M087', 56, 837, 700, 1361, 736]),
+  wordsLine(['»', 85, 616, 726, 621, 780], ['HERA960601MASRYNOO', 29, 664, 719, 1184, 790], ['ño', 71, 1267, 769, 1279, 786],
+    ['be', 44, 1334, 774, 1337, 777], ['REGISTRO', 91, 1360, 767, 1444, 780], ['2020', 94, 1510, 756, 1617, 790], ['00', 94, 1634, 754, 1687, 790]),
+  wordsLine(['ue', 30, 560, 776, 620, 896], ['reo', 12, 669, 770, 856, 909], ['€', 50, 911, 860, 957, 896]),
+  wordsLine(['>', 51, 101, 921, 494, 1016], ['21', 94, 551, 977, 601, 1011], ['03', 49, 764, 953, 871, 1013], ['2022-2032', 86, 980, 951, 1243, 1013]),
+  wordsLine(['MUESTRA', 96, 34, 1199, 211, 1229]),
+  wordsLine(['E', 39, 1723, 1001, 1756, 1077]),
+);
+
+describe('model recognition by the header', () => {
+  it('takes the model whose own header word is read when few labels are (the credential issued abroad)', () => {
+    const front = readFrontByLabels(blurredAbroad, W, H);
+    expect(front.model).toBe('desde el extranjero');
+    // The next column's words ('EX' of SEXO / SEX, the sex letter) are not part of the names. (HERRERA, whose
+    // box rises above where the single fitted label puts NOMBRE, is left to the crop read at full size.)
+    expect(front.values.names?.lines).toEqual(['REYES', 'ANA SOFIA']);
+    expect(front.values.address?.lines.slice(0, 2)).toEqual(['4112 MAPLE DR APT 4', 'HOUSTON, TX 56109']);
+  });
+
+  it('reads the header word with a letter misread, and only in the header', () => {
+    const misread = page(...blurredAbroad.lines.map((l) => (l.text.includes('EXTRANJERO') ? line(260, 173, 'CREDENCIAL PARA VOTAR DESDE EL EXTRANJFRO', 36) : l)));
+    expect(headerShows(misread, 'EXTRANJERO', H)).toBe(true);
+    const low = page(...blurredAbroad.lines.map((l) => (l.text.includes('EXTRANJERO') ? line(260, 1100, l.text, 36) : l)));
+    expect(headerShows(low, 'EXTRANJERO', H)).toBe(false);
+    expect(headerShows(blurredAbroad, 'FEDERAL', H)).toBe(false);
+  });
+});
 
 describe('label location', () => {
   it('finds labels despite misreads, merged words and their English twins', () => {

@@ -111,9 +111,25 @@ function placed(key: string, layout: IneLayout, fit: ReturnType<typeof fitLayout
   };
 }
 
+/** Share of the card's height, from the top, that holds the header. */
+const HEADER_SHARE = 0.25;
+/** What the header word of a model weighs against the labels read (a few labels' worth: it names the model). */
+const HEADER_WEIGHT = 3;
+
+/** Whether the header (the top of the card) shows `word`, give or take one misread letter in six. */
+export function headerShows(page: RawRead, word: string, height: number): boolean {
+  const tolerance = Math.floor(word.length / 6);
+  return page.lines.some((line) => line.box.y0 < height * HEADER_SHARE &&
+    line.words.some((w) => {
+      const form = labelForm(w.text);
+      return Math.abs(form.length - word.length) <= tolerance && editDistance(form, word, tolerance) <= tolerance;
+    }));
+}
+
 /**
- * The front read by its labels, in the layout that fits best: the labels read and, as a tie-break (a blurred
- * photo may show no label at all), how many values the layout's places hold.
+ * The front read by its labels, in the layout that fits best: the labels read, the model's own header word
+ * when one is read, and, as a tie-break (a blurred photo may show no label at all), how many values the
+ * layout's places hold.
  */
 export function readFrontByLabels(page: RawRead, width: number, height: number): AnchoredFront {
   const found = findLabels(page, INE_LABELS);
@@ -121,9 +137,11 @@ export function readFrontByLabels(page: RawRead, width: number, height: number):
   INE_LAYOUTS.forEach((layout, order) => {
     const front = readWithLayout(page, found, layout, width, height);
     const strong = Object.entries(front.values).filter(([key, v]) => STRONG[key as AnchoredKey]?.test(compact(v!.text))).length;
-    // Labels first; then values of an unmistakable shape where the layout expects them; then the models'
-    // order (the newer, commoner ones first).
-    const score = layoutScore(layout, found, width, height) + 0.6 * strong + 0.05 * Object.keys(front.values).length - 0.01 * order;
+    const header = layout.headerWord && headerShows(page, layout.headerWord, height) ? HEADER_WEIGHT : 0;
+    // Labels and header first; then values of an unmistakable shape where the layout expects them; then the
+    // models' order (the newer, commoner ones first).
+    const score = layoutScore(layout, found, width, height) + header + 0.6 * strong + 0.05 * Object.keys(front.values).length -
+      0.01 * order;
     if (!best || score > best.score) best = { score, front };
   });
   return best!.front;

@@ -17,7 +17,8 @@ export const INE_LABELS: LabelSpec[] = [
   { key: 'SECCION', texts: ['SECCIÓN'] },
   { key: 'VIGENCIA', texts: ['VIGENCIA', 'VIGENCIA HASTA'] },
   { key: 'EMISION', texts: ['EMISIÓN'] },
-  { key: 'ESTADO', texts: ['ESTADO'] },
+  // ESTADOS UNIDOS: the country of a foreign address, on the credential issued abroad.
+  { key: 'ESTADO', texts: ['ESTADO'], notThese: ['ESTADOS'] },
   { key: 'MUNICIPIO', texts: ['MUNICIPIO'] },
   { key: 'LOCALIDAD', texts: ['LOCALIDAD'] },
   { key: 'LUGAR', texts: ['LUGAR DE NACIMIENTO', 'PLACE OF BIRTH'] },
@@ -44,6 +45,11 @@ export interface IneLayout {
   labels: Record<string, [number, number]>;
   /** Lines of the address block (a foreign address runs longer). */
   addressLines: number;
+  /**
+   * A word of the header that only this model prints (the credential issued abroad says so in large capitals,
+   * the IFE names the federal institute): read far more often than the small labels on a blurred photo.
+   */
+  headerWord?: string;
 }
 
 export const INE_LAYOUTS: IneLayout[] = [
@@ -64,6 +70,7 @@ export const INE_LAYOUTS: IneLayout[] = [
       ESTADO: [0.2875, 0.72], EMISION: [0.39, 0.72], VIGENCIA: [0.5, 0.72],
     },
     addressLines: 4,
+    headerWord: 'EXTRANJERO',
   },
   {
     model: 'E/F',
@@ -82,6 +89,7 @@ export const INE_LAYOUTS: IneLayout[] = [
       SECCION: [0.6, 0.81], LOCALIDAD: [0.3, 0.87], EMISION: [0.45, 0.87], VIGENCIA: [0.6, 0.87],
     },
     addressLines: 3,
+    headerWord: 'FEDERAL',
   },
   {
     // The card packages/fixtures drew before it drew the real models (kept: older test images use it).

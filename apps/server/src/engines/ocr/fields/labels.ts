@@ -23,6 +23,8 @@ export interface LabelSpec {
   key: string;
   /** Every printed form of the label (Spanish, English twin, older wording). */
   texts: string[];
+  /** Words within a misread letter of the label that are other words printed near it (ESTADOS of an address). */
+  notThese?: string[];
 }
 
 export interface FoundLabel {
@@ -95,7 +97,7 @@ export function findLabels(read: RawRead, specs: LabelSpec[]): Map<string, Found
             if (forms[end] === '') continue;
             if (joined.length > target.length + tolerance) break;
             const distance = editDistance(joined, target, tolerance);
-            if (distance <= tolerance && joined.length >= 2) {
+            if (distance <= tolerance && joined.length >= 2 && !spec.notThese?.includes(joined)) {
               candidates.push(candidate(spec.key, text, line, l, start, end, 1 - distance / Math.max(4, target.length), target.length));
             }
           }
@@ -209,8 +211,28 @@ export function linesBelow(label: FoundLabel, words: PageWord[], labels: Iterabl
   // A word that starts in the column belongs to it whole: a value is never cut at a column bound (a label
   // placed or read a little off would otherwise shorten a name).
   const inColumn = candidates.filter((w) => w.box.x0 < columnEnd(w));
-  return groupLines(inColumn, h).slice(0, options.maxLines);
+  return groupLines(inColumn, h).map((line) => firstRun(line, left)).slice(0, options.maxLines);
 }
+
+/**
+ * The words of a line up to the first wide gap: words of one value are a space apart, a gap of several line
+ * heights is the next column (a value or a label there the layout did not bound: 'REYES … EX' of 'SEXO / SEX').
+ * The run kept is the first one starting in the label's column.
+ */
+function firstRun(line: PageWord[], left: number): PageWord[] {
+  const heights = line.map((w) => height(w.box)).sort((a, b) => a - b);
+  const gap = COLUMN_GAP * heights[Math.floor(heights.length / 2)]!;
+  const runs: PageWord[][] = [];
+  for (const word of line) {
+    const run = runs.at(-1);
+    if (run && word.box.x0 - run.at(-1)!.box.x1 <= gap) run.push(word);
+    else runs.push([word]);
+  }
+  return runs.find((run) => run[0]!.box.x0 >= left) ?? runs[0]!;
+}
+
+/** A gap between two words wider than this many times the line's height separates two columns. */
+const COLUMN_GAP = 4;
 
 /**
  * Words grouped into printed lines: tesseract's own lines first (it keeps a line's words together better than
