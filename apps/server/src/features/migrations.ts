@@ -4,6 +4,7 @@ import { consoleMigration } from './console/migrations.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
 import { resultEmailsMigration, resultsMigration } from './results/migration.js';
+import { retentionMigration } from './retention/migrations.js';
 import { smsMigration } from './sms/migration.js';
 import { webhooksMigration } from './webhooks/migrations.js';
 
@@ -20,4 +21,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0010_result_emails': resultEmailsMigration,
   '0012_console': consoleMigration,
   '0018_webhooks': webhooksMigration,
+  '0022_retention': retentionMigration,
 };

@@ -191,7 +191,8 @@ export type AuditAction =
   | 'sign_out'
   | 'cases_listed'
   | 'case_viewed'
-  | 'case_refused';
+  | 'case_refused'
+  | 'data_subject_request';
 
 export async function audit(
   db: Db,
