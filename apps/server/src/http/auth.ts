@@ -58,8 +58,8 @@ export async function requireGrantor(db: Db, apiKey: string): Promise<Grantor> {
 
 /**
  * The transaction named by the headers: created on first use, resumed afterwards, refused (403) when it
- * belongs to another grantor or another user, 451/410 once blocked or erased (assertTransactionAvailable). Safe under concurrent first calls: the insert is a no-op
- * when the id exists and ownership is checked on the stored row.
+ * belongs to another grantor or another user, 451/410 once blocked or erased (assertTransactionAvailable). Safe
+ * under concurrent first calls: the insert is a no-op when the id exists and ownership is checked on the stored row.
  */
 export async function openTransaction(
   db: Db,
