@@ -9,6 +9,8 @@ import type { Db } from '../store/db.js';
 import * as grantors from '../store/grantors.js';
 import { generateSecretKey } from '../secret-keys/keys.js';
 import * as secretKeys from '../secret-keys/store.js';
+import type { BlobStore } from '../blob/blob-store.js';
+import { holdCommand, RetentionCliError, retentionPolicyCommand, retentionRequestCommand, retentionRequestsCommand, retentionUsage, sweepCommand } from '../features/retention/cli.js';
 import { WebhookCliError, webhookAdd, webhookList, webhookRemove } from '../features/webhooks/cli.js';
 
 export interface CliIO {
@@ -46,6 +48,7 @@ export const usage = `Usage: kyc-grantor <command> [arguments]
                                        create a review console user (/console); prints a generated
                                        password and, for admin and operator (or --totp), the TOTP
                                        enrolment URI, each shown once
+${retentionUsage}
 
 The api key is publishable (it is in the flow's URL); server-to-server calls need a secret server key.
 Several secret keys may be active at once: create the new one, deploy it, then revoke the old one.
@@ -181,7 +184,22 @@ async function secretRevoke(db: Db, id: string | undefined, io: CliIO) {
 }
 
 /** Runs one command; returns the process exit code. Errors are written to io.err. */
-export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseUrl?: string, openCipher?: () => DataCipher): Promise<number> {
+export async function runGrantorCommand(
+  db: Db,
+  argv: string[],
+  io: CliIO,
+  baseUrl?: string,
+  openCipher?: () => DataCipher,
+  openBlobs?: (cipher: DataCipher) => BlobStore,
+): Promise<number> {
+  // The blob store is opened only by the commands that delete, and closed when the command ends.
+  let blobs: BlobStore | undefined;
+  const withData = (command: string) => {
+    if (!openCipher || !openBlobs) throw new CliError(`${command} needs the data key and the blob store (run it through kyc-grantor)`);
+    const cipher = openCipher();
+    blobs ??= openBlobs(cipher);
+    return { db, cipher, blobs };
+  };
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -195,6 +213,14 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
         role: { type: 'string' },
         totp: { type: 'boolean' },
         url: { type: 'string' },
+        'biometric-days': { type: 'string' },
+        'file-years': { type: 'string' },
+        action: { type: 'string' },
+        folio: { type: 'string' },
+        curp: { type: 'string' },
+        by: { type: 'string' },
+        basis: { type: 'string' },
+        reason: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -224,11 +250,23 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
         if (!openCipher) throw new CliError('console-user-create needs the data key (run it through kyc-grantor)');
         await createConsoleUser(db, openCipher(), { grantorId: values.grantor, email: values.email, role: values.role, totp: values.totp === true }, io.out);
         break;
+      case 'retention-policy':
+        await retentionPolicyCommand(db, (await requireGrantor(db, target)).id, { biometricDays: values['biometric-days'], fileYears: values['file-years'] }, io.out);
+        break;
+      case 'retention-request': {
+        const grantorId = (await requireGrantor(db, target)).id;
+        await retentionRequestCommand(withData('retention-request'), grantorId, values, io.out);
+        break;
+      }
+      case 'retention-requests': await retentionRequestsCommand(db, (await requireGrantor(db, target)).id, io.out); break;
+      case 'hold-place': await holdCommand(db, true, target, values, io.out); break;
+      case 'hold-release': await holdCommand(db, false, target, values, io.out); break;
+      case 'retention-sweep': await sweepCommand(withData('retention-sweep'), io.out); break;
       default: throw new CliError(command ? `unknown command "${command}"\n\n${usage}` : usage, 2);
     }
     return 0;
   } catch (error) {
-    if (error instanceof ConsoleCliError || error instanceof WebhookCliError) {
+    if (error instanceof ConsoleCliError || error instanceof WebhookCliError || error instanceof RetentionCliError) {
       io.err(error.message);
       return 2;
     }
@@ -241,5 +279,7 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
       return 2;
     }
     throw error;
+  } finally {
+    blobs?.close();
   }
 }

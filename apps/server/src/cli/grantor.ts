@@ -5,6 +5,7 @@ import { createDatabase } from '../store/db.js';
 import { migrateToLatest } from '../migrations.js';
 import { runGrantorCommand } from './grantor-commands.js';
 import { createDataCipher, loadDataKey } from '../crypto/data-cipher.js';
+import { createBlobStore } from '../blob/index.js';
 
 // Output piped into `head` and the like: stop quietly when the reader goes away.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -23,13 +24,13 @@ async function main(): Promise<number> {
   const db = createDatabase(config.database);
   try {
     await migrateToLatest(db);
-    // Only console-user-create reads the data key (it seals the TOTP secret).
+    // Only the commands that seal secrets or delete data read the data key.
     const openCipher = () => {
       const loaded = loadDataKey(config);
       for (const warning of loaded.warnings) io.err(`warning: ${warning}`);
       return createDataCipher(loaded.key);
     };
-    return await runGrantorCommand(db, process.argv.slice(2), io, cliBaseUrl(config), openCipher);
+    return await runGrantorCommand(db, process.argv.slice(2), io, cliBaseUrl(config), openCipher, (cipher) => createBlobStore(config, cipher));
   } catch (error) {
     io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

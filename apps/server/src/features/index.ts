@@ -19,6 +19,7 @@ import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } fro
 import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
 import { resultEmailJobs } from './results/email-worker.js';
 import { registerResultsRoutes, resultLinkContext } from './results/routes.js';
+import { retentionJobs } from './retention/index.js';
 import { registerSmsRoutes } from './sms/routes.js';
 import { webhookJobHandler } from './webhooks/delivery.js';
 import { webhookJobKind } from './webhooks/events.js';
@@ -100,6 +101,8 @@ export const features: readonly Feature[] = [
     name: 'webhooks',
     jobs: (deps) => ({ handlers: { [webhookJobKind]: webhookJobHandler({ db: deps.db, cipher: deps.cipher }) } }),
   },
+  // Retention policy sweep; data-subject requests and legal holds are filed with the grantor CLI.
+  { name: 'retention', jobs: (deps, log) => retentionJobs(deps, log) },
 ];
 
 /** Each feature as a Fastify plugin: an encapsulated child context of `app`, so its hooks stay its own. */

@@ -5,6 +5,7 @@ import { consoleReviewsMigration } from './console/review-migration.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
 import { resultEmailsMigration, resultsMigration } from './results/migration.js';
+import { retentionMigration } from './retention/migrations.js';
 import { smsMigration } from './sms/migration.js';
 import { webhooksMigration } from './webhooks/migrations.js';
 
@@ -22,4 +23,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0012_console': consoleMigration,
   '0018_webhooks': webhooksMigration,
   '0019_console_reviews': consoleReviewsMigration,
+  '0022_retention': retentionMigration,
 };

@@ -31,6 +31,24 @@ function remember(db: Db, ownership: TransactionOwnership): void {
 import { HttpError } from './errors.js';
 import { requireSecretKey, type ServerCaller } from './secret-auth.js';
 
+/**
+ * A blocked transaction (a data-subject request) answers 451 to every capture and read; an erased one 410. The
+ * marks are read from the row each time: unlike ownership, they change.
+ */
+export function assertTransactionAvailable(transaction: Pick<TransactionRecord, 'restrictedAt' | 'erasedAt'> | undefined): void {
+  if (transaction?.erasedAt) {
+    throw new HttpError(410, `The data of this transaction were deleted on ${transaction.erasedAt} (retention policy or the person's request); only tombstones remain`, 'Los datos de este proceso fueron eliminados.');
+  }
+  if (transaction?.restrictedAt) {
+    throw new HttpError(451, `The data of this transaction are blocked since ${transaction.restrictedAt} at the person's request: they are neither processed nor shown`, 'Los datos de este proceso están bloqueados a petición de su titular.');
+  }
+}
+
+/** assertTransactionAvailable on the stored row. */
+export async function assertStoredTransactionAvailable(db: Db, uuidTrx: string): Promise<void> {
+  assertTransactionAvailable(await findTransaction(db, uuidTrx));
+}
+
 /** The active grantor of the api key, or 401 with the spec's 'Verifica tu URL' text for the user. */
 export async function requireGrantor(db: Db, apiKey: string): Promise<Grantor> {
   const grantor = await findGrantorByApiKey(db, apiKey);
@@ -40,8 +58,8 @@ export async function requireGrantor(db: Db, apiKey: string): Promise<Grantor> {
 
 /**
  * The transaction named by the headers: created on first use, resumed afterwards, refused (403) when it
- * belongs to another grantor or another user. Safe under concurrent first calls: the insert is a no-op
- * when the id exists and ownership is checked on the stored row.
+ * belongs to another grantor or another user, 451/410 once blocked or erased (assertTransactionAvailable). Safe
+ * under concurrent first calls: the insert is a no-op when the id exists and ownership is checked on the stored row.
  */
 export async function openTransaction(
   db: Db,
@@ -54,9 +72,10 @@ export async function openTransaction(
   if (known) {
     const decision = decideTransaction(known, request);
     if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
+    await assertStoredTransactionAvailable(db, uuidTrx);
     return { transaction: known, created: false };
   }
-  let existing: TransactionOwnership | undefined = await findTransaction(db, uuidTrx);
+  let existing: TransactionRecord | undefined = await findTransaction(db, uuidTrx);
   let created = false;
   if (decideTransaction(existing, request).kind === 'create') {
     // A client whose attempts ran out starts nothing new until the lock ends, whatever its browser kept.
@@ -70,6 +89,7 @@ export async function openTransaction(
   const decision = decideTransaction(existing, request);
   if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
   if (!existing) throw new Error(`transaction ${uuidTrx} vanished after insert`);
+  assertTransactionAvailable(existing);
   remember(db, existing);
   return { transaction: existing, created };
 }
@@ -143,6 +163,7 @@ export async function authorizeServerRead(
   const transaction = await findTransaction(deps.db, normalizeId(uuidTrx));
   if (!transaction) throw new HttpError(404, 'Transaction not found');
   if (transaction.grantorId !== caller.grantor.id) throw new HttpError(403, 'This transaction belongs to another grantor than the secret server key');
+  assertTransactionAvailable(transaction);
   return { caller, transaction };
 }
 

@@ -28,6 +28,10 @@ export interface TransactionsTable {
   lock_until: string | null;
   /** When the person cancelled the journey ('Cancelar proceso'); a cancelled transaction accepts no capture. */
   cancelled_at: string | null;
+  /** Blocked at the person's request (migration 0022_retention): no further capture, read or document. */
+  restricted_at: string | null;
+  /** Its data deleted by the retention policy or a request (0022_retention); only this row and tombstones remain. */
+  erased_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -8,6 +8,8 @@ export interface TransactionRecord {
   currentStep: string | null;
   lockUntil: string | null;
   cancelledAt: string | null;
+  restrictedAt: string | null;
+  erasedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -20,6 +22,8 @@ function toRecord(row: TransactionsTable): TransactionRecord {
     currentStep: row.current_step,
     lockUntil: row.lock_until,
     cancelledAt: row.cancelled_at,
+    restrictedAt: row.restricted_at ?? null,
+    erasedAt: row.erased_at ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

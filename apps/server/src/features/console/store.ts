@@ -195,7 +195,8 @@ export type AuditAction =
   | 'case_file_viewed'
   | 'case_image_viewed'
   | 'case_reviewed'
-  | 'review_refused';
+  | 'review_refused'
+  | 'data_subject_request';
 
 export async function audit(
   db: Db,

@@ -1,5 +1,6 @@
 import { errorTexts, journeyOrderTexts } from '@kyc/contracts';
 import { isLocked } from '../../domain/transactions.js';
+import { assertTransactionAvailable } from '../../http/auth.js';
 import { HttpError } from '../../http/errors.js';
 import type { Db } from '../../store/db.js';
 import { findTransaction } from '../../store/transactions.js';
@@ -28,6 +29,7 @@ export async function recordOutcome(db: Db, uuidTrx: string, status: string, now
  */
 export async function assertTransactionOpen(db: Db, uuidTrx: string, now: Date = new Date()): Promise<void> {
   const [outcome, transaction] = await Promise.all([findOutcome(db, uuidTrx), findTransaction(db, uuidTrx)]);
+  assertTransactionAvailable(transaction);
   if (outcome) throw new HttpError(409, 'The transaction is finished: it cannot be changed or re-opened');
   if (transaction?.cancelledAt) throw new HttpError(409, 'The transaction was cancelled by the person: it accepts no more captures; start a new one', journeyOrderTexts.cancelled);
   if (isLocked(transaction?.lockUntil ?? null, now)) {
