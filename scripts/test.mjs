@@ -12,7 +12,7 @@ const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: '
 
 if (!ensureTools()) process.exit(1);
 
-// The linter and formatter (Biome, biome.json) first: a finding fails the run but the suites still run.
+// The linter and the formatter check (Biome's ci, biome.json) first: a finding fails the run but the suites still run.
 const lint = run('npm', ['run', 'lint']);
 if (lint.status !== 0) console.error('The lint check failed (npm run lint); the suites run anyway.');
 
