@@ -25,10 +25,7 @@ export function ensureTools({ quiet = false } = {}) {
   const packages = missing.map((tool) => tool.pkg);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot) {
-    console.error(
-      `Missing system packages for the browser tests: ${packages.join(', ')}.\n` +
-        `Install them with: sudo apt-get install -y ${packages.join(' ')}`,
-    );
+    console.error(`Missing system packages for the browser tests: ${packages.join(', ')}.\n` + `Install them with: sudo apt-get install -y ${packages.join(' ')}`);
     return false;
   }
   if (!quiet) console.log(`Installing ${packages.join(', ')} with apt-get...`);

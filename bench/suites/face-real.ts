@@ -41,9 +41,14 @@ async function greyCrop(file: string, box: FaceObservation['box']): Promise<RgbI
   const side = Math.max(box[2], box[3]) * 1.25;
   const left = Math.max(0, Math.round(box[0] + box[2] / 2 - side / 2));
   const top = Math.max(0, Math.round(box[1] + box[3] / 2 - side / 2));
-  const { data } = await sharp(file).rotate().removeAlpha()
+  const { data } = await sharp(file)
+    .rotate()
+    .removeAlpha()
     .extract({ left, top, width: Math.min(width0 - left, Math.round(side)), height: Math.min(height0 - top, Math.round(side)) })
-    .resize(112, 112, { fit: 'fill' }).grayscale().raw().toBuffer({ resolveWithObject: true });
+    .resize(112, 112, { fit: 'fill' })
+    .grayscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const rgb = new Uint8Array(data.length * 3);
   for (let i = 0; i < data.length; i += 1) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = data[i]!;
   return { data: rgb, width: 112, height: 112 };
@@ -58,7 +63,10 @@ async function fixtureScores(engine: FaceEngine): Promise<PairScores> {
   const frames: LabelledFace[] = [];
   for (const face of FACES) {
     const card = await holderEmbedding(engine, await loadFace(face));
-    const frameRgb = await sharp(await faceFrameJpeg(face.id)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const frameRgb = await sharp(await faceFrameJpeg(face.id))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const frame = largest((await engine.analyse({ data: frameRgb.data, width: frameRgb.info.width, height: frameRgb.info.height }, 'describe')).faces)?.embedding;
     if (card) cards.push({ id: `card ${face.id}`, identity: face.id, descriptor: card });
     if (frame) frames.push({ id: `frame ${face.id}`, identity: face.id, descriptor: frame });
@@ -77,7 +85,10 @@ export async function faceReal(): Promise<SuiteResult> {
     const dir = realFacesDir(root);
     const npm = await unlabelledFaces(npmGroupPhotos(), describe);
     lines.push(
-      `Default UMBRAL_ROSTRO ${THRESHOLD}; descriptor: faceres + face-api 128-d on an eye-aligned chip (engines/face/descriptor.ts), compared by faceSimilarity. Genuine = every same-identity pair, impostor = every different-identity pair (faces of one npm group photo are different people). Load average before: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}.`,
+      `Default UMBRAL_ROSTRO ${THRESHOLD}; descriptor: faceres + face-api 128-d on an eye-aligned chip (engines/face/descriptor.ts), compared by faceSimilarity. Genuine = every same-identity pair, impostor = every different-identity pair (faces of one npm group photo are different people). Load average before: ${os
+        .loadavg()
+        .map((v) => v.toFixed(2))
+        .join(' ')}.`,
       '',
       '| set | genuine / impostor pairs | genuine min / median | impostor median / max | equal-error rate (threshold) | false rejects at ≤ 0.1 % false accepts (threshold) | at the default: false accepts / false rejects |',
       '|---|---|---|---|---|---|---|',
@@ -100,7 +111,10 @@ export async function faceReal(): Promise<SuiteResult> {
         if (photo.kind === 'video') continue;
         const file = path.join(dir, photo.file);
         const found = (await describe(await readRgb(file))).filter((f) => f.embedding);
-        const labelled = [...found].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]).slice(0, photo.identities.length).sort((a, b) => a.box[0] - b.box[0]);
+        const labelled = [...found]
+          .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])
+          .slice(0, photo.identities.length)
+          .sort((a, b) => a.box[0] - b.box[0]);
         for (const [i, face] of labelled.entries()) {
           const again = largest(await describe(await greyCrop(file, face.box)));
           if (again?.embedding) grey.push({ id: `${photo.file}#${i} grey`, identity: photo.identities[photo.kind === 'single' ? 0 : i]!, descriptor: again.embedding });
@@ -136,7 +150,10 @@ export async function faceReal(): Promise<SuiteResult> {
           `Real video ${video.file} (${media.frames[0]?.image.width}x${media.frames[0]?.image.height} frames, ${media.frames.length} sampled) against ${referencePhoto?.file ?? 'no reference photo'}:`,
           `- decision: ${last!.outcome.kind}${'detail' in last!.outcome ? ` (${last!.outcome.detail})` : ''}; face score ${last!.decision.faceScore ?? 'none'} at threshold ${THRESHOLD}; ${last!.embeddings.length} frames described`,
           `- the same frames against the ${others.length} faces of other identities: highest ${impostorScores.length ? f3(Math.max(...impostorScores)) : 'n/a'}, accepted at the default ${impostorScores.filter((s) => s >= THRESHOLD).length} / ${impostorScores.length}`,
-          `- decision cost (decode + track + describe + liveness, ${RUNS} runs): latency p50 ${sorted(latencies)[1]} ms (min ${sorted(latencies)[0]}, max ${sorted(latencies)[2]}), CPU of this process incl. face workers p50 ${Math.round(sorted(cpu)[1]!)} ms (min ${Math.round(sorted(cpu)[0]!)}); ${os.cpus()[0]?.model}, load average after ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`,
+          `- decision cost (decode + track + describe + liveness, ${RUNS} runs): latency p50 ${sorted(latencies)[1]} ms (min ${sorted(latencies)[0]}, max ${sorted(latencies)[2]}), CPU of this process incl. face workers p50 ${Math.round(sorted(cpu)[1]!)} ms (min ${Math.round(sorted(cpu)[0]!)}); ${os.cpus()[0]?.model}, load average after ${os
+            .loadavg()
+            .map((v) => v.toFixed(2))
+            .join(' ')}`,
         );
       }
     }

@@ -18,8 +18,22 @@ import type { SuiteResult } from '../run.js';
 const REFERENCE = { y: 2026, m: 11, d: 26 };
 /** The INE seed (at REFERENCE) whose card carries each of the 16 faces of @kyc/fixtures. */
 const CARD_SEEDS: Record<string, number> = {
-  'hu-faceid': 1, 'hu-detect-a': 2, 'fa-s5-d': 3, 'hu-detect-c': 6, 'fa-s5-b': 11, 'fa-s6-a': 15, 'hu-detect-b': 17, 'fa-s5-a': 20,
-  'fa-s6-b': 22, 'fa-s6-d': 26, 'hu-detect-d': 32, 'fa-s6-c': 33, 'fa-s3-b': 49, 'fa-s3-c': 58, 'fa-s5-c': 104, 'fa-s3-a': 105,
+  'hu-faceid': 1,
+  'hu-detect-a': 2,
+  'fa-s5-d': 3,
+  'hu-detect-c': 6,
+  'fa-s5-b': 11,
+  'fa-s6-a': 15,
+  'hu-detect-b': 17,
+  'fa-s5-a': 20,
+  'fa-s6-b': 22,
+  'fa-s6-d': 26,
+  'hu-detect-d': 32,
+  'fa-s6-c': 33,
+  'fa-s3-b': 49,
+  'fa-s3-c': 58,
+  'fa-s5-c': 104,
+  'fa-s3-a': 105,
 };
 /** Replays (still, silent still, loop) are judged on these (large, frontal source photos): they cost a decision each. */
 const REPLAY_SEEDS = [22, 15, 20, 33, 58, 11];
@@ -30,8 +44,23 @@ const LARGE_SEEDS = [22, 15, 20, 33];
 
 /** The same video as a 16:9 camera at the flow's maximum would send it (top and bottom cropped, not stretched): 1280x720, 30 fps, VP8 at 2.5 Mb/s. */
 async function reencodeLarge(source: string, target: string): Promise<void> {
-  await promisify(execFile)(ffmpegBinary(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', source,
-    '-vf', 'scale=1280:960,crop=1280:720,fps=30', '-c:v', 'libvpx', '-b:v', '2500k', '-c:a', 'copy', target]);
+  await promisify(execFile)(ffmpegBinary(), [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    source,
+    '-vf',
+    'scale=1280:960,crop=1280:720,fps=30',
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '2500k',
+    '-c:a',
+    'copy',
+    target,
+  ]);
 }
 
 const quantile = (values: number[], q: number) => {

@@ -24,11 +24,11 @@ interface LogLine {
 
 function runJourney(logFile: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'e2e', 'e2e/journeys/whole-journey.e2e.ts', '-t', 'GREEN: entry'],
-      { cwd: repoRoot, env: { ...process.env, KYC_JOURNEY_SERVER_LOG: logFile }, stdio: ['ignore', 'inherit', 'inherit'] },
-    );
+    const child = spawn(process.execPath, [path.join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'e2e', 'e2e/journeys/whole-journey.e2e.ts', '-t', 'GREEN: entry'], {
+      cwd: repoRoot,
+      env: { ...process.env, KYC_JOURNEY_SERVER_LOG: logFile },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the journey test failed (${code})`))));
   });
@@ -67,8 +67,13 @@ export async function wholeJourney(): Promise<SuiteResult> {
       title: 'Whole journey (GREEN, phone, headless Chromium with fake camera and microphone, built server on SQLite) — server handling time per call',
       lines: [
         `Journey wall time (first to last request): **${(wall / 1000).toFixed(1)} s**, of which the server handled its ${api.length} API calls in **${(apiTotal / 1000).toFixed(2)} s** (sum of responseTime) and ${staticFiles.length} page/asset requests in ${ms(staticTotal)} ms.`,
-        `Load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (2 shared cores). The calls include the test's own checks (one query_score, the events list); the e-mail job (report PDF, .eml) runs after its call returns, in the job worker, and is not counted.`,
-        'The rest is the waits the spec mandates (face video: 7 s positioning, 1 s photo delay, 5 s stability, the digits one per second; 500 ms e-mail follow-up; the flow\'s transition delays), the browser\'s work (capture, crop, recording) and the test\'s typing.',
+        `Load average during the run: ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(
+            ' / ',
+          )} (2 shared cores). The calls include the test's own checks (one query_score, the events list); the e-mail job (report PDF, .eml) runs after its call returns, in the job worker, and is not counted.`,
+        "The rest is the waits the spec mandates (face video: 7 s positioning, 1 s photo delay, 5 s stability, the digits one per second; 500 ms e-mail follow-up; the flow's transition delays), the browser's work (capture, crop, recording) and the test's typing.",
         '',
         '| call | count | total ms | max ms |',
         '|---|---|---|---|',

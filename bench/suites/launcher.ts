@@ -23,12 +23,6 @@ export async function launcherSize(): Promise<SuiteResult> {
   }
   return {
     title: 'Launcher served to partner pages (bytes; gzip -9 and brotli of the served file)',
-    lines: [
-      '| file | raw | gzip | brotli | cache-control |',
-      '|---|---|---|---|---|',
-      ...rows,
-      '',
-      `IIFE build: **${(iifeGzip / 1024).toFixed(2)} KB gzipped** (budget ≤ 8 KB).`,
-    ],
+    lines: ['| file | raw | gzip | brotli | cache-control |', '|---|---|---|---|---|', ...rows, '', `IIFE build: **${(iifeGzip / 1024).toFixed(2)} KB gzipped** (budget ≤ 8 KB).`],
   };
 }

@@ -87,7 +87,9 @@ async function videoOf(c: LivenessCase): Promise<string> {
 /** The CPU model as /proc/cpuinfo names it (os.cpus() as a fallback). */
 function cpuModel(): string {
   try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     if (line) return line.split(':')[1]!.trim();
   } catch {
     // not Linux
@@ -99,7 +101,10 @@ function uptime(): string {
   try {
     return execFileSync('uptime', { encoding: 'utf8' }).trim();
   } catch {
-    return `load ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`;
+    return `load ${os
+      .loadavg()
+      .map((v) => v.toFixed(2))
+      .join(' ')}`;
   }
 }
 
@@ -117,7 +122,7 @@ async function filmedOffPhone(source: string, target: string): Promise<void> {
     'pad=480:ih+32:16:16:color=0x0b0b0c',
     'pad=640:480:(ow-iw)/2:(oh-ih)/2:color=0x2a2520',
     'perspective=x0=24:y0=10:x1=610:y1=0:x2=0:y2=470:x3=640:y3=480:sense=destination',
-    'geq=lum=\'lum(X,Y)*(1+0.08*sin(0.6*X+0.1*Y))\':cb=\'cb(X,Y)\':cr=\'cr(X,Y)\'',
+    "geq=lum='lum(X,Y)*(1+0.08*sin(0.6*X+0.1*Y))':cb='cb(X,Y)':cr='cr(X,Y)'",
     'noise=alls=6:allf=t',
     'fps=15',
   ].join(',');
@@ -150,13 +155,26 @@ export async function livenessAttacks(): Promise<SuiteResult> {
     for (const kind of ATTACK_KINDS) {
       const of = results.filter((r) => 'attack' in r.c.presentation && r.c.presentation.attack === kind);
       const accepted = of.filter((r) => r.verdict === 'live').length;
-      const reasons = [...new Set(of.filter((r) => r.verdict !== 'live').map((r) => r.verdict.replace(/\(.*\)|\d+/g, '').trim().slice(0, 70)))].join('; ');
+      const reasons = [
+        ...new Set(
+          of
+            .filter((r) => r.verdict !== 'live')
+            .map((r) =>
+              r.verdict
+                .replace(/\(.*\)|\d+/g, '')
+                .trim()
+                .slice(0, 70),
+            ),
+        ),
+      ].join('; ');
       lines.push(`| attack: ${kind} | ${of.length} | ${accepted} | APCER ${pct(accepted, of.length)} | ${reasons} |`);
     }
     for (const kind of GENUINE_KINDS) {
       const of = results.filter((r) => 'genuine' in r.c.presentation && r.c.presentation.genuine === kind);
       const refused = of.filter((r) => r.verdict !== 'live');
-      lines.push(`| genuine: ${kind} | ${of.length} | ${of.length - refused.length} | BPCER ${pct(refused.length, of.length)} | ${refused.map((r) => `${r.c.faceId}: ${r.verdict.slice(0, 90)}`).join('; ')} |`);
+      lines.push(
+        `| genuine: ${kind} | ${of.length} | ${of.length - refused.length} | BPCER ${pct(refused.length, of.length)} | ${refused.map((r) => `${r.c.faceId}: ${r.verdict.slice(0, 90)}`).join('; ')} |`,
+      );
     }
     const attacks = results.filter((r) => 'attack' in r.c.presentation);
     const genuine = results.filter((r) => 'genuine' in r.c.presentation);
@@ -195,17 +213,29 @@ export async function livenessAttacks(): Promise<SuiteResult> {
       const phoneFile = path.join(cacheDir, 'real-talk-phone.mp4');
       await filmedOffPhone(REAL_VIDEO, phoneFile);
       const phone = await track(engine, phoneFile, realSchedule);
-      for (const [label, t] of [['as filmed', real], ['filmed off a phone screen (ffmpeg: bezel, perspective, moiré, noise)', phone]] as const) {
+      for (const [label, t] of [
+        ['as filmed', real],
+        ['filmed off a phone screen (ffmpeg: bezel, perspective, moiré, noise)', phone],
+      ] as const) {
         const verdicts = new Map<string, number>();
         let accepted = 0;
         for (let k = 0; k < REAL_SCHEDULES; k += 1) {
           const verdict = judge(t, drawSchedule(4));
           if (verdict === 'live') accepted += 1;
-          const key = verdict.replace(/\(.*\)|\d+/g, '').trim().slice(0, 80);
+          const key = verdict
+            .replace(/\(.*\)|\d+/g, '')
+            .trim()
+            .slice(0, 80);
           verdicts.set(key, (verdicts.get(key) ?? 0) + 1);
         }
-        const top = [...verdicts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([v, n]) => `${v} (${n})`).join('; ');
-        lines.push(`Real 10 s talking video (video_lin_manuel_miranda_wh_10s.mp4, ${label}) against ${REAL_SCHEDULES} random schedules: accepted ${accepted} (APCER ${pct(accepted, REAL_SCHEDULES)}); verdicts: ${top}. Screen evidence: ${screenLine(t.screen)}.`);
+        const top = [...verdicts.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 3)
+          .map(([v, n]) => `${v} (${n})`)
+          .join('; ');
+        lines.push(
+          `Real 10 s talking video (video_lin_manuel_miranda_wh_10s.mp4, ${label}) against ${REAL_SCHEDULES} random schedules: accepted ${accepted} (APCER ${pct(accepted, REAL_SCHEDULES)}); verdicts: ${top}. Screen evidence: ${screenLine(t.screen)}.`,
+        );
       }
     } else {
       lines.push(`Real talking video not found at ${path.relative(process.cwd(), REAL_VIDEO)}: skipped.`);
@@ -218,14 +248,20 @@ export async function livenessAttacks(): Promise<SuiteResult> {
       const rows: string[] = [];
       for (const sub of readdirSync(REAL_PHOTOS).filter((d) => !d.includes('.'))) {
         for (const f of readdirSync(path.join(REAL_PHOTOS, sub)).filter((x) => /\.(jpe?g|png)$/i.test(x))) {
-          const { data, info } = await sharp(path.join(REAL_PHOTOS, sub, f)).resize({ width: 640, withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+          const { data, info } = await sharp(path.join(REAL_PHOTOS, sub, f))
+            .resize({ width: 640, withoutEnlargement: true })
+            .removeAlpha()
+            .raw()
+            .toBuffer({ resolveWithObject: true });
           const image = { width: info.width, height: info.height, data: new Uint8Array(data) };
           const face = [...(await engine.analyse(image, 'track')).faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
           if (!face) continue;
           const small = shrink(image);
           const gradient = sobel(small);
           const edges = bezelLines(small, gradient, face.box);
-          rows.push(`${f}: moiré ${moireStrength([{ image, face: face.box }]).toFixed(1)}, bezel ${edges.length}, dark ${edges.filter((l) => darkStrip(small, l)).length}, glare ${glareShare(small, gradient, face.box).toFixed(3)}`);
+          rows.push(
+            `${f}: moiré ${moireStrength([{ image, face: face.box }]).toFixed(1)}, bezel ${edges.length}, dark ${edges.filter((l) => darkStrip(small, l)).length}, glare ${glareShare(small, gradient, face.box).toFixed(3)}`,
+          );
         }
       }
       const num = (row: string, key: string) => Number(new RegExp(`${key} ([0-9.]+)`).exec(row)?.[1] ?? 0);
@@ -247,7 +283,27 @@ export async function livenessAttacks(): Promise<SuiteResult> {
     for (const kind of [...ATTACK_KINDS.map((k) => `attack: ${k}`), ...GENUINE_KINDS.map((k) => `genuine: ${k}`)]) {
       const of = results.filter((r) => kindOf(r) === kind).map((r) => r.t.screen);
       const count = (v: string) => of.filter((x) => x.verdict === v).length;
-      lines.push(`| ${kind} | ${range(of.map((x) => x.moire), 1)} | ${range(of.map((x) => x.banding), 1)} | ${range(of.map((x) => x.bezelSides), 0)} | ${range(of.map((x) => x.darkFrameSides), 0)} | ${range(of.map((x) => x.glare), 3)} | ${range(of.map((x) => x.blueCast), 2)} | ${count('none')}/${count('refuse')}/${count('spoof')} |`);
+      lines.push(
+        `| ${kind} | ${range(
+          of.map((x) => x.moire),
+          1,
+        )} | ${range(
+          of.map((x) => x.banding),
+          1,
+        )} | ${range(
+          of.map((x) => x.bezelSides),
+          0,
+        )} | ${range(
+          of.map((x) => x.darkFrameSides),
+          0,
+        )} | ${range(
+          of.map((x) => x.glare),
+          3,
+        )} | ${range(
+          of.map((x) => x.blueCast),
+          2,
+        )} | ${count('none')}/${count('refuse')}/${count('spoof')} |`,
+      );
     }
     const genuineScreens = genuine.map((r) => r.t.screen);
     lines.push(
@@ -255,17 +311,26 @@ export async function livenessAttacks(): Promise<SuiteResult> {
       `Highest on the genuine videos: moiré ${Math.max(...genuineScreens.map((x) => x.moire)).toFixed(1)}, banding ${Math.max(...genuineScreens.map((x) => x.banding)).toFixed(1)}, bezel sides ${Math.max(...genuineScreens.map((x) => x.bezelSides))}, dark frame sides ${Math.max(...genuineScreens.map((x) => x.darkFrameSides))}, glare ${Math.max(...genuineScreens.map((x) => x.glare)).toFixed(3)}; genuine videos with any strong screen signal: ${genuineScreens.filter((x) => x.strong.length > 0).length} of ${genuineScreens.length}.`,
     );
     const screenCpu = results.map((r) => r.t.screenCpuMs);
-    lines.push(`Cost of the screen measures alone (CPU of this process, measured apart from the tracking): p50 ${Math.round(quantile(screenCpu, 0.5))} ms, p95 ${Math.round(quantile(screenCpu, 0.95))} ms, max ${Math.round(Math.max(...screenCpu))} ms per video.`);
+    lines.push(
+      `Cost of the screen measures alone (CPU of this process, measured apart from the tracking): p50 ${Math.round(quantile(screenCpu, 0.5))} ms, p95 ${Math.round(quantile(screenCpu, 0.95))} ms, max ${Math.round(Math.max(...screenCpu))} ms per video.`,
+    );
 
     const wall = results.map((r) => r.t.wallMs);
     const cpu = results.map((r) => r.t.cpuMs);
     const loadAfter = os.loadavg();
     lines.push(
       '',
-      `Cost per decision (decode + face tracking + liveness, no face match; ${results.length} videos of ${Math.round(quantile(results.map((r) => r.t.media.durationMs), 0.5) / 100) / 10} s median): wall p50 ${Math.round(quantile(wall, 0.5))} ms, p95 ${Math.round(quantile(wall, 0.95))} ms; CPU of this process p50 ${Math.round(quantile(cpu, 0.5))} ms (face workers included, ffmpeg not). The schedule check itself is pure arithmetic on the tracked series (the replays into other sessions above re-judge without re-tracking).`,
+      `Cost per decision (decode + face tracking + liveness, no face match; ${results.length} videos of ${
+        Math.round(
+          quantile(
+            results.map((r) => r.t.media.durationMs),
+            0.5,
+          ) / 100,
+        ) / 10
+      } s median): wall p50 ${Math.round(quantile(wall, 0.5))} ms, p95 ${Math.round(quantile(wall, 0.95))} ms; CPU of this process p50 ${Math.round(quantile(cpu, 0.5))} ms (face workers included, ffmpeg not). The schedule check itself is pure arithmetic on the tracked series (the replays into other sessions above re-judge without re-tracking).`,
       `CPU: ${cpuModel()}, ${os.cpus().length} cores; load average before ${loadBefore.map((v) => v.toFixed(2)).join(' ')}, after ${loadAfter.map((v) => v.toFixed(2)).join(' ')} (the machine is shared); \`uptime\` before: ${uptimeBefore}; after: ${uptime()}.`,
       '',
-      'Not claimed: this is the project\'s own generated set plus one real clip; no iBeta (ISO/IEC 30107-3) certification, which needs an accredited lab, real presentation-attack instruments and human test subjects. The genuine videos are synthetic (espeak-ng speech, a photo with a moving jaw), so BPCER on real people is unmeasured.',
+      "Not claimed: this is the project's own generated set plus one real clip; no iBeta (ISO/IEC 30107-3) certification, which needs an accredited lab, real presentation-attack instruments and human test subjects. The genuine videos are synthetic (espeak-ng speech, a photo with a moving jaw), so BPCER on real people is unmeasured.",
     );
     return { title: 'Liveness: attack set APCER / genuine BPCER against the random digit schedule (issue 18)', lines };
   } finally {

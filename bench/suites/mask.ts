@@ -20,8 +20,22 @@ import type { SuiteResult } from '../run.js';
 const REFERENCE = { y: 2026, m: 11, d: 26 };
 /** The INE seed (at REFERENCE) whose card carries each face (as in face.ts). */
 const CARD_SEEDS: Record<string, number> = {
-  'hu-faceid': 1, 'hu-detect-a': 2, 'fa-s5-d': 3, 'hu-detect-c': 6, 'fa-s5-b': 11, 'fa-s6-a': 15, 'hu-detect-b': 17, 'fa-s5-a': 20,
-  'fa-s6-b': 22, 'fa-s6-d': 26, 'hu-detect-d': 32, 'fa-s6-c': 33, 'fa-s3-b': 49, 'fa-s3-c': 58, 'fa-s5-c': 104, 'fa-s3-a': 105,
+  'hu-faceid': 1,
+  'hu-detect-a': 2,
+  'fa-s5-d': 3,
+  'hu-detect-c': 6,
+  'fa-s5-b': 11,
+  'fa-s6-a': 15,
+  'hu-detect-b': 17,
+  'fa-s5-a': 20,
+  'fa-s6-b': 22,
+  'fa-s6-d': 26,
+  'hu-detect-d': 32,
+  'fa-s6-c': 33,
+  'fa-s3-b': 49,
+  'fa-s3-c': 58,
+  'fa-s5-c': 104,
+  'fa-s3-a': 105,
 };
 type Cover = FaceCover | 'none';
 const COVERS: Cover[] = ['none', ...FACE_COVERS];
@@ -98,11 +112,15 @@ export async function maskCheck(): Promise<SuiteResult> {
         raw.push({ input: `video ${face.id} ${cover} ${light}`, covers: measures.map((m) => m.face?.cover ?? null) });
         const message = outcome.kind === 'capture_problem' ? outcome.message : '';
         const verdict: Verdict =
-          message === faceMessages.mask ? 'mask'
-          : message === faceMessages.noFace ? 'no face'
-          : message === faceMessages.multipleFaces ? 'several faces'
-          : message === faceMessages.comparisonFailed ? 'clear' // passed the capture judgement, stopped for lack of a holder photo
-          : 'other';
+          message === faceMessages.mask
+            ? 'mask'
+            : message === faceMessages.noFace
+              ? 'no face'
+              : message === faceMessages.multipleFaces
+                ? 'several faces'
+                : message === faceMessages.comparisonFailed
+                  ? 'clear' // passed the capture judgement, stopped for lack of a holder photo
+                  : 'other';
         videos.push({ face: face.id, light, cover, verdict, detail: 'detail' in outcome ? outcome.detail : '', ms });
         await rm(files.video, { force: true });
       }
@@ -119,10 +137,16 @@ export async function maskCheck(): Promise<SuiteResult> {
     );
     for (const cover of COVERS) {
       const s = tally(stills, cover);
-      const v = tally(videos.filter((r) => r.light === 'neutral'), cover);
+      const v = tally(
+        videos.filter((r) => r.light === 'neutral'),
+        cover,
+      );
       lines.push(`| ${cover === 'none' ? 'none (false positives)' : cover} | ${pct(s.mask, s.n)} | ${s.noFace} | ${s.other} | ${pct(v.mask, v.n)} | ${v.noFace} | ${v.other} |`);
     }
-    const warm = tally(videos.filter((r) => r.light === 'warm'), 'none');
+    const warm = tally(
+      videos.filter((r) => r.light === 'warm'),
+      'none',
+    );
     const ids = idPhotos.filter((r) => r.verdict === 'mask').length;
     const unmaskedVideos = videos.filter((r) => r.cover === 'none');
     const unmaskedStills = stills.filter((r) => r.cover === 'none');
@@ -140,13 +164,17 @@ export async function maskCheck(): Promise<SuiteResult> {
       `| decision time without a holder (decode + track + measures + judgement), p50 / max | ${ms[Math.floor(ms.length / 2)]} ms / ${ms[ms.length - 1]} ms |`,
       '',
       'Misses (masked inputs not answered "cubrebocas"):',
-      ...[...stills.filter((r) => r.cover !== 'none' && r.verdict !== 'mask').map((r) => `- photo ${r.face} ${r.cover} (${r.light}): ${r.verdict}`),
-        ...maskedVideos.filter((r) => r.verdict !== 'mask').map((r) => `- video ${r.face} ${r.cover}: ${r.verdict}${r.detail ? ` (${r.detail})` : ''}`)],
+      ...[
+        ...stills.filter((r) => r.cover !== 'none' && r.verdict !== 'mask').map((r) => `- photo ${r.face} ${r.cover} (${r.light}): ${r.verdict}`),
+        ...maskedVideos.filter((r) => r.verdict !== 'mask').map((r) => `- video ${r.face} ${r.cover}: ${r.verdict}${r.detail ? ` (${r.detail})` : ''}`),
+      ],
       '',
       'False positives:',
-      ...[...unmaskedStills.filter((r) => r.verdict === 'mask').map((r) => `- photo ${r.face} (${r.light})`),
+      ...[
+        ...unmaskedStills.filter((r) => r.verdict === 'mask').map((r) => `- photo ${r.face} (${r.light})`),
         ...unmaskedVideos.filter((r) => r.verdict === 'mask').map((r) => `- video ${r.face} (${r.light}): ${r.detail}`),
-        ...idPhotos.filter((r) => r.verdict === 'mask').map((r) => `- ID photo ${r.face}`)],
+        ...idPhotos.filter((r) => r.verdict === 'mask').map((r) => `- ID photo ${r.face}`),
+      ],
       falsePositives === 0 ? '- none' : '',
     );
     return { title: "Mask check ('Se detectó cubrebocas'): detection per cover, false positives (generated inputs)", lines };

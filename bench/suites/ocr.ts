@@ -34,8 +34,7 @@ function count(figures: SetFigures, key: string, hit: boolean): void {
 }
 
 function score(figures: SetFigures, truth: GroundTruth, result: OcrResult): void {
-  const miss = (key: string, got: unknown, want: unknown) =>
-    figures.mismatches.push(`${truth.id} ${key}: got ${JSON.stringify(got)} want ${JSON.stringify(want)}`);
+  const miss = (key: string, got: unknown, want: unknown) => figures.mismatches.push(`${truth.id} ${key}: got ${JSON.stringify(got)} want ${JSON.stringify(want)}`);
   const typeOk = result.documentType === truth.documentType;
   count(figures, 'documentType', typeOk);
   if (!typeOk) miss('documentType', result.documentType, truth.documentType);
@@ -85,13 +84,10 @@ const percentile = (values: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 };
 
-const rate = (t: Tally | undefined): string =>
-  t && t.total > 0 ? `${((100 * t.hits) / t.total).toFixed(1)}% (${t.hits}/${t.total})` : '—';
+const rate = (t: Tally | undefined): string => (t && t.total > 0 ? `${((100 * t.hits) / t.total).toFixed(1)}% (${t.hits}/${t.total})` : '—');
 
 export function formatTable(sets: Array<[string, SetFigures]>): string[] {
-  const keys = [
-    ...FRONT_FIELDS, 'all front fields', 'MRZ line 1', 'MRZ line 2', 'MRZ line 3', 'MRZ check digits valid', 'documentType',
-  ];
+  const keys = [...FRONT_FIELDS, 'all front fields', 'MRZ line 1', 'MRZ line 2', 'MRZ line 3', 'MRZ check digits valid', 'documentType'];
   const lines = [
     `| field | ${sets.map(([name]) => name).join(' | ')} |`,
     `|---|${sets.map(() => '---').join('|')}|`,
@@ -101,23 +97,43 @@ export function formatTable(sets: Array<[string, SetFigures]>): string[] {
     `|---|${sets.map(() => '---').join('|')}|`,
   ];
   for (const side of ['front', 'back'] as const) {
-    lines.push(`| ${side} | ${sets.map(([, f]) =>
-      `${percentile(f.latency[side], 0.5).toFixed(0)} / ${percentile(f.latency[side], 0.95).toFixed(0)} (n=${f.latency[side].length})`).join(' | ')} |`);
+    lines.push(`| ${side} | ${sets.map(([, f]) => `${percentile(f.latency[side], 0.5).toFixed(0)} / ${percentile(f.latency[side], 0.95).toFixed(0)} (n=${f.latency[side].length})`).join(' | ')} |`);
   }
   return lines;
 }
 
 async function generate(dir: string, degradations: DegradationKind[]): Promise<string[]> {
   const manifest = await generateFixtureSet({
-    outDir: dir, seed: SEED, count: COUNT, degradations, referenceDate: REFERENCE_DATE,
+    outDir: dir,
+    seed: SEED,
+    count: COUNT,
+    degradations,
+    referenceDate: REFERENCE_DATE,
   });
   return manifest.items.filter((i) => degradations.length === 0 || i.degradation !== 'clean').map((i) => i.id);
 }
 
 /** Every ocrFront field of an INE front (flags left out): how many of a model's printed fields were read exactly. */
 const INE_FIELDS = [
-  'nombreCompleto', 'apellidoPaterno', 'apellidoMaterno', 'nombres', 'fechaNacimiento', 'sexo', 'curp', 'claveElector',
-  'anioRegistro', 'numeroRegistro', 'seccion', 'emision', 'vigencia', 'calle', 'numero', 'colonia', 'cp', 'municipio', 'estado',
+  'nombreCompleto',
+  'apellidoPaterno',
+  'apellidoMaterno',
+  'nombres',
+  'fechaNacimiento',
+  'sexo',
+  'curp',
+  'claveElector',
+  'anioRegistro',
+  'numeroRegistro',
+  'seccion',
+  'emision',
+  'vigencia',
+  'calle',
+  'numero',
+  'colonia',
+  'cp',
+  'municipio',
+  'estado',
 ] as const;
 
 const INE_MODEL_DEGRADATIONS: DegradationKind[] = ['phone', 'overflow', 'quarter-turn', 'busy'];
@@ -138,14 +154,18 @@ export interface IneModelFigures {
  * INE fronts per drawn model (the generator's own design, model G/H, the credential issued abroad), clean and
  * photographed (phone, overflowing the frame, a quarter turn, a busy desk): per-field exact rates.
  */
-export async function ineModelAccuracy(
-  engine: OcrEngine, root: string, count: number,
-): Promise<Array<[string, IneModelFigures]>> {
+export async function ineModelAccuracy(engine: OcrEngine, root: string, count: number): Promise<Array<[string, IneModelFigures]>> {
   const rows: Array<[string, IneModelFigures]> = [];
   for (const model of ['sintetico', 'g-h', 'extranjero'] as IneModelName[]) {
     const dir = path.join(root, `ine-${model}`);
     const manifest = await generateFixtureSet({
-      outDir: dir, seed: SEED, count, kinds: ['ine'], degradations: INE_MODEL_DEGRADATIONS, referenceDate: REFERENCE_DATE, ineModel: model,
+      outDir: dir,
+      seed: SEED,
+      count,
+      kinds: ['ine'],
+      degradations: INE_MODEL_DEGRADATIONS,
+      referenceDate: REFERENCE_DATE,
+      ineModel: model,
     });
     for (const variant of ['clean', ...INE_MODEL_DEGRADATIONS]) {
       const figures: IneModelFigures = { exact: 0, total: 0, wrong: 0, nameAndCurp: 0, fronts: 0, latency: [] };
@@ -172,16 +192,17 @@ export async function ineModelAccuracy(
 
 export function formatIneModels(columns: Array<[string, Array<[string, IneModelFigures]>]>): string[] {
   const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : '—');
-  const lines = [
-    `| model, photo | ${columns.map(([name]) => `${name}: fields exact | wrong (not empty) | name+CURP | p50 ms`).join(' | ')} |`,
-    `|---|${columns.map(() => '---').join('|')}|`,
-  ];
+  const lines = [`| model, photo | ${columns.map(([name]) => `${name}: fields exact | wrong (not empty) | name+CURP | p50 ms`).join(' | ')} |`, `|---|${columns.map(() => '---').join('|')}|`];
   const labels = columns[0]?.[1].map(([label]) => label) ?? [];
   for (const label of labels) {
-    lines.push(`| ${label} | ${columns.map(([, rows]) => {
-      const f = rows.find(([l]) => l === label)?.[1];
-      return f ? `${pct(f.exact, f.total)} (${f.exact}/${f.total}) · ${pct(f.wrong, f.total)} · ${f.nameAndCurp}/${f.fronts} · ${percentile(f.latency, 0.5).toFixed(0)}` : '—';
-    }).join(' | ')} |`);
+    lines.push(
+      `| ${label} | ${columns
+        .map(([, rows]) => {
+          const f = rows.find(([l]) => l === label)?.[1];
+          return f ? `${pct(f.exact, f.total)} (${f.exact}/${f.total}) · ${pct(f.wrong, f.total)} · ${f.nameAndCurp}/${f.fronts} · ${percentile(f.latency, 0.5).toFixed(0)}` : '—';
+        })
+        .join(' | ')} |`,
+    );
   }
   return lines;
 }
@@ -212,7 +233,7 @@ export async function ocrAccuracy(): Promise<SuiteResult> {
     try {
       const lines: string[] = [];
       if (parts.includes('ine')) lines.push(...formatIneModels([['after', await ineModelAccuracy(engine, root, INE_MODEL_COUNT)]]), '');
-      if (parts.includes('real')) lines.push(...await realIdLabels());
+      if (parts.includes('real')) lines.push(...(await realIdLabels()));
       return { title: `OCR — INE fronts per drawn model (seed ${SEED}, ${INE_MODEL_COUNT} per model) and labels on real-dev ID photos`, lines };
     } finally {
       await engine.close();
@@ -225,7 +246,7 @@ export async function ocrAccuracy(): Promise<SuiteResult> {
     const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`) });
     try {
       if (parts.includes('ine')) result.lines.push('', ...formatIneModels([['after', await ineModelAccuracy(engine, root, INE_MODEL_COUNT)]]));
-      if (parts.includes('real')) result.lines.push('', ...await realIdLabels());
+      if (parts.includes('real')) result.lines.push('', ...(await realIdLabels()));
     } finally {
       await engine.close();
       await rm(root, { recursive: true, force: true });
@@ -246,7 +267,10 @@ async function genericAccuracy(): Promise<SuiteResult> {
     const degraded = await evaluateSet(engine, degradedDir, await generate(degradedDir, DEGRADED));
     return {
       title: `OCR exact-match rates and latency — seed ${SEED}, ${COUNT} documents per kind; degraded = ${DEGRADED.join(', ')}`,
-      lines: formatTable([['clean', clean], ['degraded', degraded]]),
+      lines: formatTable([
+        ['clean', clean],
+        ['degraded', degraded],
+      ]),
     };
   } finally {
     await engine.close();

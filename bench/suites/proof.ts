@@ -21,8 +21,12 @@ function percentile(values: number[], p: number): number {
 
 function expected(truth: ProofTruth, field: (typeof FIELDS)[number]): string {
   return {
-    postalCode: truth.postalCode, street: truth.street, exteriorNumber: truth.exteriorNumber, settlement: truth.settlement,
-    issueDate: truth.issueDate, holderName: truth.holderName,
+    postalCode: truth.postalCode,
+    street: truth.street,
+    exteriorNumber: truth.exteriorNumber,
+    settlement: truth.settlement,
+    issueDate: truth.issueDate,
+    holderName: truth.holderName,
   }[field];
 }
 

@@ -11,8 +11,15 @@ const FIELDS = ['holderName', 'street', 'exteriorNumber', 'settlement', 'postalC
 
 function truthFields(t: ProofTruth): Record<string, string> {
   return {
-    holderName: t.holderName, street: t.street, exteriorNumber: t.exteriorNumber, interiorNumber: t.interiorNumber ?? '', settlement: t.settlement, postalCode: t.postalCode,
-    municipality: t.municipality, state: t.state, issueDate: t.issueDate,
+    holderName: t.holderName,
+    street: t.street,
+    exteriorNumber: t.exteriorNumber,
+    interiorNumber: t.interiorNumber ?? '',
+    settlement: t.settlement,
+    postalCode: t.postalCode,
+    municipality: t.municipality,
+    state: t.state,
+    issueDate: t.issueDate,
     ...(t.layout === 'cfe' ? { amountDue: t.amount, dueDate: t.dueDate ?? '', serviceNumber: t.serviceNumber ?? '', periodFrom: t.periodFrom ?? '', periodTo: t.periodTo ?? '' } : {}),
   };
 }
@@ -31,7 +38,9 @@ export async function realProofLines(engine: OcrEngine): Promise<string[]> {
       const ms = performance.now() - started;
       const score = scoreProof(c.expected, read.fields as Record<string, string>);
       console.log(c.file, JSON.stringify(read.fields));
-      lines.push(`| ${path.basename(c.file)} | ${score.right}/${score.total} | ${score.invented.length === 0 ? 'none' : score.invented.join(', ')} | ${ms.toFixed(0)} | ${JSON.stringify(read.fields).replace(/\|/g, '/')} |`);
+      lines.push(
+        `| ${path.basename(c.file)} | ${score.right}/${score.total} | ${score.invented.length === 0 ? 'none' : score.invented.join(', ')} | ${ms.toFixed(0)} | ${JSON.stringify(read.fields).replace(/\|/g, '/')} |`,
+      );
     }
   }
   // Generated bills: one per layout and seed, clean and photographed.
@@ -52,8 +61,13 @@ export async function realProofLines(engine: OcrEngine): Promise<string[]> {
       }
     }
   }
-  lines.push('', `load average after ${os.loadavg()[0]!.toFixed(2)}; fields scored: ${FIELDS.join(', ')} (cfe bills also carry amount, due date, service number and period).`, '',
-    '| generated bills (2 per row) | fields right | values returned but wrong |', '|---|---|---|',
-    ...[...sets.entries()].map(([key, s]) => `| ${key} | ${s.right}/${s.total} | ${s.invented} |`));
+  lines.push(
+    '',
+    `load average after ${os.loadavg()[0]!.toFixed(2)}; fields scored: ${FIELDS.join(', ')} (cfe bills also carry amount, due date, service number and period).`,
+    '',
+    '| generated bills (2 per row) | fields right | values returned but wrong |',
+    '|---|---|---|',
+    ...[...sets.entries()].map(([key, s]) => `| ${key} | ${s.right}/${s.total} | ${s.invented} |`),
+  );
   return lines;
 }

@@ -30,8 +30,15 @@ const sexToIcao = (s: unknown): string => (s === 'H' ? 'M' : s === 'M' ? 'F' : '
 export function scoreCase(c: RealCase, result: OcrResult, ms: number): CaseOutcome {
   const notes: string[] = [];
   const out: CaseOutcome = {
-    file: c.file, ms, linesExact: false, validityRight: false, mrzFieldsRight: 0, mrzFieldsTotal: 0,
-    printedRight: 0, printedTotal: 0, notes,
+    file: c.file,
+    ms,
+    linesExact: false,
+    validityRight: false,
+    mrzFieldsRight: 0,
+    mrzFieldsTotal: 0,
+    printedRight: 0,
+    printedTotal: 0,
+    notes,
   };
   if (!c.mrz) {
     out.linesExact = !result.mrz;
@@ -68,10 +75,14 @@ function printedValue(result: OcrResult, key: string): string {
   const data = result.ocrData;
   const text = (k: string) => (typeof data[k] === 'string' ? (data[k] as string) : '');
   switch (key) {
-    case 'apellidos': return [text('apellidoPaterno'), text('apellidoMaterno')].filter(Boolean).join(' ');
-    case 'sexo': return text('sexo');
-    case 'numeroPasaporte': return result.extra?.numeroPasaporte ?? '';
-    default: return text(key);
+    case 'apellidos':
+      return [text('apellidoPaterno'), text('apellidoMaterno')].filter(Boolean).join(' ');
+    case 'sexo':
+      return text('sexo');
+    case 'numeroPasaporte':
+      return result.extra?.numeroPasaporte ?? '';
+    default:
+      return text(key);
   }
 }
 
@@ -85,15 +96,26 @@ function expectedMrzFields(lines: string[]): Record<string, string> {
   if (lines.length === 2) {
     const [l1, l2] = lines as [string, string];
     return {
-      documentCode: clean(l1.slice(0, 2)), issuingState: clean(l1.slice(2, 5)), ...names(l1.slice(5)),
-      documentNumber: clean(l2.slice(0, 9)), nationality: clean(l2.slice(10, 13)), birthDate: l2.slice(13, 19),
-      sex: l2[20]!, expiryDate: l2.slice(21, 27),
+      documentCode: clean(l1.slice(0, 2)),
+      issuingState: clean(l1.slice(2, 5)),
+      ...names(l1.slice(5)),
+      documentNumber: clean(l2.slice(0, 9)),
+      nationality: clean(l2.slice(10, 13)),
+      birthDate: l2.slice(13, 19),
+      sex: l2[20]!,
+      expiryDate: l2.slice(21, 27),
     };
   }
   const [l1, l2, l3] = lines as [string, string, string];
   return {
-    documentCode: clean(l1.slice(0, 2)), issuingState: clean(l1.slice(2, 5)), documentNumber: clean(l1.slice(5, 14)),
-    birthDate: l2.slice(0, 6), sex: l2[7]!, expiryDate: l2.slice(8, 14), nationality: clean(l2.slice(15, 18)), ...names(l3),
+    documentCode: clean(l1.slice(0, 2)),
+    issuingState: clean(l1.slice(2, 5)),
+    documentNumber: clean(l1.slice(5, 14)),
+    birthDate: l2.slice(0, 6),
+    sex: l2[7]!,
+    expiryDate: l2.slice(8, 14),
+    nationality: clean(l2.slice(15, 18)),
+    ...names(l3),
   };
 }
 
@@ -105,8 +127,13 @@ const median = (values: number[]): number => {
 /** Generated Utopia documents of every format, turned by each quarter turn: the same engine entry, as a baseline. */
 async function generatedFormats(engine: OcrEngine): Promise<string[]> {
   const person = {
-    issuer: 'UTO', surnames: ['ERIKSSON'], givenNames: 'ANNA MARIA', nationality: 'UTO',
-    birthDate: { y: 1974, m: 8, d: 12 }, sex: 'F' as const, expiryDate: { y: 2031, m: 4, d: 15 },
+    issuer: 'UTO',
+    surnames: ['ERIKSSON'],
+    givenNames: 'ANNA MARIA',
+    nationality: 'UTO',
+    birthDate: { y: 1974, m: 8, d: 12 },
+    sex: 'F' as const,
+    expiryDate: { y: 2031, m: 4, d: 15 },
   };
   const zones: Array<[MrzDocumentFormat, string[], 'front' | 'back']> = [
     ['TD1', buildTd1({ ...person, documentCode: 'I<', documentNumber: 'D23145890', optional1: '', optional2: '' }), 'back'],
@@ -121,8 +148,12 @@ async function generatedFormats(engine: OcrEngine): Promise<string[]> {
     const cpu: number[] = [];
     const png = await renderMrzDocumentPng(format, lines, 'MUESTRA');
     for (const turns of [0, 1, 2, 3]) {
-      const image = await sharp(png).resize({ width: 1400 })
-        .extend({ top: 120, bottom: 120, left: 120, right: 120, background: '#2b2b2e' }).rotate(90 * turns).jpeg({ quality: 88 }).toBuffer();
+      const image = await sharp(png)
+        .resize({ width: 1400 })
+        .extend({ top: 120, bottom: 120, left: 120, right: 120, background: '#2b2b2e' })
+        .rotate(90 * turns)
+        .jpeg({ quality: 88 })
+        .toBuffer();
       const started = process.cpuUsage();
       const result = await engine.read({ image, side, passportHint: format === 'TD3' });
       const used = process.cpuUsage(started);
@@ -195,7 +226,7 @@ export async function realDocuments(): Promise<SuiteResult> {
     '|---|---|---|---|---|---|---|---|',
     ...outcomes.map((o) => {
       const c = cases.find((x) => x.file === o.file)!;
-      return `| ${o.file} | ${c.mrz ? (o.linesExact ? 'yes' : 'no') : (o.linesExact ? 'none reported (right)' : 'MRZ reported (wrong)')} | ${c.mrz ? `${o.validityRight ? 'right' : 'wrong'} (${c.printedValid ? 'valid' : 'invalid'})` : '—'} | ${rate(o.mrzFieldsRight, o.mrzFieldsTotal)} | ${rate(o.printedRight, o.printedTotal)} | ${o.ms.toFixed(0)} | ${(o.cpuMs ?? 0).toFixed(0)} | ${o.notes.join('; ').replace(/\|/g, '/') || ''} |`;
+      return `| ${o.file} | ${c.mrz ? (o.linesExact ? 'yes' : 'no') : o.linesExact ? 'none reported (right)' : 'MRZ reported (wrong)'} | ${c.mrz ? `${o.validityRight ? 'right' : 'wrong'} (${c.printedValid ? 'valid' : 'invalid'})` : '—'} | ${rate(o.mrzFieldsRight, o.mrzFieldsTotal)} | ${rate(o.printedRight, o.printedTotal)} | ${o.ms.toFixed(0)} | ${(o.cpuMs ?? 0).toFixed(0)} | ${o.notes.join('; ').replace(/\|/g, '/') || ''} |`;
     }),
     '',
     `MRZ read exactly: ${withMrz.filter((o) => o.linesExact).length}/${withMrz.length}; validity reported as printed: ${withMrz.filter((o) => o.validityRight).length}/${withMrz.length}; negatives without a reported MRZ: ${outcomes.filter((o) => !cases.find((c) => c.file === o.file)?.mrz && o.linesExact).length}/${outcomes.length - withMrz.length}; p50 over images ${median(outcomes.map((o) => o.ms)).toFixed(0)} ms wall (slowest ${Math.max(...outcomes.map((o) => o.ms)).toFixed(0)} ms), ${median(outcomes.map((o) => o.cpuMs ?? 0)).toFixed(0)} CPU-ms per read (the process's user+system time, tesseract's worker threads included).`,

@@ -53,8 +53,13 @@ export async function resultsLatency(): Promise<SuiteResult> {
     const db = createDatabase(config.database);
     const base = { uuidTrx: headers.transaccion, grantorId: demoId };
     const truth = JSON.parse(readFileSync(path.join(work, 'fx', 'ine-000-front-clean.json'), 'utf8')) as { ocrFront: Record<string, string> };
-    for (const [kind, file] of [[evidenceKind.idFront, 'front'], [evidenceKind.idBack, 'back']] as const) {
-      const image = await blobs.put(`${demoId}/${headers.cliente}/identificacion/${headers.transaccion}-${file}.png`, readFileSync(path.join(work, 'fx', `ine-000-${file}-clean.png`)), { contentType: 'image/png' });
+    for (const [kind, file] of [
+      [evidenceKind.idFront, 'front'],
+      [evidenceKind.idBack, 'back'],
+    ] as const) {
+      const image = await blobs.put(`${demoId}/${headers.cliente}/identificacion/${headers.transaccion}-${file}.png`, readFileSync(path.join(work, 'fx', `ine-000-${file}-clean.png`)), {
+        contentType: 'image/png',
+      });
       await addEvidence(db, cipher, {
         ...base,
         kind,
@@ -76,7 +81,14 @@ export async function resultsLatency(): Promise<SuiteResult> {
         method: 'POST',
         url: '/v1/update_cycle',
         headers,
-        payload: { trx_id: headers.transaccion, company_id: demoId, client_id: headers.cliente, step: `paso_${i}`, event: JSON.stringify({ status: 'OK', step: `paso_${i}`, description: 'Paso completado' }), origin: 'celd' },
+        payload: {
+          trx_id: headers.transaccion,
+          company_id: demoId,
+          client_id: headers.cliente,
+          step: `paso_${i}`,
+          event: JSON.stringify({ status: 'OK', step: `paso_${i}`, description: 'Paso completado' }),
+          origin: 'celd',
+        },
       });
     }
     await writeParams(db, demoId, { SEND_ZIP_SEMAFORO: 'true' });

@@ -50,7 +50,10 @@ export async function speechRecognition(): Promise<SuiteResult> {
     for (const name of ['tiny-encoder.int8.onnx', 'tiny-decoder.int8.onnx', 'tiny-tokens.txt']) await writeFile(path.join(dir, name), 'not a model');
     const files = { encoder: path.join(dir, 'tiny-encoder.int8.onnx'), decoder: path.join(dir, 'tiny-decoder.int8.onnx'), tokens: path.join(dir, 'tiny-tokens.txt') };
     const t = performance.now();
-    const refused = await startWhisperEngine({ files }).then(() => 'loaded (unexpected)', (error: Error) => error.message);
+    const refused = await startWhisperEngine({ files }).then(
+      () => 'loaded (unexpected)',
+      (error: Error) => error.message,
+    );
     lines.push(`- recogniser process start + refusal of a corrupt model: ${(performance.now() - t).toFixed(0)} ms (${refused.slice(0, 140)})`);
 
     const parsed = parseSpeechEnv(process.env);
@@ -69,7 +72,14 @@ export async function speechRecognition(): Promise<SuiteResult> {
     const recogniseMs: number[] = [];
     const wordings = [
       { name: 'digit by digit', text: (code: string) => [...code].map((d) => words[Number(d)]).join(', ') },
-      { name: 'digits with "y"', text: (code: string) => `${[...code].slice(0, 3).map((d) => words[Number(d)]).join(', ')} y ${words[Number(code[3])]}` },
+      {
+        name: 'digits with "y"',
+        text: (code: string) =>
+          `${[...code]
+            .slice(0, 3)
+            .map((d) => words[Number(d)])
+            .join(', ')} y ${words[Number(code[3])]}`,
+      },
     ];
     try {
       for (const wording of wordings) {

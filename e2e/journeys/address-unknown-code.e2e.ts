@@ -11,8 +11,13 @@ let browser: Browser;
 
 /** An INE front read in Querétaro: its settlement, municipality and state belong to 76000 (in the sample catalogue). */
 const idAddress = {
-  nombreCompleto: 'MARIA FERNANDA NUÑEZ ZUÑIGA', calle: 'C MORELOS', numero: '123', colonia: 'CENTRO', cp: '76000',
-  municipio: 'QUERÉTARO', estado: 'QUERÉTARO',
+  nombreCompleto: 'MARIA FERNANDA NUÑEZ ZUÑIGA',
+  calle: 'C MORELOS',
+  numero: '123',
+  colonia: 'CENTRO',
+  cp: '76000',
+  municipio: 'QUERÉTARO',
+  estado: 'QUERÉTARO',
 };
 
 beforeAll(async () => {

@@ -18,8 +18,13 @@ let camera: string;
 let blankY4m: string;
 
 const address = {
-  street: 'CALLE HIDALGO', exteriorNumber: '59', interiorNumber: null, settlement: 'ROMA NORTE', postalCode: '06700',
-  municipality: 'CUAUHTÉMOC', state: 'CIUDAD DE MÉXICO',
+  street: 'CALLE HIDALGO',
+  exteriorNumber: '59',
+  interiorNumber: null,
+  settlement: 'ROMA NORTE',
+  postalCode: '06700',
+  municipality: 'CUAUHTÉMOC',
+  state: 'CIUDAD DE MÉXICO',
 } as const;
 
 beforeAll(async () => {
@@ -32,7 +37,9 @@ beforeAll(async () => {
   await pngToY4m(png, billY4m, { width: 1080, height: 1440, seconds: 1, fps: 5 });
   // A blank sheet: nothing to read.
   const blank = path.join(work, 'blank.png');
-  await sharp({ create: { width: 1080, height: 1440, channels: 3, background: '#e9e6df' } }).png().toFile(blank);
+  await sharp({ create: { width: 1080, height: 1440, channels: 3, background: '#e9e6df' } })
+    .png()
+    .toFile(blank);
   blankY4m = path.join(work, 'blank.y4m');
   await pngToY4m(blank, blankY4m, { width: 1080, height: 1440, seconds: 1, fps: 5 });
   ({ server, browser, camera } = await startCameraRig(work, billY4m));

@@ -41,7 +41,13 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 
 function longDateTime(epoch: number): string {
   return new Intl.DateTimeFormat('es-MX', {
-    weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
     timeZone: 'America/Mexico_City',
   }).format(new Date(epoch));
 }
@@ -84,17 +90,24 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
 
     const userAgent = await page.evaluate(() => navigator.userAgent);
     await expect
-      .poll(async () => (await transactionEvents(server, 'demo', uuidTrx)).audit.filter((e) => e.tipo === 'Aceptación').map((e) => e.paso).sort())
+      .poll(async () =>
+        (await transactionEvents(server, 'demo', uuidTrx)).audit
+          .filter((e) => e.tipo === 'Aceptación')
+          .map((e) => e.paso)
+          .sort(),
+      )
       .toEqual(['autorizacion', 'clausula', 'terminos']);
     const { audit, lifecycle } = await transactionEvents(server, 'demo', uuidTrx);
     expect(JSON.parse(audit.find((e) => e.paso === 'clausula')!.dato)).toEqual({ version: '1', sha256: sha256(clause), userAgent });
     expect(JSON.parse(audit.find((e) => e.paso === 'autorizacion')!.dato)).toEqual({ version: '1', sha256: sha256(authorization), userAgent });
     expect(lifecycle.map((e) => e.step)).toEqual(expect.arrayContaining(['clausula', 'autorizacion']));
     const dataUser = JSON.parse((await page.evaluate(() => localStorage.getItem('data_user'))) ?? '[]') as Array<{ description: string; value: string }>;
-    expect(dataUser).toEqual(expect.arrayContaining([
-      { description: 'req_elec_acepted', value: 'true' },
-      { description: 'request_report_acepted', value: 'true' },
-    ]));
+    expect(dataUser).toEqual(
+      expect.arrayContaining([
+        { description: 'req_elec_acepted', value: 'true' },
+        { description: 'request_report_acepted', value: 'true' },
+      ]),
+    );
     expect(pageErrors).toEqual([]);
     await context.close();
   });
@@ -117,9 +130,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('clause, authorization, final 
     await page.getByRole('button', { name: 'CANCELAR' }).click();
     await dialog.getByRole('button', { name: 'SÍ' }).click();
     await page.waitForURL(`${server.url}/demo`, { timeout: 5_000 });
-    await expect
-      .poll(async () => (await transactionEvents(server, 'demo', uuidTrx)).lifecycle.some((e) => e.step === 'autorizacion_solicitud' && e.event.includes('INCOMPLETED')))
-      .toBe(true);
+    await expect.poll(async () => (await transactionEvents(server, 'demo', uuidTrx)).lifecycle.some((e) => e.step === 'autorizacion_solicitud' && e.event.includes('INCOMPLETED'))).toBe(true);
     await context.close();
   });
 

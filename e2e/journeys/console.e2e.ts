@@ -54,7 +54,11 @@ beforeAll(async () => {
   const consent = { uuid_clt: headers.cliente, uuid_trx: headers.transaccion, uuid_oto: '', paso: 'terminos', tipo: 'Aceptación', dato, finished: false, time_stamp: new Date().toISOString() };
   expect((await fetch(`${server.url}/v1/celd_events`, { method: 'POST', headers, body: JSON.stringify(consent) })).status).toBe(200);
   // The partner's server records the CURP check with its secret server key (the publishable key alone is refused).
-  const renapo = await fetch(`${server.url}/v1/renapo`, { method: 'POST', headers: { ...headers, authorization: 'Bearer demo-secret' }, body: JSON.stringify({ uuid: headers.cliente, turn: -1, curp }) });
+  const renapo = await fetch(`${server.url}/v1/renapo`, {
+    method: 'POST',
+    headers: { ...headers, authorization: 'Bearer demo-secret' },
+    body: JSON.stringify({ uuid: headers.cliente, turn: -1, curp }),
+  });
   expect(renapo.status).toBe(200);
 });
 
@@ -92,7 +96,10 @@ async function finishedCase(name: string, caseCurp: string): Promise<string> {
   }
   ine ??= generatedIne();
   const images = await ine;
-  for (const [side, file] of [['front', images.front], ['back', images.back]] as const) {
+  for (const [side, file] of [
+    ['front', images.front],
+    ['back', images.back],
+  ] as const) {
     const form = new FormData();
     form.append('uuidUser', headers.cliente);
     form.append('side', side);
@@ -227,9 +234,7 @@ describe.each<ViewportName>(['desktop', 'phone'])('the review console on a %s', 
 
     await page.getByRole('button', { name: '← Volver a la lista' }).click();
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('Revisado: aprobado');
-    await expect
-      .poll(() => delivered.find((e) => e.type === 'review.decided' && e.data.uuidTrx === finished)?.data.decision, { timeout: 15_000 })
-      .toBe('approve');
+    await expect.poll(() => delivered.find((e) => e.type === 'review.decided' && e.data.uuidTrx === finished)?.data.decision, { timeout: 15_000 }).toBe('approve');
 
     expect(pageErrors).toEqual([]);
     await context.close();

@@ -66,11 +66,7 @@ beforeAll(async () => {
   holder = await generateHolder(work);
   frontY4m = path.join(work, 'front.y4m');
   backY4m = path.join(work, 'back.y4m');
-  [person] = await Promise.all([
-    readingVideo(work, holder.faceId, 'person'),
-    cameraFrame(holder.frontPng, frontY4m),
-    cameraFrame(holder.backPng, backY4m),
-  ]);
+  [person] = await Promise.all([readingVideo(work, holder.faceId, 'person'), cameraFrame(holder.frontPng, frontY4m), cameraFrame(holder.backPng, backY4m)]);
   server = await startServer();
   // The demo grantor with the credit-history consent on, set the way an operator would (before any flow request).
   await grantorCli(server, ['set', demoGrantorId, 'ENABLE_CONSULTA_HISTORIAL=true']);
@@ -143,9 +139,7 @@ async function bothSizes(popup: Page, name: string): Promise<void> {
 async function outboxCodes(to: string, since: string): Promise<string[]> {
   const dir = path.join(server.dataDir, 'sms-outbox');
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
-  const entries = await Promise.all(
-    names.map(async (n) => JSON.parse(await readFile(path.join(dir, n), 'utf8')) as { to: string; text: string; createdAt: string }),
-  );
+  const entries = await Promise.all(names.map(async (n) => JSON.parse(await readFile(path.join(dir, n), 'utf8')) as { to: string; text: string; createdAt: string }));
   return entries.filter((e) => e.to === to && e.createdAt >= since).map((e) => /\b(\d{6})\b/.exec(e.text)?.[1] ?? '');
 }
 
@@ -196,12 +190,13 @@ describe('the launcher on a partner page (another origin)', () => {
     expect(got.filter((r) => r.kind === 'errors').map((r) => r.m)).toEqual([
       expect.objectContaining({ step: 'preparacion_identificacion', result: 'INCOMPLETED', type: 'PROCESS', error_text: 'Cancelado' }),
     ]);
-    expect(got.some((r) => r.kind === 'finish'), 'the forged completed messages were ignored').toBe(false);
+    expect(
+      got.some((r) => r.kind === 'finish'),
+      'the forged completed messages were ignored',
+    ).toBe(false);
     // The typed callbacks: a cancellation is the person leaving, not an error; no second exit when the popup closes.
     await page.waitForTimeout(1_500);
-    expect(await typedCallbacks(page)).toEqual([
-      { kind: 'onUserExit', r: expect.objectContaining({ reason: 'cancelled', step: 'preparacion_identificacion' }) },
-    ]);
+    expect(await typedCallbacks(page)).toEqual([{ kind: 'onUserExit', r: expect.objectContaining({ reason: 'cancelled', step: 'preparacion_identificacion' }) }]);
     expect(pageErrors).toEqual([]);
     await context.close();
   });
@@ -219,118 +214,115 @@ describe('the launcher on a partner page (another origin)', () => {
     expect(exit).toEqual({ kind: 'onUserExit', r: { reason: 'closed', step: (await received(page)).at(-1)!.m.step } });
   });
 
-  it(
-    'a completed journey in the popup: entry → terms → ID → data → address → consents → face video → credit-history consent → number → wrong code → resend → verified; status for each step, finish completed, the popup closes',
-    // One retry, as for the other face videos: under CPU contention the recording may drop frames while the code is
-    // read, and the decision then (rightly) asks to read it again.
-    { retry: 1, timeout: 180_000 },
-    async () => {
-      const since = new Date().toISOString();
-      const number = '5512345678';
-      const shown = `+52 ${number.slice(0, 2)} ${number.slice(2, 6)} ${number.slice(6)}`;
-      await media.show(frontY4m);
-      const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
-      onTestFinished(() => context.close());
-      await page.goto(partnerUrl());
-      const popup = await launch(page);
-      const popupErrors: string[] = [];
-      popup.on('pageerror', (error) => popupErrors.push(error.message));
-      // Forged messages while the popup runs: only the flow's own reach the callbacks.
-      await forgeCompleted(page);
+  // One retry, as for the other face videos: under CPU contention the recording may drop frames while the code is
+  // read, and the decision then (rightly) asks to read it again.
+  it('a completed journey in the popup: entry → terms → ID → data → address → consents → face video → credit-history consent → number → wrong code → resend → verified; status for each step, finish completed, the popup closes', {
+    retry: 1,
+    timeout: 180_000,
+  }, async () => {
+    const since = new Date().toISOString();
+    const number = '5512345678';
+    const shown = `+52 ${number.slice(0, 2)} ${number.slice(2, 6)} ${number.slice(6)}`;
+    await media.show(frontY4m);
+    const { context, page, pageErrors } = await newWatchedPage(browser, 'phone');
+    onTestFinished(() => context.close());
+    await page.goto(partnerUrl());
+    const popup = await launch(page);
+    const popupErrors: string[] = [];
+    popup.on('pageerror', (error) => popupErrors.push(error.message));
+    // Forged messages while the popup runs: only the flow's own reach the callbacks.
+    await forgeCompleted(page);
 
-      await startAndAcceptTerms(popup);
-      const s = await session(popup);
-      await captureId(popup, () => media.show(backY4m));
-      await confirmData(popup, holder.front.ocrFront?.nombreCompleto);
-      await fillAddress(popup);
-      await acceptConsents(popup);
-      await media.show(person.y4m);
-      await recordFaceVideo(popup, 'phone-embedding-02b-video');
+    await startAndAcceptTerms(popup);
+    const s = await session(popup);
+    await captureId(popup, () => media.show(backY4m));
+    await confirmData(popup, holder.front.ocrFront?.nombreCompleto);
+    await fillAddress(popup);
+    await acceptConsents(popup);
+    await media.show(person.y4m);
+    await recordFaceVideo(popup, 'phone-embedding-02b-video');
 
-      // ENABLE_CONSULTA_HISTORIAL: after the face match the credit-history consent, then the mobile number.
-      expect(await faceVideoOutcome(popup, 'consulta_historial', 90_000)).toBe('consulta_historial');
-      await popup.getByRole('heading', { name: 'Autorización para consultar tu historial crediticio' }).waitFor();
-      expect(await popup.locator('main').innerText()).toContain('Financiera Demo S.A. de C.V.');
-      await bothSizes(popup, 'embedding-03-consulta-historial');
-      await popup.getByRole('checkbox').check();
-      await popup.waitForURL('**/validar_movil', { timeout: 5_000 });
-      // From here the popup's clock can be moved on to the resend ('Reenviar código' appears after 30 s).
-      await popup.clock.install();
+    // ENABLE_CONSULTA_HISTORIAL: after the face match the credit-history consent, then the mobile number.
+    expect(await faceVideoOutcome(popup, 'consulta_historial', 90_000)).toBe('consulta_historial');
+    await popup.getByRole('heading', { name: 'Autorización para consultar tu historial crediticio' }).waitFor();
+    expect(await popup.locator('main').innerText()).toContain('Financiera Demo S.A. de C.V.');
+    await bothSizes(popup, 'embedding-03-consulta-historial');
+    await popup.getByRole('checkbox').check();
+    await popup.waitForURL('**/validar_movil', { timeout: 5_000 });
+    // From here the popup's clock can be moved on to the resend ('Reenviar código' appears after 30 s).
+    await popup.clock.install();
 
-      const continuar = popup.getByRole('button', { name: 'CONTINUAR' });
-      expect(await continuar.isDisabled()).toBe(true);
-      await popup.getByLabel('Número de celular').fill(shown.slice(4));
-      expect(await popup.getByLabel('Número de celular').inputValue()).toBe(number);
-      await bothSizes(popup, 'embedding-04-validar-movil');
-      await continuar.click();
-      await popup.waitForURL('**/validar_sms', { timeout: 5_000 });
-      await popup.getByText(shown).waitFor();
-      const [first] = await outboxCodes(`+52${number}`, since);
-      expect(first).toMatch(/^\d{6}$/);
+    const continuar = popup.getByRole('button', { name: 'CONTINUAR' });
+    expect(await continuar.isDisabled()).toBe(true);
+    await popup.getByLabel('Número de celular').fill(shown.slice(4));
+    expect(await popup.getByLabel('Número de celular').inputValue()).toBe(number);
+    await bothSizes(popup, 'embedding-04-validar-movil');
+    await continuar.click();
+    await popup.waitForURL('**/validar_sms', { timeout: 5_000 });
+    await popup.getByText(shown).waitFor();
+    const [first] = await outboxCodes(`+52${number}`, since);
+    expect(first).toMatch(/^\d{6}$/);
 
-      const validate = popup.getByRole('button', { name: 'VALIDAR CÓDIGO' });
-      expect(await validate.isDisabled()).toBe(true);
-      expect(await popup.getByRole('button', { name: 'Reenviar código' }).count()).toBe(0);
-      await popup.getByLabel('Código de verificación').fill(first === '000000' ? '111111' : '000000');
-      await validate.click();
-      await popup.getByText(errorTexts.smsFailed).waitFor({ timeout: 5_000 });
-      await bothSizes(popup, 'embedding-05-validar-sms-error');
+    const validate = popup.getByRole('button', { name: 'VALIDAR CÓDIGO' });
+    expect(await validate.isDisabled()).toBe(true);
+    expect(await popup.getByRole('button', { name: 'Reenviar código' }).count()).toBe(0);
+    await popup.getByLabel('Código de verificación').fill(first === '000000' ? '111111' : '000000');
+    await validate.click();
+    await popup.getByText(errorTexts.smsFailed).waitFor({ timeout: 5_000 });
+    await bothSizes(popup, 'embedding-05-validar-sms-error');
 
-      // 'Reenviar código' appears after 30 s (the page's clock), and the server allows it after 30 s (its rows aged).
-      await popup.clock.fastForward(31_000);
-      ageCodes(s.uuidTrx);
-      await popup.getByRole('button', { name: 'Reenviar código' }).click();
-      await popup.getByText('Te enviamos un nuevo código.').waitFor({ timeout: 5_000 });
-      const codes = await outboxCodes(`+52${number}`, since);
-      expect(codes).toHaveLength(2);
+    // 'Reenviar código' appears after 30 s (the page's clock), and the server allows it after 30 s (its rows aged).
+    await popup.clock.fastForward(31_000);
+    ageCodes(s.uuidTrx);
+    await popup.getByRole('button', { name: 'Reenviar código' }).click();
+    await popup.getByText('Te enviamos un nuevo código.').waitFor({ timeout: 5_000 });
+    const codes = await outboxCodes(`+52${number}`, since);
+    expect(codes).toHaveLength(2);
 
-      await popup.getByLabel('Código de verificación').fill(codes[1]!);
-      const closed = popup.waitForEvent('close', { timeout: 5_000 });
-      await validate.click();
-      await closed;
+    await popup.getByLabel('Código de verificación').fill(codes[1]!);
+    const closed = popup.waitForEvent('close', { timeout: 5_000 });
+    await validate.click();
+    await closed;
 
-      // What the partner page's callbacks received: an OK per step, then finish with the completed message.
-      await expect.poll(async () => (await received(page)).some((r) => r.kind === 'finish'), { timeout: 5_000 }).toBe(true);
-      const got = await received(page);
-      expect(got.filter((r) => r.kind === 'status').map((r) => r.m)).toEqual(
-        [
-          'inicio_page',
-          'inicio',
-          'terminos',
-          'identificacion',
-          'resultados_identificacion',
-          'datos_direccion_ocr_page',
-          'clausula',
-          'autorizacion',
-          'video_token',
-          'consulta_historial',
-          'validar_movil',
-        ].map((step) => ({ step, result: 'OK', uuid: s.uuidUser })),
-      );
-      expect(got.filter((r) => r.kind === 'errors')).toEqual([]);
-      // Spec §4 "SMS success" in a popup: completed with result FAIL, the number and the process text.
-      expect(got.filter((r) => r.kind === 'finish').map((r) => r.m)).toEqual([
-        {
-          step: 'completed',
-          result: 'FAIL',
-          data: { number_phone: number },
-          type: 'PROCESS',
-          error_text: 'El proceso no se concluyó correctamente',
-          uuid: s.uuidUser,
-          transaccion: s.uuidTrx,
-        },
-      ]);
-      expect(await typedCallbacks(page)).toEqual([
-        { kind: 'onComplete', r: expect.objectContaining({ result: 'FAIL', userId: s.uuidUser, transactionId: s.uuidTrx }) },
-      ]);
+    // What the partner page's callbacks received: an OK per step, then finish with the completed message.
+    await expect.poll(async () => (await received(page)).some((r) => r.kind === 'finish'), { timeout: 5_000 }).toBe(true);
+    const got = await received(page);
+    expect(got.filter((r) => r.kind === 'status').map((r) => r.m)).toEqual(
+      [
+        'inicio_page',
+        'inicio',
+        'terminos',
+        'identificacion',
+        'resultados_identificacion',
+        'datos_direccion_ocr_page',
+        'clausula',
+        'autorizacion',
+        'video_token',
+        'consulta_historial',
+        'validar_movil',
+      ].map((step) => ({ step, result: 'OK', uuid: s.uuidUser })),
+    );
+    expect(got.filter((r) => r.kind === 'errors')).toEqual([]);
+    // Spec §4 "SMS success" in a popup: completed with result FAIL, the number and the process text.
+    expect(got.filter((r) => r.kind === 'finish').map((r) => r.m)).toEqual([
+      {
+        step: 'completed',
+        result: 'FAIL',
+        data: { number_phone: number },
+        type: 'PROCESS',
+        error_text: 'El proceso no se concluyó correctamente',
+        uuid: s.uuidUser,
+        transaccion: s.uuidTrx,
+      },
+    ]);
+    expect(await typedCallbacks(page)).toEqual([{ kind: 'onComplete', r: expect.objectContaining({ result: 'FAIL', userId: s.uuidUser, transactionId: s.uuidTrx }) }]);
 
-      const events = await transactionEvents(server, 'demo', s.uuidTrx);
-      expect(events.audit).toEqual(expect.arrayContaining([expect.objectContaining({ paso: 'consulta_historial', tipo: 'Aceptación' })]));
-      expect((events.evidence ?? []).map((e) => e.kind)).toEqual(expect.arrayContaining(['ocr_frente', 'ocr_reverso', 'video_token', 'telefono_verificado']));
-      expect(pageErrors).toEqual([]);
-      expect(popupErrors).toEqual([]);
-    },
-  );
+    const events = await transactionEvents(server, 'demo', s.uuidTrx);
+    expect(events.audit).toEqual(expect.arrayContaining([expect.objectContaining({ paso: 'consulta_historial', tipo: 'Aceptación' })]));
+    expect((events.evidence ?? []).map((e) => e.kind)).toEqual(expect.arrayContaining(['ocr_frente', 'ocr_reverso', 'video_token', 'telefono_verificado']));
+    expect(pageErrors).toEqual([]);
+    expect(popupErrors).toEqual([]);
+  });
 
   it('the three button variants', async () => {
     const context = await newPhoneOrDesktop(browser, 'phone');

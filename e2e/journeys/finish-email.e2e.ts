@@ -59,10 +59,13 @@ async function finish(viewport: ViewportName): Promise<void> {
 
   let eml = '';
   await expect
-    .poll(async () => {
-      eml = (await mailsTo(email))[0] ?? '';
-      return eml !== '';
-    }, { timeout: 30_000, interval: 250 })
+    .poll(
+      async () => {
+        eml = (await mailsTo(email))[0] ?? '';
+        return eml !== '';
+      },
+      { timeout: 30_000, interval: 250 },
+    )
     .toBe(true);
   const mail = await simpleParser(eml);
   const html = typeof mail.html === 'string' ? mail.html : '';

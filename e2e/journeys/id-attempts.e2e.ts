@@ -18,9 +18,7 @@ const y4m = { notAnId: '' };
 /** A business card: a light rectangle with printed lines, the size of an ID, that is no ID at all. */
 function businessCard(): Buffer {
   const lines = ['TALLER MECÁNICO HERMANOS', 'Afinación y frenos', 'Av. Siempre Viva 742', 'Lunes a sábado'];
-  const text = lines
-    .map((line, i) => `<text x="90" y="${260 + i * 110}" font-family="DejaVu Sans" font-size="${i === 0 ? 74 : 58}" fill="#1d2b4f">${line}</text>`)
-    .join('');
+  const text = lines.map((line, i) => `<text x="90" y="${260 + i * 110}" font-family="DejaVu Sans" font-size="${i === 0 ? 74 : 58}" fill="#1d2b4f">${line}</text>`).join('');
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="1262"><rect width="2000" height="1262" fill="#f1ead8"/>` +
       `<rect x="60" y="60" width="1880" height="1142" fill="none" stroke="#9a6b2f" stroke-width="14"/>${text}` +

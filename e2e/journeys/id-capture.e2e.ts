@@ -84,10 +84,13 @@ describe('ID capture with the fake camera and the real OCR', () => {
     // The confirmed form fires the Renapo and INE checks (fire-and-forget); the server keeps their results.
     const uuidTrx = await page.evaluate(() => localStorage.getItem('uuidTrx'));
     await expect
-      .poll(async () => {
-        const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { authorization: 'Bearer demo-secret' } });
-        return ((await response.json()).payload.evidence as { kind: string }[]).map((e) => e.kind);
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          const response = await fetch(`${server.url}/v1/transactions/${uuidTrx}/events`, { headers: { authorization: 'Bearer demo-secret' } });
+          return ((await response.json()).payload.evidence as { kind: string }[]).map((e) => e.kind);
+        },
+        { timeout: 10_000 },
+      )
       .toEqual(expect.arrayContaining(['renapo', 'ine']));
     expect(pageErrors).toEqual([]);
     await context.close();

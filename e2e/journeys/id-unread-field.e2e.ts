@@ -26,8 +26,16 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-unread-'));
   card = await ineOfToday(0, 'sin-curp', false);
   // A sticker over the CURP (the generator's own INE design prints it at x 675, y 826 of 2000x1262).
-  const sticker = await sharp({ create: { width: 640, height: 58, channels: 3, background: '#efe0ea' } }).png().toBuffer();
-  const covered = async (side: string, png: Buffer) => (side === 'front' ? sharp(png).composite([{ input: sticker, left: 668, top: 788 }]).png().toBuffer() : png);
+  const sticker = await sharp({ create: { width: 640, height: 58, channels: 3, background: '#efe0ea' } })
+    .png()
+    .toBuffer();
+  const covered = async (side: string, png: Buffer) =>
+    side === 'front'
+      ? sharp(png)
+          .composite([{ input: sticker, left: 668, top: 788 }])
+          .png()
+          .toBuffer()
+      : png;
   Object.assign(y4m, await cardOnCamera(work, card, covered));
   ({ server, browser, camera } = await startCameraRig(work, y4m.front));
 }, 120_000);

@@ -44,7 +44,9 @@ describe('ID validity, with the fake camera and the real OCR', () => {
     await page.getByRole('button', { name: 'CONTINUAR' }).click();
     const panel = page.getByRole('dialog', { name: 'Identificación no válida' });
     await panel.waitFor();
-    await expect.poll(() => panel.textContent()).toContain('La vigencia de tu identificación no es válida, por favor renueva tu identificación e intenta otro día, si crees que es un error intenta capturarla nuevamente.');
+    await expect
+      .poll(() => panel.textContent())
+      .toContain('La vigencia de tu identificación no es válida, por favor renueva tu identificación e intenta otro día, si crees que es un error intenta capturarla nuevamente.');
     expect(await panel.getByRole('button', { name: 'CAPTURAR NUEVAMENTE' }).isVisible()).toBe(true);
     await screenshot(page, 'phone-20-vigencia-no-valida');
     expect(await seriousA11yViolations(page)).toEqual([]);

@@ -84,7 +84,10 @@ describe.each<ViewportName>(['phone', 'desktop'])('the journey order, the lock a
     await page.getByRole('checkbox').check();
     await page.waitForURL('**/preparacion_identificacion', { timeout: 10_000 });
     await page.getByRole('button', { name: 'CANCELAR' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: /^S[IÍ]$/ }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^S[IÍ]$/ })
+      .click();
     await page.waitForURL('**/demo', { timeout: 10_000 });
     await whenReady(page);
 
@@ -117,7 +120,11 @@ describe.each<ViewportName>(['phone', 'desktop'])('the journey order, the lock a
       method: 'POST',
       headers,
       body: JSON.stringify({
-        trx_id: headers.transaccion, company_id: '', client_id: cliente, step: 'identificacion', origin: 'celd',
+        trx_id: headers.transaccion,
+        company_id: '',
+        client_id: cliente,
+        step: 'identificacion',
+        origin: 'celd',
         event: JSON.stringify({ status: 'FAIL', step: 'identificacion', description: 'Finalizado por reintentos' }),
       }),
     });
@@ -189,7 +196,10 @@ async function usedLink(subject: { uuidTrx: string; uuidUser: string }): Promise
   const db = createDatabase(config.database);
   try {
     const grantor = await db.selectFrom('grantors').select('id').executeTakeFirstOrThrow();
-    const link = await issueResultLink({ db, linkKey: loadLinkKey(config).key, baseUrl: server.url }, { ...subject, grantorId: grantor.id, document: 'autorizacion', expiresAt: new Date(Date.now() + 3_600_000) });
+    const link = await issueResultLink(
+      { db, linkKey: loadLinkKey(config).key, baseUrl: server.url },
+      { ...subject, grantorId: grantor.id, document: 'autorizacion', expiresAt: new Date(Date.now() + 3_600_000) },
+    );
     await db.updateTable('result_links').set({ state: 'verified' }).where('id', '=', link.linkId).execute();
     expect(await consumeLink(db, link.linkId)).toBe(true);
     return link.pdfTokenUrl;

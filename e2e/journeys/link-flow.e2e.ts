@@ -67,10 +67,17 @@ async function transactionWithDocuments(): Promise<{ uuidTrx: string; uuidUser: 
   await withServerDb(async (db, config) => {
     const { addEvidence } = (await import(dist('store/evidence.js'))) as typeof import('../../apps/server/src/store/evidence.js');
     const { createDataCipher, loadDataKey } = (await import(dist('crypto/data-cipher.js'))) as typeof import('../../apps/server/src/crypto/data-cipher.js');
-    await addEvidence(db, createDataCipher(loadDataKey(config).key), {
-      uuidTrx: headers.transaccion, grantorId: '00000000-0000-4000-8000-000000000001', kind: 'video_token',
-      payload: { match: true, faceScore: 0.9, threshold: 0.5, liveness: { passed: true, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'e2e' } },
-    }, new Date(Date.now() - 2 * 3_600_000));
+    await addEvidence(
+      db,
+      createDataCipher(loadDataKey(config).key),
+      {
+        uuidTrx: headers.transaccion,
+        grantorId: '00000000-0000-4000-8000-000000000001',
+        kind: 'video_token',
+        payload: { match: true, faceScore: 0.9, threshold: 0.5, liveness: { passed: true, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'e2e' } },
+      },
+      new Date(Date.now() - 2 * 3_600_000),
+    );
   });
   const docs = await fetch(`${server.url}/v1/proccessdocuments`, {
     method: 'POST',

@@ -180,4 +180,3 @@ describe('real-time media server with Chromium over WebRTC', () => {
     }
   });
 });
-

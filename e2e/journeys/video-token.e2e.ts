@@ -79,9 +79,7 @@ describe('face video token with the fake camera and microphone and the real face
     expect(await faceVideoOutcome(page, 'finalizado', 90_000)).toMatch(/^dialog: /);
     await screenshot(page, 'desktop-44-video-error');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await expect.poll(() => page.getByTestId('face-error').textContent()).toBe(
-      'Lo sentimos detectamos inconsistencias en tu captura, por favor reinicia el proceso.',
-    );
+    await expect.poll(() => page.getByTestId('face-error').textContent()).toBe('Lo sentimos detectamos inconsistencias en tu captura, por favor reinicia el proceso.');
     expect(await dialog.getByRole('button', { name: 'Reintentar' }).count()).toBe(0);
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('intentsData'))) ?? '{}')).toMatchObject({ video_token: 1 });
 

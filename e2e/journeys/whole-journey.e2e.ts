@@ -141,12 +141,15 @@ async function greenJourney(viewport: ViewportName): Promise<void> {
   // The e-mail goes through the durable job queue to the outbox.
   let eml = '';
   await expect
-    .poll(async () => {
-      const fresh = (await outboxMessages()).filter((f) => !before.has(f));
-      if (fresh.length === 0) return false;
-      eml = (await outboxMail()).get(fresh[0]!) ?? '';
-      return eml !== '';
-    }, { timeout: 30_000, interval: 250 })
+    .poll(
+      async () => {
+        const fresh = (await outboxMessages()).filter((f) => !before.has(f));
+        if (fresh.length === 0) return false;
+        eml = (await outboxMail()).get(fresh[0]!) ?? '';
+        return eml !== '';
+      },
+      { timeout: 30_000, interval: 250 },
+    )
     .toBe(true);
   const mail = await simpleParser(eml);
   const to = Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : [];
@@ -200,9 +203,13 @@ describe('the whole journey (issue #6) in headless Chromium against the built se
 
   // The same journey on a desktop viewport (the ID held up to the webcam): about a minute more, so run on demand
   // (KYC_E2E_JOURNEY_DESKTOP=1) to keep the suite short; it passed when this file was written.
-  it.runIf(process.env.KYC_E2E_JOURNEY_DESKTOP === '1')('GREEN on a desktop viewport', async () => {
-    await greenJourney('desktop');
-  }, 180_000);
+  it.runIf(process.env.KYC_E2E_JOURNEY_DESKTOP === '1')(
+    'GREEN on a desktop viewport',
+    async () => {
+      await greenJourney('desktop');
+    },
+    180_000,
+  );
 
   it('RED: someone else on the face video → "Lo sentimos" with Reiniciar → again → "Proceso no exitoso"; query_score RED with the face rule failed', async () => {
     const context = await newPhoneOrDesktop(await freshBrowser(stranger), 'phone');
@@ -217,9 +224,7 @@ describe('the whole journey (issue #6) in headless Chromium against the built se
     const dialog = page.getByRole('dialog', { name: 'Lo sentimos' });
     await dialog.waitFor({ timeout: 60_000 });
     await screenshot(page, `${shot}-07-no-coincide`);
-    expect(await page.getByTestId('face-error').textContent()).toBe(
-      'Lo sentimos detectamos inconsistencias en tu captura, por favor reinicia el proceso.',
-    );
+    expect(await page.getByTestId('face-error').textContent()).toBe('Lo sentimos detectamos inconsistencias en tu captura, por favor reinicia el proceso.');
     await dialog.getByRole('button', { name: 'Reiniciar' }).click();
     await recordFaceVideo(page, `${shot}-08-video`);
     await page.getByRole('heading', { name: 'Proceso no exitoso' }).waitFor({ timeout: 60_000 });

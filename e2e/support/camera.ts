@@ -26,11 +26,7 @@ export function ineOfToday(index: number, seed: string, expired: boolean): Promi
  * Each side of a generated card as a fake-camera clip in `work` (ine-<side>.png and <side>.y4m); `alter` may change a
  * side's picture first (a sticker over a field).
  */
-export async function cardOnCamera(
-  work: string,
-  card: DocumentFixture,
-  alter: (side: string, png: Buffer) => Promise<Buffer> = async (_side, png) => png,
-): Promise<{ front: string; back: string }> {
+export async function cardOnCamera(work: string, card: DocumentFixture, alter: (side: string, png: Buffer) => Promise<Buffer> = async (_side, png) => png): Promise<{ front: string; back: string }> {
   const clips = { front: '', back: '' };
   for (const side of card.sides) {
     const file = path.join(work, `ine-${side.side}.png`);

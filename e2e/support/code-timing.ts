@@ -54,4 +54,3 @@ export async function alignCodeWithCamera(context: BrowserContext): Promise<void
     await route.fulfill({ response });
   });
 }
-

@@ -31,23 +31,21 @@ export async function recordConsents(page: Page, server: RunningServer, consents
     });
     expect(response.status, await response.text()).toBe(200);
   }
-  await page.evaluate((descriptions) => {
-    const stored = JSON.parse(localStorage.getItem('data_user') ?? '[]') as { description: string; value: string }[];
-    const kept = stored.filter((d) => !descriptions.includes(d.description));
-    localStorage.setItem('data_user', JSON.stringify([...kept, ...descriptions.map((description) => ({ description, value: 'true' }))]));
-  }, consents.map((c): string => consentData[c]));
+  await page.evaluate(
+    (descriptions) => {
+      const stored = JSON.parse(localStorage.getItem('data_user') ?? '[]') as { description: string; value: string }[];
+      const kept = stored.filter((d) => !descriptions.includes(d.description));
+      localStorage.setItem('data_user', JSON.stringify([...kept, ...descriptions.map((description) => ({ description, value: 'true' }))]));
+    },
+    consents.map((c): string => consentData[c]),
+  );
 }
 
 /**
  * A usable ID front for the page's transaction, written in the server's own database (its DATA_DIR and keys), for
  * journeys that start past the ID capture without a card to show the camera; the browser's ocrFront too.
  */
-export async function seedIdFront(
-  page: Page,
-  server: RunningServer,
-  ocrData: Record<string, string> = { nombreCompleto: 'MARIA FERNANDA NUÑEZ ZUÑIGA' },
-  documentType = 'INE',
-): Promise<void> {
+export async function seedIdFront(page: Page, server: RunningServer, ocrData: Record<string, string> = { nombreCompleto: 'MARIA FERNANDA NUÑEZ ZUÑIGA' }, documentType = 'INE'): Promise<void> {
   await seedEvidence(page, server, 'ocr_frente', { verdict: { kind: 'accepted' }, documentType, ocrData });
   await page.evaluate((data) => localStorage.setItem('ocrFront', JSON.stringify(data)), ocrData);
 }
@@ -55,7 +53,11 @@ export async function seedIdFront(
 /** A face-video decision that did not match, as the face-video feature stores it, for screens after the video. */
 export async function seedFailedFaceVideo(page: Page, server: RunningServer): Promise<void> {
   await seedEvidence(page, server, 'video_token', {
-    match: false, faceScore: 0.1, threshold: 0.5, liveness: { passed: false, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'e2e' },
+    match: false,
+    faceScore: 0.1,
+    threshold: 0.5,
+    liveness: { passed: false, spoof: false, signals: {} },
+    spokenCode: { verified: null, engine: 'none', detail: 'e2e' },
   });
   // What the face screen keeps after a decision (the result's route follows it).
   await page.evaluate(() => localStorage.setItem('face', JSON.stringify({ match: false, liveness: 'No superada' })));
@@ -64,7 +66,11 @@ export async function seedFailedFaceVideo(page: Page, server: RunningServer): Pr
 /** A face-video decision that matched (live, similar face), for the final screens of a result that is not RED. */
 export async function seedMatchingFaceVideo(page: Page, server: RunningServer): Promise<void> {
   await seedEvidence(page, server, 'video_token', {
-    match: true, faceScore: 0.82, threshold: 0.5, liveness: { passed: true, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'e2e' },
+    match: true,
+    faceScore: 0.82,
+    threshold: 0.5,
+    liveness: { passed: true, spoof: false, signals: {} },
+    spokenCode: { verified: null, engine: 'none', detail: 'e2e' },
   });
   await page.evaluate(() => localStorage.setItem('face', JSON.stringify({ match: true, liveness: true })));
 }
@@ -80,7 +86,10 @@ async function seedEvidence(page: Page, server: RunningServer, kind: string, pay
   const db = createDatabase(config.database);
   try {
     await addEvidence(db, createDataCipher(loadDataKey(config).key), {
-      uuidTrx, grantorId: demoGrantorId, kind, payload,
+      uuidTrx,
+      grantorId: demoGrantorId,
+      kind,
+      payload,
     });
   } finally {
     await db.destroy();

@@ -106,7 +106,11 @@ export async function record(on: Page, session: Session): Promise<{ id: string; 
     const startStep = steps.find((s) => typeof s === 'object' && !s.reply) as { send: string } | undefined;
     const opening = startStep ? (JSON.parse(startStep.send) as { key: string; transaccion: string; cliente: string; type: string }) : undefined;
     const headers: Record<string, string> = opening
-      ? { transaccion: opening.transaccion, cliente: opening.cliente, ...(opening.type === 'VIDEO_TOKEN_PDF' && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(opening.key) ? { 'x-consumer-custom-id': opening.key } : { apikey: opening.key }) }
+      ? {
+          transaccion: opening.transaccion,
+          cliente: opening.cliente,
+          ...(opening.type === 'VIDEO_TOKEN_PDF' && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(opening.key) ? { 'x-consumer-custom-id': opening.key } : { apikey: opening.key }),
+        }
       : {};
     const created = await fetch('/record/connections', { method: 'POST', headers });
     if (!created.ok) throw new Error(`POST /record/connections: ${created.status}`);
@@ -172,4 +176,3 @@ export async function record(on: Page, session: Session): Promise<{ id: string; 
     return { id, replies };
   }, session);
 }
-

@@ -16,12 +16,12 @@ export function App() {
       .catch(() => setState({ kind: 'signedOut' }));
   }, []);
 
-  if (state.kind === 'loading') return <main className="centered" aria-busy="true"><p>Cargando…</p></main>;
+  if (state.kind === 'loading')
+    return (
+      <main className="centered" aria-busy="true">
+        <p>Cargando…</p>
+      </main>
+    );
   if (state.kind === 'signedOut') return <SignIn notice={state.notice} onSignedIn={(user) => setState({ kind: 'signedIn', user })} />;
-  return (
-    <Cases
-      user={state.user}
-      onSignedOut={(notice) => setState({ kind: 'signedOut', notice })}
-    />
-  );
+  return <Cases user={state.user} onSignedOut={(notice) => setState({ kind: 'signedOut', notice })} />;
 }

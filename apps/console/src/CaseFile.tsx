@@ -46,7 +46,11 @@ export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }
         </p>
       ) : null}
       {!file ? (
-        error ? null : <p className="hint" aria-busy="true">Cargando expediente…</p>
+        error ? null : (
+          <p className="hint" aria-busy="true">
+            Cargando expediente…
+          </p>
+        )
       ) : (
         <>
           <h1>
@@ -58,7 +62,16 @@ export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }
             <span className="muted">Creado el {formatDate(file.case.createdAt)}</span>
           </p>
 
-          <ReviewPanel file={file} uuidTrx={uuidTrx} grantorId={grantorId} onSignedOut={onSignedOut} onReviewed={(f) => { setFile(f); onReviewed(); }} />
+          <ReviewPanel
+            file={file}
+            uuidTrx={uuidTrx}
+            grantorId={grantorId}
+            onSignedOut={onSignedOut}
+            onReviewed={(f) => {
+              setFile(f);
+              onReviewed();
+            }}
+          />
 
           <section aria-labelledby="score-title">
             <h2 id="score-title">Calificación</h2>
@@ -159,7 +172,10 @@ export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }
                 </div>
                 <div>
                   <dt>Prueba de vida</dt>
-                  <dd>{file.face.liveness.passed ? 'Superada' : 'No superada'}{file.face.liveness.spoof ? ' (posible suplantación)' : ''}</dd>
+                  <dd>
+                    {file.face.liveness.passed ? 'Superada' : 'No superada'}
+                    {file.face.liveness.spoof ? ' (posible suplantación)' : ''}
+                  </dd>
                 </div>
                 <div>
                   <dt>Código hablado</dt>
@@ -195,7 +211,9 @@ export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }
                 <li key={`${c.consent}-${c.acceptedAt}`}>
                   <strong>{consentLabels[c.consent] ?? c.consent}</strong> — versión {c.version}, aceptado el {formatDate(c.acceptedAt)}
                   <br />
-                  <span className="muted">SHA-256 del texto: <code className="hash">{c.sha256}</code></span>
+                  <span className="muted">
+                    SHA-256 del texto: <code className="hash">{c.sha256}</code>
+                  </span>
                 </li>
               ))}
             </ul>
@@ -253,7 +271,8 @@ function ReviewPanel({ file, uuidTrx, grantorId, onReviewed, onSignedOut }: Revi
       <section aria-labelledby="review-title" className="review done">
         <h2 id="review-title">Revisión</h2>
         <p>
-          <strong>{decisionLabels[file.review.decision]}</strong> · {reasonLabels[file.review.reason as ConsoleReviewReason] ?? file.review.reason} · por {file.review.reviewer} el {formatDate(file.review.at)}
+          <strong>{decisionLabels[file.review.decision]}</strong> · {reasonLabels[file.review.reason as ConsoleReviewReason] ?? file.review.reason} · por {file.review.reviewer} el{' '}
+          {formatDate(file.review.at)}
         </p>
         {file.review.note ? <p className="note">{file.review.note}</p> : null}
       </section>

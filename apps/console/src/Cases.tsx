@@ -128,112 +128,112 @@ export function Cases({ user, onSignedOut }: Props) {
           onSignedOut={onSignedOut}
         />
       ) : (
-      <main className="page">
-        <h1>Expedientes</h1>
-        {user.role === 'operator' ? (
-          <div className="field inline">
-            <label htmlFor="grantor">Otorgante</label>
-            <select
-              id="grantor"
-              value={grantorId}
-              onChange={(e) => {
-                setGrantorId(e.currentTarget.value);
-                setCursors([undefined]);
-              }}
-            >
-              {grantors.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        ) : null}
-        <form className="filters" role="search" onSubmit={apply}>
-          <div className="field grow">
-            <label htmlFor="q">Buscar por folio, nombre o CURP</label>
-            <input id="q" type="search" value={draft.q} autoComplete="off" spellCheck={false} onChange={(e) => setDraft({ ...draft, q: e.currentTarget.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="status">Estado</label>
-            <select id="status" value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value as Filters['status'] })}>
-              <option value="">Todos</option>
-              {statusOptions.map((s) => (
-                <option key={s} value={s}>
-                  {statusLabels[s]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="from">Desde</label>
-            <input id="from" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="to">Hasta</label>
-            <input id="to" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })} />
-          </div>
-          <div className="actions">
-            <button type="submit" className="primary">
-              Buscar
-            </button>
-            <button type="button" className="secondary" onClick={clear}>
-              Limpiar
-            </button>
-          </div>
-        </form>
-
-        {error ? (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <div aria-live="polite" className="results">
-          {rows === undefined ? (
-            <p className="hint">Cargando expedientes…</p>
-          ) : rows.length === 0 ? (
-            <p className="hint">No hay expedientes que coincidan.</p>
-          ) : (
-            <table className="cases">
-              <caption>
-                Página {page}: {rows.length} {rows.length === 1 ? 'expediente' : 'expedientes'}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Folio</th>
-                  <th scope="col">Fecha de creación</th>
-                  <th scope="col">Nombre</th>
-                  <th scope="col">Estado</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((c) => (
-                  <tr key={c.uuidTrx}>
-                    <td data-label="Folio">
-                      <button type="button" className="link" onClick={() => setOpened(c.uuidTrx)} aria-label={`Abrir el expediente ${c.uuidTrx.slice(0, 8)}`}>
-                        <code title={c.uuidTrx}>{c.uuidTrx.slice(0, 8)}</code>
-                      </button>
-                    </td>
-                    <td data-label="Fecha de creación">{formatDate(c.createdAt)}</td>
-                    <td data-label="Nombre">{c.holderName ?? <span className="muted">Sin nombre todavía</span>}</td>
-                    <td data-label="Estado">
-                      <span className={`badge badge-${c.status.toLowerCase()}`}>{statusText(c)}</span>
-                    </td>
-                  </tr>
+        <main className="page">
+          <h1>Expedientes</h1>
+          {user.role === 'operator' ? (
+            <div className="field inline">
+              <label htmlFor="grantor">Otorgante</label>
+              <select
+                id="grantor"
+                value={grantorId}
+                onChange={(e) => {
+                  setGrantorId(e.currentTarget.value);
+                  setCursors([undefined]);
+                }}
+              >
+                {grantors.map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name}
+                  </option>
                 ))}
-              </tbody>
-            </table>
-          )}
-        </div>
-        <nav className="pager" aria-label="Paginación">
-          <button type="button" className="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Anterior
-          </button>
-          <button type="button" className="secondary" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
-            Siguiente
-          </button>
-        </nav>
-      </main>
+              </select>
+            </div>
+          ) : null}
+          <form className="filters" role="search" onSubmit={apply}>
+            <div className="field grow">
+              <label htmlFor="q">Buscar por folio, nombre o CURP</label>
+              <input id="q" type="search" value={draft.q} autoComplete="off" spellCheck={false} onChange={(e) => setDraft({ ...draft, q: e.currentTarget.value })} />
+            </div>
+            <div className="field">
+              <label htmlFor="status">Estado</label>
+              <select id="status" value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value as Filters['status'] })}>
+                <option value="">Todos</option>
+                {statusOptions.map((s) => (
+                  <option key={s} value={s}>
+                    {statusLabels[s]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="from">Desde</label>
+              <input id="from" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })} />
+            </div>
+            <div className="field">
+              <label htmlFor="to">Hasta</label>
+              <input id="to" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })} />
+            </div>
+            <div className="actions">
+              <button type="submit" className="primary">
+                Buscar
+              </button>
+              <button type="button" className="secondary" onClick={clear}>
+                Limpiar
+              </button>
+            </div>
+          </form>
+
+          {error ? (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <div aria-live="polite" className="results">
+            {rows === undefined ? (
+              <p className="hint">Cargando expedientes…</p>
+            ) : rows.length === 0 ? (
+              <p className="hint">No hay expedientes que coincidan.</p>
+            ) : (
+              <table className="cases">
+                <caption>
+                  Página {page}: {rows.length} {rows.length === 1 ? 'expediente' : 'expedientes'}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Folio</th>
+                    <th scope="col">Fecha de creación</th>
+                    <th scope="col">Nombre</th>
+                    <th scope="col">Estado</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((c) => (
+                    <tr key={c.uuidTrx}>
+                      <td data-label="Folio">
+                        <button type="button" className="link" onClick={() => setOpened(c.uuidTrx)} aria-label={`Abrir el expediente ${c.uuidTrx.slice(0, 8)}`}>
+                          <code title={c.uuidTrx}>{c.uuidTrx.slice(0, 8)}</code>
+                        </button>
+                      </td>
+                      <td data-label="Fecha de creación">{formatDate(c.createdAt)}</td>
+                      <td data-label="Nombre">{c.holderName ?? <span className="muted">Sin nombre todavía</span>}</td>
+                      <td data-label="Estado">
+                        <span className={`badge badge-${c.status.toLowerCase()}`}>{statusText(c)}</span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </div>
+          <nav className="pager" aria-label="Paginación">
+            <button type="button" className="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+              Anterior
+            </button>
+            <button type="button" className="secondary" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
+              Siguiente
+            </button>
+          </nav>
+        </main>
       )}
     </>
   );

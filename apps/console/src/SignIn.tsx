@@ -49,7 +49,11 @@ export function SignIn({ notice, onSignedIn }: Props) {
     <main className="centered">
       <form className="card sign-in" onSubmit={submit} noValidate={false}>
         <h1>Consola de revisión</h1>
-        {notice ? <p className="notice" role="status">{notice}</p> : null}
+        {notice ? (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        ) : null}
         {stage === 'password' ? (
           <>
             <p className="hint">Inicia sesión con tu correo de trabajo.</p>
@@ -76,7 +80,11 @@ export function SignIn({ notice, onSignedIn }: Props) {
             />
           </>
         )}
-        {error ? <p className="error" role="alert">{error}</p> : null}
+        {error ? (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        ) : null}
         <button type="submit" className="primary" disabled={busy}>
           {stage === 'password' ? 'Iniciar sesión' : 'Verificar código'}
         </button>

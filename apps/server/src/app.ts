@@ -157,7 +157,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const lazyOcr = lazyOcrEngine(() => createOcrEngine());
     const ocr = metrics.instrumentEngine('ocr', options.wrapOcr ? options.wrapOcr(lazyOcr) : lazyOcr, defaultMaxInFlightReads);
     app.addHook('onClose', async () => ocr.close());
-    const face = metrics.instrumentEngine('face', lazyFaceEngine(() => createFaceEngine()), defaultMaxInFlightDecisions);
+    const face = metrics.instrumentEngine(
+      'face',
+      lazyFaceEngine(() => createFaceEngine()),
+      defaultMaxInFlightDecisions,
+    );
     app.addHook('onClose', async () => face.close());
     // Only a configured and checksum-verified model starts the recogniser's process (engines/speech/).
     const speech = await createSpeechRecognizer(config.speech, app.log);

@@ -174,7 +174,12 @@ const envSchema = z.object({
   UPLOAD_LIMIT: optional(integer(1024, 4096 * MiB)),
   S3_BUCKET: optional(s3Bucket),
   S3_ENDPOINT: optional(s3Endpoint),
-  S3_REGION: optional(z.string().trim().regex(/^[a-z0-9-]{2,40}$/, { error: 'must be a region name such as us-east-1' })),
+  S3_REGION: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9-]{2,40}$/, { error: 'must be a region name such as us-east-1' }),
+  ),
   S3_ACCESS_KEY_ID: optional(z.string().trim()),
   S3_SECRET_ACCESS_KEY: optional(z.string().trim()),
   S3_FORCE_PATH_STYLE: optional(flag()),
@@ -186,10 +191,18 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: optional(integer(1000, 3_600_000)),
   HEADERS_TIMEOUT_MS: optional(integer(500, 600_000)),
   SMS_GATEWAY_URL: optional(
-    z.string().trim().refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { error: 'must be an http:// or https:// URL' }),
+    z
+      .string()
+      .trim()
+      .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { error: 'must be an http:// or https:// URL' }),
   ),
   SMS_GATEWAY_TOKEN: optional(z.string().trim()),
-  METRICS_TOKEN: optional(z.string().trim().regex(/^[\x21-\x7e]{24,200}$/, { error: 'must be 24 to 200 printable characters without spaces (openssl rand -hex 24)' })),
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[\x21-\x7e]{24,200}$/, { error: 'must be 24 to 200 printable characters without spaces (openssl rand -hex 24)' }),
+  ),
   LAUNCHER_JWT_SECRET: optional(
     z
       .string()
@@ -207,9 +220,17 @@ const envSchema = z.object({
   LAUNCHER_DIST: optional(z.string().trim()),
   RESULT_LINK_KEY: optional(encryptionKey),
   SMTP_URL: optional(
-    z.string().trim().refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), { error: 'must be an smtp:// or smtps:// URL' }),
+    z
+      .string()
+      .trim()
+      .refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), { error: 'must be an smtp:// or smtps:// URL' }),
   ),
-  MAIL_FROM: optional(z.string().trim().regex(/^[^\r\n]{3,200}$/, { error: 'must be an address such as "Onboarding <no-reply@example.com>"' })),
+  MAIL_FROM: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[^\r\n]{3,200}$/, { error: 'must be an address such as "Onboarding <no-reply@example.com>"' }),
+  ),
   TSA_URL: optional(publicUrl),
   EVENTS_PER_TRANSACTION: optional(integer(10, 1_000_000)),
   RESULT_EMAIL_RESENDS: optional(integer(0, 20)),
@@ -238,10 +259,7 @@ function blobConfig(e: Env, dataDir: string): BlobConfig {
     endpoint: e.S3_ENDPOINT,
     // Most self-hosted S3-compatible services only answer path-style requests.
     forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
-    credentials:
-      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
-        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
-        : undefined,
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
   };
 }
 
@@ -260,10 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     throw new ConfigError('Invalid configuration: SMS_GATEWAY_TOKEN set without SMS_GATEWAY_URL');
   }
   if (e.DATABASE_URL && !e.DATA_ENCRYPTION_KEY) {
-    throw new ConfigError(
-      'Invalid configuration: DATA_ENCRYPTION_KEY is required with DATABASE_URL, so that every node ' +
-        'decrypts with the same key (generate one with: openssl rand -base64 32)',
-    );
+    throw new ConfigError('Invalid configuration: DATA_ENCRYPTION_KEY is required with DATABASE_URL, so that every node ' + 'decrypts with the same key (generate one with: openssl rand -base64 32)');
   }
   const realtime = parseRealtimeEnv(env);
   if (!realtime.ok) throw new ConfigError(`Invalid configuration: ${realtime.problems.join('; ')}`);
@@ -279,9 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     port: e.PORT ?? 8080,
     host: e.HOST ?? '127.0.0.1',
     dataDir,
-    database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL }
-      : { kind: 'sqlite', file: path.join(dataDir, 'onboarding.sqlite') },
+    database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'sqlite', file: path.join(dataDir, 'onboarding.sqlite') },
     logLevel: e.LOG_LEVEL ?? 'info',
     logFormat: e.LOG_FORMAT ?? (stdoutIsTerminal ? 'pretty' : 'json'),
     demoGrantor: e.DEMO_GRANTOR ?? true,

@@ -21,7 +21,15 @@ async function redisAnswers(): Promise<boolean> {
 }
 
 const lifecycleCount = async (t: TestApp, uuidTrx: string) =>
-  Number((await t.db.selectFrom('lifecycle_events').select((eb) => eb.fn.countAll().as('n')).where('uuid_trx', '=', uuidTrx).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.db
+        .selectFrom('lifecycle_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('uuid_trx', '=', uuidTrx)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('abuse limit settings', () => {
   it('defaults, overrides and refuses a malformed limit naming the variable', () => {
@@ -37,7 +45,25 @@ describe('abuse limit settings', () => {
   });
 
   it('every call that costs CPU, storage, an SMS or an e-mail has a cost class', () => {
-    for (const name of ['ocr', 'file', 'otp', 'videoToken', 'videoTokenCode', 'publicVideoToken', 'publicOtp', 'idCalibrate', 'facesCompare', 'tokenSms', 'verifySms', 'emailResult', 'updateCycle', 'auditEvent', 'processDocuments', 'nom151', 'recordConnections'] as const) {
+    for (const name of [
+      'ocr',
+      'file',
+      'otp',
+      'videoToken',
+      'videoTokenCode',
+      'publicVideoToken',
+      'publicOtp',
+      'idCalibrate',
+      'facesCompare',
+      'tokenSms',
+      'verifySms',
+      'emailResult',
+      'updateCycle',
+      'auditEvent',
+      'processDocuments',
+      'nom151',
+      'recordConnections',
+    ] as const) {
       expect(costOfRoute[name], name).toBeDefined();
     }
   });
@@ -118,7 +144,15 @@ describe.each(engines)('the bound on events per transaction ($name)', (engine) =
     const statuses = (await Promise.all(sends)).map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(6);
-    const audit = Number((await t.db.selectFrom('audit_events').select((eb) => eb.fn.countAll().as('n')).where('uuid_trx', '=', headers.transaccion).executeTakeFirstOrThrow()).n);
+    const audit = Number(
+      (
+        await t.db
+          .selectFrom('audit_events')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('uuid_trx', '=', headers.transaccion)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect((await lifecycleCount(t, headers.transaccion)) + audit).toBe(10);
     const late = await t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers, payload: lifecycleEvent(headers) });
     expect(late.statusCode).toBe(429);

@@ -19,7 +19,12 @@ function sourceFiles(dir: string): string[] {
 function relativeImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const found = [...text.matchAll(/(?:from|import|module)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]!);
-  return found.map((spec) => path.relative(src, path.resolve(path.dirname(file), spec)).split(path.sep).join('/'));
+  return found.map((spec) =>
+    path
+      .relative(src, path.resolve(path.dirname(file), spec))
+      .split(path.sep)
+      .join('/'),
+  );
 }
 
 const files = sourceFiles(src).map((file) => ({ file: path.relative(src, file).split(path.sep).join('/'), imports: relativeImports(file) }));

@@ -17,7 +17,9 @@ type Headers = ReturnType<typeof trxHeaders>;
 let blank: Buffer;
 
 beforeAll(async () => {
-  blank = await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#202124' } }).png().toBuffer();
+  blank = await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#202124' } })
+    .png()
+    .toBuffer();
 });
 
 /** The real engine, counting the reads that reach it. */
@@ -160,10 +162,11 @@ describe.each(engines.filter((e) => e.name === 'postgres'))('attempts across two
   it('8 concurrent ID reads, 4 on each node sharing PostgreSQL, run exactly 3', async () => {
     const headers = trxHeaders();
     await acceptConsents(t.app, headers);
-    const replies = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? t.app : second.app).inject(ocrRequest(headers))),
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? t.app : second.app).inject(ocrRequest(headers))));
+    expectThreeRan(
+      replies.map((r) => r.statusCode),
+      readsA.count + readsB.count,
     );
-    expectThreeRan(replies.map((r) => r.statusCode), readsA.count + readsB.count);
     const state = await transactionState(t, headers.transaccion);
     expect(state.transaction.attempts).toEqual({ id_frontal: 3 });
     expect((state.evidence ?? []).filter((e) => e.kind === 'ocr_frente')).toHaveLength(3);

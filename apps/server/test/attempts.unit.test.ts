@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  attemptsExhausted,
-  attemptsLeft,
-  attemptsState,
-  attemptSteps,
-  locksAfter,
-  maySpend,
-  refusalReason,
-} from '../src/domain/attempts.js';
+import { attemptsExhausted, attemptsLeft, attemptsState, attemptSteps, locksAfter, maySpend, refusalReason } from '../src/domain/attempts.js';
 
 describe('the attempts rule (domain/attempts.ts)', () => {
   it('counts attempts left', () => {

@@ -42,7 +42,21 @@ describe.each(engines)('a lock outlives its transaction ($name)', (engine) => {
     expect(until).toBeLessThanOrEqual(Date.now() + 60 * 60_000);
     expect(await rows(again.transaccion)).toBe(0);
     // Every call that would open it is refused alike (the consent, a capture).
-    const consent = await t.app.inject({ method: 'POST', url: '/v1/celd_events', headers: again, payload: { uuid_clt: cliente, uuid_trx: again.transaccion, uuid_oto: '00000000-0000-4000-8000-000000000001', paso: 'terminos', tipo: 'Aceptación', dato: '{}', finished: false, time_stamp: new Date().toISOString() } });
+    const consent = await t.app.inject({
+      method: 'POST',
+      url: '/v1/celd_events',
+      headers: again,
+      payload: {
+        uuid_clt: cliente,
+        uuid_trx: again.transaccion,
+        uuid_oto: '00000000-0000-4000-8000-000000000001',
+        paso: 'terminos',
+        tipo: 'Aceptación',
+        dato: '{}',
+        finished: false,
+        time_stamp: new Date().toISOString(),
+      },
+    });
     expect(consent.statusCode).toBe(429);
     expect(await rows(again.transaccion)).toBe(0);
 

@@ -91,9 +91,7 @@ describe('loadConfig', () => {
   });
 
   it('lists every bad variable at once', () => {
-    expect(message({ PORT: 'abc', TRUST_PROXY: '1' })).toBe(
-      "Invalid configuration: PORT must be an integer 1-65535; TRUST_PROXY must be 'true' or 'false'",
-    );
+    expect(message({ PORT: 'abc', TRUST_PROXY: '1' })).toBe("Invalid configuration: PORT must be an integer 1-65535; TRUST_PROXY must be 'true' or 'false'");
   });
 
   it('requires a shared DATA_ENCRYPTION_KEY with PostgreSQL', () => {

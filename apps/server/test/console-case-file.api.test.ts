@@ -43,7 +43,10 @@ async function receiver(): Promise<{ url: string; received: { body: string; sign
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, server };
 }
 
-const png = (r: number, g: number, b: number) => sharp({ create: { width: 24, height: 16, channels: 3, background: { r, g, b } } }).png().toBuffer();
+const png = (r: number, g: number, b: number) =>
+  sharp({ create: { width: 24, height: 16, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
 
 /**
  * The console's case file and review (issue #16): one case's evidence, checks, face decision, consents and score
@@ -86,7 +89,11 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     return { cookie: cookieOf(second), csrf: second.json().csrfToken as string };
   }
 
-  const audits = async (action: string) => (await t.db.selectFrom('console_audit').select(['action', 'detail', 'user_id']).where('action', '=', action).orderBy('id').execute()).map((a) => ({ ...a, detail: JSON.parse(a.detail) as Record<string, unknown> }));
+  const audits = async (action: string) =>
+    (await t.db.selectFrom('console_audit').select(['action', 'detail', 'user_id']).where('action', '=', action).orderBy('id').execute()).map((a) => ({
+      ...a,
+      detail: JSON.parse(a.detail) as Record<string, unknown>,
+    }));
   const review = (uuidTrx: string, who: { cookie: string; csrf: string }, body: unknown, csrf = who.csrf) =>
     post(`/console/api/cases/${uuidTrx}/review`, body, { cookie: who.cookie, 'x-csrf-token': csrf });
 
@@ -130,9 +137,24 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
       uuidTrx: finishedTrx,
       grantorId: demoId,
       kind: evidenceKind.proofReading,
-      payload: { outcome: 'passed', read: true, holderName: 'MARIA FERNANDA NUÑEZ ZUÑIGA', street: 'AV INSURGENTES SUR', postalCode: '03100', issueDate: '2026-10-01', maxAgeMonths: 3, nameMatchesId: true, recent: true },
+      payload: {
+        outcome: 'passed',
+        read: true,
+        holderName: 'MARIA FERNANDA NUÑEZ ZUÑIGA',
+        street: 'AV INSURGENTES SUR',
+        postalCode: '03100',
+        issueDate: '2026-10-01',
+        maxAgeMonths: 3,
+        nameMatchesId: true,
+        recent: true,
+      },
     });
-    await addEvidence(t.db, cipher(), { uuidTrx: finishedTrx, grantorId: demoId, kind: evidenceKind.hologram, payload: { outcome: 'passed', highlightChange: 0.4, framesAnalysed: 30, detail: 'brillo cambiante' } });
+    await addEvidence(t.db, cipher(), {
+      uuidTrx: finishedTrx,
+      grantorId: demoId,
+      kind: evidenceKind.hologram,
+      payload: { outcome: 'passed', highlightChange: 0.4, framesAnalysed: 30, detail: 'brillo cambiante' },
+    });
     await addEvidence(t.db, cipher(), {
       uuidTrx: finishedTrx,
       grantorId: demoId,
@@ -148,7 +170,9 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     // A second finished case with no evidence at all (RED), to be rejected.
     const bare = await startedTransaction(t.app);
     bareTrx = bare.transaccion.toLowerCase();
-    expect((await post('/v1/update_cycle', lifecycleEvent(bare, { step: 'finished', event: JSON.stringify({ status: 'FAIL', step: 'finished', description: 'Proceso concluido' }) }), bare)).statusCode).toBe(200);
+    expect(
+      (await post('/v1/update_cycle', lifecycleEvent(bare, { step: 'finished', event: JSON.stringify({ status: 'FAIL', step: 'finished', description: 'Proceso concluido' }) }), bare)).statusCode,
+    ).toBe(200);
 
     const open = await startedTransaction(t.app);
     openTrx = open.transaccion.toLowerCase();
@@ -181,7 +205,10 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     const checks = Object.fromEntries(file.checks.map((c: { check: string }) => [c.check, c]));
     expect(Object.keys(checks)).toEqual(expect.arrayContaining(['mrz_digitos_verificadores', 'curp_renapo', 'vigencia']));
     expect(checks.curp_renapo.items.length).toBeGreaterThan(0);
-    expect(checks.mrz_digitos_verificadores.items).toEqual([{ rule: 'número de documento', passed: true, detail: '' }, { rule: 'fecha de nacimiento', passed: false, detail: '' }]);
+    expect(checks.mrz_digitos_verificadores.items).toEqual([
+      { rule: 'número de documento', passed: true, detail: '' },
+      { rule: 'fecha de nacimiento', passed: false, detail: '' },
+    ]);
     expect(file.face).toMatchObject({ match: true, score: 0.9, threshold: 0.5, liveness: { passed: true, spoof: false }, spokenCode: { verified: null } });
     expect(file.proof).toEqual({
       outcome: 'passed',
@@ -297,7 +324,10 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     expect(res.json().score.flag).toBe('RED');
     const list = (await get('/console/api/cases?status=reviewed', users.viewer!.cookie)).json().cases;
     expect(list.find((c: { uuidTrx: string }) => c.uuidTrx === bareTrx)).toMatchObject({ status: 'reviewed', review: { decision: 'reject', reason: 'incomplete' } });
-    const event = await waitFor(async () => hook.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).find((e) => e.type === 'review.decided' && e.data.uuidTrx === bareTrx), 30_000);
+    const event = await waitFor(
+      async () => hook.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).find((e) => e.type === 'review.decided' && e.data.uuidTrx === bareTrx),
+      30_000,
+    );
     expect(event.data).toMatchObject({ decision: 'reject', reason: 'incomplete', semaforo: 'RED' });
   });
 });

@@ -54,7 +54,7 @@ describe.each(engines)('review console ($name)', (engine) => {
   }
 
   const cases = (cookie: string, query = '') => t.app.inject({ method: 'GET', url: `/console/api/cases${query}`, headers: { cookie } });
-  const auditActions = async () => (await t.db.selectFrom('console_audit').select(['action', 'detail']).orderBy('id').execute());
+  const auditActions = async () => await t.db.selectFrom('console_audit').select(['action', 'detail']).orderBy('id').execute();
 
   let admin: Created;
   let demoTrx: string;
@@ -164,7 +164,10 @@ describe.each(engines)('review console ($name)', (engine) => {
     expect(locked.json().message_client).toMatch(/15 minutos/);
     expect((await auditActions()).some((a) => a.action === 'locked_out' && JSON.parse(a.detail).email === 'revisor@demo.example')).toBe(true);
     // The lock ends: moved into the past, the right password works again.
-    await t.db.updateTable('console_lockouts').set({ locked_until: new Date(Date.now() - 1000).toISOString() }).execute();
+    await t.db
+      .updateTable('console_lockouts')
+      .set({ locked_until: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     expect((await post('/console/api/session', { email: 'revisor@demo.example', password: reviewer.password })).statusCode).toBe(200);
   });
 
@@ -172,7 +175,10 @@ describe.each(engines)('review console ($name)', (engine) => {
     const viewer = await createUser('--grantor', demoId, '--email', 'lector@demo.example', '--role', 'viewer');
     const session = await signIn('lector@demo.example', viewer);
     expect((await cases(session.cookie)).statusCode).toBe(200);
-    await t.db.updateTable('console_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await t.db
+      .updateTable('console_sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     const expired = await cases(session.cookie);
     expect(expired.statusCode).toBe(401);
     expect(expired.json().message_client).toMatch(/sesión/);
@@ -227,7 +233,11 @@ describe.each(engines)('review console ($name)', (engine) => {
       expect((await post('/v1/update_cycle', lifecycleEvent(h, { nombreCompleto: `Persona ${i}` }), h)).statusCode).toBe(200);
     }
     // One case went quiet two hours ago at its step: abandoned (CONSOLE_ABANDON_MINUTES defaults to 60).
-    await t.db.updateTable('transactions').set({ updated_at: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where('uuid_trx', '=', demoTrx).execute();
+    await t.db
+      .updateTable('transactions')
+      .set({ updated_at: new Date(Date.now() - 2 * 3_600_000).toISOString() })
+      .where('uuid_trx', '=', demoTrx)
+      .execute();
     const abandoned = await cases(s.cookie, '?status=abandoned');
     expect(abandoned.json().cases.map((c: { uuidTrx: string }) => c.uuidTrx)).toEqual([demoTrx]);
     expect(abandoned.json().cases[0]).toMatchObject({ status: 'abandoned', step: 'terminos' });

@@ -99,7 +99,10 @@ describe.each(engines)('credentials per call ($name)', (engine) => {
     expect(renapo.statusCode, renapo.body).toBe(200);
 
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
-      paths: Record<string, Record<string, { operationId: string; security?: Operation['security']; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>>;
+      paths: Record<
+        string,
+        Record<string, { operationId: string; security?: Operation['security']; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>
+      >;
     };
     operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => {
@@ -117,7 +120,11 @@ describe.each(engines)('credentials per call ($name)', (engine) => {
       const schemes = (op.security ?? []).map((alternative) => Object.keys(alternative).sort().join('+'));
       if (kind === 'server') expect(schemes, op.operationId).toEqual(['secretKey']);
       if (kind === 'flowRead') expect(schemes, op.operationId).toEqual(['publishableKey+transactionToken', 'publishableKey+secretKey']);
-      if (kind === 'flow') expect(schemes.every((s) => s === 'publishableKey' || s === 'resultLinkToken'), op.operationId).toBe(true);
+      if (kind === 'flow')
+        expect(
+          schemes.every((s) => s === 'publishableKey' || s === 'resultLinkToken'),
+          op.operationId,
+        ).toBe(true);
     }
   });
 
@@ -176,10 +183,7 @@ describe.each(engines)('credentials per call ($name)', (engine) => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers: victim })).headers['x-transaction-token']).toBeUndefined();
     const forged = await t.app.inject({ method: 'GET', url, headers: { ...victim, 'x-transaction-token': `${victimToken.slice(0, -4)}AAAA` } });
     expect(forged.statusCode).toBe(401);
-    const expired = await transactionTokens(t.config).issue(
-      { uuidTrx: victim.transaccion, uuidUser: victim.cliente, grantorId: demoId },
-      new Date(Date.now() - 13 * 3_600_000),
-    );
+    const expired = await transactionTokens(t.config).issue({ uuidTrx: victim.transaccion, uuidUser: victim.cliente, grantorId: demoId }, new Date(Date.now() - 13 * 3_600_000));
     const late = await t.app.inject({ method: 'GET', url, headers: { ...victim, 'x-transaction-token': expired } });
     expect(late.statusCode).toBe(401);
     expect(late.json().message).toMatch(/expired/);

@@ -42,9 +42,7 @@ describe('dependency engines', () => {
     afterAll(() => rmSync(nodeModules, { recursive: true, force: true }));
 
     it('names each package, scoped or nested, whose engine excludes the oldest Node, and only those', () => {
-      expect(incompatibleEngines(nodeModules, '20.19.0').sort()).toEqual(
-        ['@scope/old-only@3.1.0: node 18.x', 'cookie@2.0.2: node >=22', 'nested@0.1.0: node ^22.12.0 || >=24'].sort(),
-      );
+      expect(incompatibleEngines(nodeModules, '20.19.0').sort()).toEqual(['@scope/old-only@3.1.0: node 18.x', 'cookie@2.0.2: node >=22', 'nested@0.1.0: node ^22.12.0 || >=24'].sort());
       expect(incompatibleEngines(nodeModules, '22.12.0')).toEqual(['@scope/old-only@3.1.0: node 18.x']);
     });
   });

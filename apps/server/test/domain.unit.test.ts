@@ -1,12 +1,7 @@
 import { grantorParamDefaults, grantorParamIds } from '@kyc/contracts';
 import { describe, expect, it } from 'vitest';
 import { effectiveParams, ownerParams, paramValueProblem, publicParams } from '../src/domain/grantor-params.js';
-import {
-  decideTransaction,
-  isLocked,
-  lockUntilAfter,
-  transactionMessages,
-} from '../src/domain/transactions.js';
+import { decideTransaction, isLocked, lockUntilAfter, transactionMessages } from '../src/domain/transactions.js';
 
 const grantor = { id: 'g-1', name: 'Financiera Uno' };
 

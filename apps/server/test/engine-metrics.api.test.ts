@@ -15,7 +15,11 @@ describe('engine metrics', () => {
   it('shows busy slots while runs are in progress, times each run by outcome, and counts runs refused when full', async () => {
     const metrics = createMetrics(database.db);
     const engine = { close: async () => undefined, run: (ms: number) => new Promise((r) => setTimeout(r, ms)) };
-    const face = metrics.instrumentEngine('face', lazyEngine(async () => engine, 2), 2);
+    const face = metrics.instrumentEngine(
+      'face',
+      lazyEngine(async () => engine, 2),
+      2,
+    );
     const value = async (name: string, labels: Record<string, string>) => {
       const metric = await metrics.registry.getSingleMetric(name)!.get();
       const found = metric.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l));

@@ -9,7 +9,14 @@ describe.each(engines)('lifecycle and audit events ($name)', (engine) => {
   let t: TestApp;
   const otherKey = generateApiKey();
   const count = async (table: 'lifecycle_events' | 'audit_events' | 'transactions') =>
-    Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const counts = async () => [await count('lifecycle_events'), await count('audit_events'), await count('transactions')];
 
   beforeAll(async () => {
@@ -82,7 +89,7 @@ describe.each(engines)('lifecycle and audit events ($name)', (engine) => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/transactions/not-a-uuid/events', headers: { authorization: 'Bearer demo-secret' } })).statusCode).toBe(400);
   });
 
-  it('refuses an event for another grantor\'s transaction (403) and stores nothing', async () => {
+  it("refuses an event for another grantor's transaction (403) and stores nothing", async () => {
     const headers = trxHeaders();
     await t.app.inject({ method: 'GET', url: '/v1/params', headers });
     const before = await counts();

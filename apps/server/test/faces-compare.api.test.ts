@@ -31,7 +31,13 @@ interface Payload {
   similarity: number;
   threshold: number;
   reference: { kind: string; width: number; height: number; face: { box: number[]; score: number } };
-  probe: { kind: string; width: number; height: number; face: { box: number[]; score: number; frameTimeMs?: number }; frames?: { sampled: number; tracked: number; withFace: number; described: number } };
+  probe: {
+    kind: string;
+    width: number;
+    height: number;
+    face: { box: number[]; score: number; frameTimeMs?: number };
+    frames?: { sampled: number; tracked: number; withFace: number; described: number };
+  };
 }
 
 let dir: string;
@@ -52,8 +58,24 @@ beforeAll(async () => {
   // A 2 s H.264 clip of the holder (what a phone records), made from the selfie with a slow zoom so frames differ.
   await writeFile(path.join(dir, 'selfie.jpg'), selfie);
   execFileSync('ffmpeg', [
-    '-v', 'error', '-loop', '1', '-framerate', '10', '-t', '2', '-i', path.join(dir, 'selfie.jpg'),
-    '-vf', "zoompan=z='1+0.002*on':d=1:s=640x480:fps=10", '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', path.join(dir, 'selfie.mp4'),
+    '-v',
+    'error',
+    '-loop',
+    '1',
+    '-framerate',
+    '10',
+    '-t',
+    '2',
+    '-i',
+    path.join(dir, 'selfie.jpg'),
+    '-vf',
+    "zoompan=z='1+0.002*on':d=1:s=640x480:fps=10",
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-y',
+    path.join(dir, 'selfie.mp4'),
   ]);
   selfieVideo = await readFile(path.join(dir, 'selfie.mp4'));
   // The same clip as a browser's MediaRecorder sends it (VP8 in WebM).
@@ -227,14 +249,18 @@ describe('POST /v1/faces/compare', () => {
       ['openface/clapton-1.jpg', 'openface/clapton-2.jpg', 'openface/lennon-1.jpg'],
     ] as const;
 
-    it.each(triples)('%s: another photo of the same person scores above somebody else', async (reference, same, other) => {
-      const genuine = await compared(t, await real(reference), await real(same));
-      const impostor = await compared(t, await real(reference), await real(other));
-      console.info(`real pair ${reference}: same person ${genuine.similarity}, another ${impostor.similarity}, threshold ${genuine.threshold}`);
-      expect(genuine.similarity).toBeGreaterThan(impostor.similarity);
-    }, 120_000);
+    it.each(triples)(
+      '%s: another photo of the same person scores above somebody else',
+      async (reference, same, other) => {
+        const genuine = await compared(t, await real(reference), await real(same));
+        const impostor = await compared(t, await real(reference), await real(other));
+        console.info(`real pair ${reference}: same person ${genuine.similarity}, another ${impostor.similarity}, threshold ${genuine.threshold}`);
+        expect(genuine.similarity).toBeGreaterThan(impostor.similarity);
+      },
+      120_000,
+    );
 
-    it('a real 10 s video against the same person\'s photo scores above another person\'s photo', async () => {
+    it("a real 10 s video against the same person's photo scores above another person's photo", async () => {
       const video = await real('face_recognition/video_lin_manuel_miranda_wh_10s.mp4');
       const genuine = await compared(t, await real('face_recognition/lin_manuel_miranda_1.png'), video);
       const impostor = await compared(t, await real('face_recognition/obama_1.jpg'), video);

@@ -7,17 +7,7 @@ import { insertSecretKey } from '../src/secret-keys/store.js';
 import { insertGrantor } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, lifecycleEvent, startedTransaction } from './support/fixtures.js';
-import {
-  invalidUtf8,
-  isConstrainedString,
-  oversizedString,
-  polyglots,
-  sampleOf,
-  seededRng,
-  wrongTypeFor,
-  type Rng,
-  type Schema,
-} from './support/fuzz-inputs.js';
+import { invalidUtf8, isConstrainedString, oversizedString, polyglots, sampleOf, seededRng, wrongTypeFor, type Rng, type Schema } from './support/fuzz-inputs.js';
 import { acceptConsents, journeyConsents, usableFront } from './support/journey.js';
 import { snapshotDiff, stateSnapshot } from './support/state-snapshot.js';
 import { imageSample, multipartBody, pdfSample, type FormPart } from './uploads/samples.js';
@@ -68,12 +58,18 @@ interface Variant {
 }
 
 type OpenApi = {
-  paths: Record<string, Record<string, {
-    operationId: RouteName;
-    parameters?: Array<{ in: string; name: string }>;
-    security?: Array<Record<string, string[]>>;
-    requestBody?: { content?: Record<string, { schema?: Schema }> };
-  }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: RouteName;
+        parameters?: Array<{ in: string; name: string }>;
+        security?: Array<Record<string, string[]>>;
+        requestBody?: { content?: Record<string, { schema?: Schema }> };
+      }
+    >
+  >;
 };
 
 function operationsOf(doc: OpenApi): Operation[] {
@@ -174,7 +170,10 @@ function credentialVariants(op: Operation, ctx: Context): Variant[] {
   }
   if (op.headerParams.includes('transaccion')) {
     variants.push(
-      ["the victim's apikey on another grantor's transaction", { ...base, transaccion: ctx.other.transaccion, cliente: ctx.other.cliente, ...(base['x-transaction-token'] ? { 'x-transaction-token': ctx.other['x-transaction-token'] } : {}) }],
+      [
+        "the victim's apikey on another grantor's transaction",
+        { ...base, transaccion: ctx.other.transaccion, cliente: ctx.other.cliente, ...(base['x-transaction-token'] ? { 'x-transaction-token': ctx.other['x-transaction-token'] } : {}) },
+      ],
       ['no transaccion header', without('transaccion')],
       ['transaccion not a UUID', { ...base, transaccion: "1' OR '1'='1" }],
       ['cliente of 8 KB', { ...base, cliente: 'c'.repeat(8192) }],
@@ -218,7 +217,8 @@ function pathVariants(op: Operation, ctx: Context, rng: Rng): Variant[] {
       { name: `${param} percent-encoded garbage`, request: { ...baseRequest(op, ctx), url: urlOf(op, ctx, { [param]: rng.pick(['%ff%fe', '..%2f..%2fetc%2fpasswd', '%c0%af', '%E2%80%AE']) }) } },
       { name: `${param} with a NUL character`, request: { ...baseRequest(op, ctx), url: urlOf(op, ctx, { [param]: `${rng.pick(['', 'a', demoId])}%00` }) } },
     ];
-    if (param === 'uuidTrx') variants.push({ name: "another grantor's transaction in the path", request: { ...baseRequest(op, ctx), url: urlOf(op, ctx, { uuidTrx: ctx.other.transaccion, uuidUser: ctx.other.cliente }) } });
+    if (param === 'uuidTrx')
+      variants.push({ name: "another grantor's transaction in the path", request: { ...baseRequest(op, ctx), url: urlOf(op, ctx, { uuidTrx: ctx.other.transaccion, uuidUser: ctx.other.cliente }) } });
     return variants;
   });
 }
@@ -248,7 +248,10 @@ function jsonVariants(op: Operation, ctx: Context, rng: Rng): Variant[] {
     const [name, child] = rng.pick(constrained);
     variants.push(
       { name: `${name} of 300,000 characters`, request: json(op, ctx, JSON.stringify({ ...sample, [name]: oversizedString(child, rng) })) },
-      { name: `extra fields and an oversized ${name}`, request: json(op, ctx, JSON.stringify({ ...sample, zz_extra: { admin: true, grantorId: ctx.other.transaccion }, [name]: `${rng.string(8)}${'x'.repeat((child.maxLength ?? 64) + 1)}` })) },
+      {
+        name: `extra fields and an oversized ${name}`,
+        request: json(op, ctx, JSON.stringify({ ...sample, zz_extra: { admin: true, grantorId: ctx.other.transaccion }, [name]: `${rng.string(8)}${'x'.repeat((child.maxLength ?? 64) + 1)}` })),
+      },
     );
   }
   if (strict.length) {
@@ -266,7 +269,10 @@ function jsonVariants(op: Operation, ctx: Context, rng: Rng): Variant[] {
   variants.push(
     { name: `body ${notAnObject.slice(0, 20)}`, request: json(op, ctx, notAnObject) },
     { name: 'prototype pollution keys', request: json(op, ctx, `{"__proto__":{"admin":true},"constructor":{"prototype":{"admin":true}},${JSON.stringify(sample).slice(1)}`) },
-    { name: `${deepField} nested 20,000 levels deep`, request: json(op, ctx, JSON.stringify({ ...sample, [deepField]: '@@DEEP@@' }).replace('"@@DEEP@@"', `${'['.repeat(20_000)}${']'.repeat(20_000)}`)) },
+    {
+      name: `${deepField} nested 20,000 levels deep`,
+      request: json(op, ctx, JSON.stringify({ ...sample, [deepField]: '@@DEEP@@' }).replace('"@@DEEP@@"', `${'['.repeat(20_000)}${']'.repeat(20_000)}`)),
+    },
     { name: 'body over the JSON limit', request: json(op, ctx, JSON.stringify({ ...sample, padding: 'p'.repeat(1_200_000) })) },
     { name: 'JSON sent as text/plain', request: json(op, ctx, 'uuid=1&turn=x', headersOf(op, ctx), 'text/plain; charset=utf-8') },
     { name: 'form-urlencoded body', request: json(op, ctx, 'uuid=1&turn=x', headersOf(op, ctx), 'application/x-www-form-urlencoded') },
@@ -291,7 +297,14 @@ function uploadVariants(op: Operation, ctx: Context, rng: Rng): Variant[] {
   variants.push(
     { name: 'truncated multipart (no closing boundary)', request: { ...whole, payload: body.subarray(0, Math.floor(body.length * (0.3 + rng.next() * 0.6))) } },
     { name: 'multipart without a boundary', request: { ...whole, headers: { ...whole.headers, 'content-type': 'multipart/form-data' } } },
-    { name: `no ${target.name} part`, request: multipart(op, ctx, parts.filter((part) => part !== target)) },
+    {
+      name: `no ${target.name} part`,
+      request: multipart(
+        op,
+        ctx,
+        parts.filter((part) => part !== target),
+      ),
+    },
     { name: `${target.name} sent as a text field`, request: multipart(op, ctx, replace({ name: target.name, value: 'no soy un archivo' })) },
     { name: `${target.name} empty`, request: multipart(op, ctx, replace({ ...target, data: Buffer.alloc(0) } as FormPart)) },
     { name: `${target.name} over the upload limit`, request: multipart(op, ctx, replace({ ...target, data: Buffer.concat([ctx.jpeg, Buffer.alloc(uploadLimit + 1024, 0x41)]) } as FormPart)) },
@@ -301,9 +314,23 @@ function uploadVariants(op: Operation, ctx: Context, rng: Rng): Variant[] {
   );
   if (textFields.length) {
     const field = rng.pick(textFields);
-    variants.push({ name: `${field.name} of 20 KB`, request: multipart(op, ctx, parts.map((part) => (part === field ? { name: field.name, value: rng.string(20_480) } : part))) });
+    variants.push({
+      name: `${field.name} of 20 KB`,
+      request: multipart(
+        op,
+        ctx,
+        parts.map((part) => (part === field ? { name: field.name, value: rng.string(20_480) } : part)),
+      ),
+    });
     const nulField = rng.pick(textFields) as { name: string; value: string };
-    variants.push({ name: `NUL character in ${nulField.name}`, request: multipart(op, ctx, parts.map((part) => (part === nulField ? { name: nulField.name, value: `${nulField.value}\u0000` } : part))) });
+    variants.push({
+      name: `NUL character in ${nulField.name}`,
+      request: multipart(
+        op,
+        ctx,
+        parts.map((part) => (part === nulField ? { name: nulField.name, value: `${nulField.value}\u0000` } : part)),
+      ),
+    });
   }
   return variants;
 }

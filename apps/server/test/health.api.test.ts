@@ -68,10 +68,17 @@ describe('readiness of the blob store and the engines', () => {
 
   it('is not ready while the S3 bucket cannot be reached', async () => {
     const port = await closedPort();
-    const t = await startTestApp({ name: 'sqlite' }, {
-      S3_BUCKET: 'kyc-evidence', S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: 'test', S3_SECRET_ACCESS_KEY: 'test-secret', S3_FORCE_PATH_STYLE: 'true',
-    });
+    const t = await startTestApp(
+      { name: 'sqlite' },
+      {
+        S3_BUCKET: 'kyc-evidence',
+        S3_ENDPOINT: `http://127.0.0.1:${port}`,
+        S3_REGION: 'us-east-1',
+        S3_ACCESS_KEY_ID: 'test',
+        S3_SECRET_ACCESS_KEY: 'test-secret',
+        S3_FORCE_PATH_STYLE: 'true',
+      },
+    );
     try {
       const res = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);

@@ -17,7 +17,7 @@ function toGrey(frames: Buffer[], width: number, height: number): SampledFrames 
       const out = new Uint8Array(w * h);
       for (let y = 0; y < h; y++) {
         for (let x = 0; x < w; x++) {
-          const i = ((2 * y) * width + 2 * x) * 3;
+          const i = (2 * y * width + 2 * x) * 3;
           out[y * w + x] = Math.round(0.299 * rgb[i]! + 0.587 * rgb[i + 1]! + 0.114 * rgb[i + 2]!);
         }
       }

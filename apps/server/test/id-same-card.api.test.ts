@@ -31,10 +31,7 @@ afterAll(async () => {
 
 function ocrForm(headers: Headers, side: string, image: Buffer): FormPart[] {
   const text = { uuidUser: headers.cliente, side, bucket: 'identificaciones', originOS: 'android', SERVICE_ROTATE_IMAGE: 'true' };
-  return [
-    ...Object.entries(text).map(([name, value]) => ({ name, value })),
-    { name: 'ine', filename: `${side}.png`, contentType: 'image/png', data: image },
-  ];
+  return [...Object.entries(text).map(([name, value]) => ({ name, value })), { name: 'ine', filename: `${side}.png`, contentType: 'image/png', data: image }];
 }
 
 describe.each(engines)('POST /v2/ocr: front and back are one card ($name)', (engine) => {

@@ -59,7 +59,11 @@ async function startGateway(): Promise<FakeGateway> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   gateway.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  gateway.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  gateway.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return gateway;
 }
 
@@ -118,16 +122,14 @@ describe.each(engines)('Renapo and INE checks ($name)', (engine) => {
     expect(res.statusCode, res.body).toBe(200);
     const check = res.json().payload as Check;
     expect(check).toMatchObject({ outcome: 'passed', source: 'local', curp: front.curp });
-    expect(check.checks.map((c) => c.rule)).toEqual([
-      'estructura', 'digito_verificador', 'iniciales_nombre', 'consonantes_nombre', 'fecha_nacimiento', 'sexo', 'entidad_nacimiento',
-    ]);
+    expect(check.checks.map((c) => c.rule)).toEqual(['estructura', 'digito_verificador', 'iniciales_nombre', 'consonantes_nombre', 'fecha_nacimiento', 'sexo', 'entidad_nacimiento']);
     const stored = await latestEvidence(local.db, cipher, headers.transaccion, evidenceKind.renapo);
     expect(stored?.payload).toMatchObject({ curp: front.curp, outcome: 'passed', source: 'local', idRead: true });
     const events = await local.app.inject({ method: 'GET', url: `/v1/transactions/${headers.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } });
     expect((events.json().payload.evidence as { kind: string }[]).map((e) => e.kind)).toContain('renapo');
   });
 
-  it('reports a CURP that is not the ID holder\'s as failed, still with a 200', async () => {
+  it("reports a CURP that is not the ID holder's as failed, still with a 200", async () => {
     const headers = trxHeaders();
     await seedReads(local, cipher, headers);
     const curp = String(front.curp);
@@ -247,16 +249,20 @@ describe.each(engines)('Renapo and INE checks ($name)', (engine) => {
     const headers = trxHeaders();
     await seedReads(withGateway, gatewayCipher, headers);
     gateway.answer = (body) => ({
-      body: body.curp === front.curp
-        ? { found: true, curpStatus: 'AN', names: String(front.nombres), firstSurname: String(front.apellidoPaterno), secondSurname: String(front.apellidoMaterno) }
-        : { found: false },
+      body:
+        body.curp === front.curp
+          ? { found: true, curpStatus: 'AN', names: String(front.nombres), firstSurname: String(front.apellidoPaterno), secondSurname: String(front.apellidoMaterno) }
+          : { found: false },
     });
     const before = gateway.received.length;
     const res = await post(withGateway, '/v1/renapo', headers, renapoBody(headers, String(front.curp)));
     const check = res.json().payload as Check;
     expect(check.outcome).toBe('passed');
     expect(check.source).toMatch(/^renapo-gateway 127\.0\.0\.1:/);
-    expect(check.checks.slice(-2).map((c) => [c.rule, c.passed])).toEqual([['renapo_registro', true], ['renapo_nombre', true]]);
+    expect(check.checks.slice(-2).map((c) => [c.rule, c.passed])).toEqual([
+      ['renapo_registro', true],
+      ['renapo_nombre', true],
+    ]);
     expect(gateway.received.slice(before)).toEqual([{ path: '/renapo', authorization: 'Bearer secreto-renapo', body: { curp: front.curp } }]);
 
     gateway.answer = () => ({ body: { found: true, curpStatus: 'BD' } });
@@ -301,9 +307,7 @@ describe.each(engines)('Renapo and INE checks ($name)', (engine) => {
     expect(check.outcome).toBe('passed');
     expect(check.source).toMatch(/^ine-gateway/);
     expect(check.checks.slice(-2).map((c) => c.rule)).toEqual(['lista_nominal', 'credencial_vigente']);
-    expect(gateway.received.slice(before)).toEqual([
-      { path: '/ine', authorization: undefined, body: { cic: back.cicMRZ, identificadorCiudadano: back.ciudadanoMRZ } },
-    ]);
+    expect(gateway.received.slice(before)).toEqual([{ path: '/ine', authorization: undefined, body: { cic: back.cicMRZ, identificadorCiudadano: back.ciudadanoMRZ } }]);
     gateway.answer = () => ({ body: { found: true, current: false, detail: 'credencial reemplazada' } });
     const replaced = await post(withGateway, '/v1/ine', headers, ineBody(headers, { cic: String(back.cicMRZ) }));
     expect(replaced.json().payload.outcome).toBe('failed');
@@ -338,9 +342,17 @@ describe('Renapo and INE checks after real /v2/ocr reads (sqlite)', () => {
     await acceptConsents(t.app, headers);
     const front = await read(headers, 'front', images.front);
     const back = await read(headers, 'back', images.back);
-    const renapo = await t.app.inject({ method: 'POST', url: '/v1/renapo', headers: { ...headers, authorization: 'Bearer demo-secret' }, payload: { uuid: headers.cliente, turn: -1, curp: front.curp } });
+    const renapo = await t.app.inject({
+      method: 'POST',
+      url: '/v1/renapo',
+      headers: { ...headers, authorization: 'Bearer demo-secret' },
+      payload: { uuid: headers.cliente, turn: -1, curp: front.curp },
+    });
     const renapoCheck = renapo.json().payload as Check;
-    expect(renapoCheck.checks.filter((c) => !c.passed), JSON.stringify(renapoCheck)).toEqual([]);
+    expect(
+      renapoCheck.checks.filter((c) => !c.passed),
+      JSON.stringify(renapoCheck),
+    ).toEqual([]);
     expect(renapoCheck.outcome).toBe('passed');
     expect(renapoCheck.curp).toBe(images.truth.ocrFront.curp);
     const ine = await t.app.inject({
@@ -350,7 +362,10 @@ describe('Renapo and INE checks after real /v2/ocr reads (sqlite)', () => {
       payload: { uuid: headers.cliente, turn: -1, data: { cic: back.cicMRZ }, fingerprint: { indexLeft: null, indexRight: '' } },
     });
     const ineCheck = ine.json().payload as Check;
-    expect(ineCheck.checks.filter((c) => !c.passed), JSON.stringify(ineCheck)).toEqual([]);
+    expect(
+      ineCheck.checks.filter((c) => !c.passed),
+      JSON.stringify(ineCheck),
+    ).toEqual([]);
     expect(ineCheck.outcome).toBe('passed');
     expect(back.cicMRZ).toBe(images.truth.ocrBack?.cicMRZ);
   }, 60_000);

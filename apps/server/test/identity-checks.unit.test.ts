@@ -18,10 +18,7 @@ function person(overrides: Partial<CurpInput> = {}): { curp: string; holder: IdH
   };
   const curp = computeCurp(input);
   const { y, m, d } = input.fechaNacimiento;
-  const clave = computeClaveElector(
-    { ...input, estadoNum: input.estadoCurp === 'JC' ? 14 : 9 },
-    '123',
-  );
+  const clave = computeClaveElector({ ...input, estadoNum: input.estadoCurp === 'JC' ? 14 : 9 }, '123');
   return {
     curp,
     holder: {
@@ -51,9 +48,7 @@ describe('CURP rules and consistency with the ID read', () => {
       };
       const result = curpRules(who.curp, holder);
       expect(failed(result.checks), `${who.curp} ${who.nombres} ${who.apellidoPaterno} ${who.apellidoMaterno}`).toEqual([]);
-      expect(result.checks.map((c) => c.rule)).toEqual([
-        'estructura', 'digito_verificador', 'iniciales_nombre', 'consonantes_nombre', 'fecha_nacimiento', 'sexo', 'entidad_nacimiento',
-      ]);
+      expect(result.checks.map((c) => c.rule)).toEqual(['estructura', 'digito_verificador', 'iniciales_nombre', 'consonantes_nombre', 'fecha_nacimiento', 'sexo', 'entidad_nacimiento']);
       expect(overallOutcome(result.checks, result.consistencyChecked)).toBe('passed');
     }
   });
@@ -107,7 +102,12 @@ describe('CURP rules and consistency with the ID read', () => {
 
   it('reads the holder from an evidence payload and normalises a typed CURP', () => {
     expect(idHolderFrom({ nombres: ' ANA ', sexo: 'M', curp: 1, fechaNacimiento: '' })).toEqual({
-      nombres: 'ANA', apellidoPaterno: undefined, apellidoMaterno: undefined, fechaNacimiento: undefined, sexo: 'M', claveElector: undefined,
+      nombres: 'ANA',
+      apellidoPaterno: undefined,
+      apellidoMaterno: undefined,
+      fechaNacimiento: undefined,
+      sexo: 'M',
+      claveElector: undefined,
     });
     expect(normaliseCurp(' helg900215mdfrpd09 ')).toBe('HELG900215MDFRPD09');
     expect(plainName('María  José Núñez-Peña')).toBe('MARIA JOSE NUÑEZ PEÑA');
@@ -117,13 +117,12 @@ describe('CURP rules and consistency with the ID read', () => {
     const { curp, holder } = person();
     expect(failed(registryRules({ found: false }, curp, holder))).toEqual(['renapo_registro']);
     expect(failed(registryRules({ found: true, curpStatus: 'BD' }, curp, holder))).toEqual(['renapo_registro']);
-    const same = registryRules(
-      { found: true, curpStatus: 'AN', names: 'Guadalupe', firstSurname: 'Hernandez', secondSurname: 'Lopez', birthDate: '1990-02-15', sex: 'M' },
-      curp,
-      holder,
-    );
+    const same = registryRules({ found: true, curpStatus: 'AN', names: 'Guadalupe', firstSurname: 'Hernandez', secondSurname: 'Lopez', birthDate: '1990-02-15', sex: 'M' }, curp, holder);
     expect(same.map((c) => [c.rule, c.passed])).toEqual([
-      ['renapo_registro', true], ['renapo_nombre', true], ['renapo_fecha_nacimiento', true], ['renapo_sexo', true],
+      ['renapo_registro', true],
+      ['renapo_nombre', true],
+      ['renapo_fecha_nacimiento', true],
+      ['renapo_sexo', true],
     ]);
     expect(failed(registryRules({ found: true, names: 'ROSA', firstSurname: 'HERNANDEZ' }, curp, holder))).toEqual(['renapo_nombre']);
   });
@@ -175,8 +174,16 @@ describe('INE credential rules', () => {
     const ok = ineRules(data, back, front);
     expect(failed(ok.checks)).toEqual([]);
     expect(ok.checks.map((c) => c.rule)).toEqual([
-      'formato_ocr', 'formato_clave_elector', 'formato_emision', 'ocr_mrz', 'seccion_frente', 'clave_elector_frente',
-      'emision_frente', 'clave_fecha_nacimiento', 'clave_sexo', 'mrz_digitos_verificadores',
+      'formato_ocr',
+      'formato_clave_elector',
+      'formato_emision',
+      'ocr_mrz',
+      'seccion_frente',
+      'clave_elector_frente',
+      'emision_frente',
+      'clave_fecha_nacimiento',
+      'clave_sexo',
+      'mrz_digitos_verificadores',
     ]);
     const otherEmision = who.ine.emision === '01' ? '02' : '01';
     expect(failed(ineRules({ ...data, numeroEmisionCredencial: otherEmision }, back, front).checks)).toEqual(['emision_frente']);

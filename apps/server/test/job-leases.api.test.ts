@@ -90,7 +90,11 @@ describe.each(engines)('job leases ($name)', (engine) => {
         throw new Error(`the child worker did not start the job: ${stderr}`, { cause: error });
       });
       // The worker logs the request that enqueued the job.
-      const started = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'job started');
+      const started = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.msg === 'job started');
       expect(started).toMatchObject({ jobId: id, kind: 'lease-probe', reqId: 'req-lease-probe-1' });
 
       // Its heartbeat moves the lease on while the handler runs.
@@ -105,10 +109,14 @@ describe.each(engines)('job leases ($name)', (engine) => {
 
     const runs: string[] = [];
     workers.push(startJobWorker({ db, cipher, log: silent, handlers: { 'lease-probe': async (job) => void runs.push(job.id) } }));
-    const done = await waitFor(async () => {
-      const state = await jobState(db, id);
-      return state?.state === 'done' ? state : undefined;
-    }, 20_000, 50);
+    const done = await waitFor(
+      async () => {
+        const state = await jobState(db, id);
+        return state?.state === 'done' ? state : undefined;
+      },
+      20_000,
+      50,
+    );
     const retriedAfterMs = Date.now() - killedAt;
     console.log(`job of the killed worker completed ${retriedAfterMs} ms after the kill`);
     expect(retriedAfterMs).toBeLessThan(15_000);

@@ -60,10 +60,7 @@ describe.each(engines)('the journey order, held by the server ($name)', (engine)
     'POST /v1/otp': (h) => multipart('/v1/otp', h, [...text({ uuid: h.cliente }), image('file')]),
     'POST /v1/videotoken/code': (h) => json('/v1/videotoken/code', h, { uuid: h.cliente }),
     'POST /v2/videotoken': (h) =>
-      multipart('/v2/videotoken', h, [
-        ...text({ uuidUser: h.cliente, created: String(Date.now()), expire: String(Date.now() + 60_000), service_call: 'videotoken-embedding' }),
-        video('videotoken'),
-      ]),
+      multipart('/v2/videotoken', h, [...text({ uuidUser: h.cliente, created: String(Date.now()), expire: String(Date.now() + 60_000), service_call: 'videotoken-embedding' }), video('videotoken')]),
     'POST /v1/proccessdocuments': (h) => json('/v1/proccessdocuments', withSecret(h), { uuidUser: h.cliente }),
     'POST /v1/nom_151': (h) => json('/v1/nom_151', withSecret(h), { uuidUser: h.cliente, custom_uuid: 'x', tipo_envio: 'COMPLETO', semaforo: 'green' }),
     'POST /v1/async_zip_nom_151_correo': (h) =>
@@ -73,7 +70,15 @@ describe.each(engines)('the journey order, held by the server ($name)', (engine)
   /** What a transaction has stored, row by row, and the files under the data folder. */
   async function stored(uuidTrx: string) {
     const count = async (table: 'transactions' | 'evidence' | 'transaction_attempts' | 'audit_events' | 'lifecycle_events' | 'video_token_codes') =>
-      Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('uuid_trx', '=', uuidTrx).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await t.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('uuid_trx', '=', uuidTrx)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return {
       transactions: await count('transactions'),
       evidence: await count('evidence'),
@@ -96,7 +101,10 @@ describe.each(engines)('the journey order, held by the server ($name)', (engine)
 
   const usableFront = async (h: Headers) =>
     addEvidence(t.db, createDataCipher(loadDataKey(t.config).key), {
-      uuidTrx: h.transaccion, grantorId: demoId, kind: evidenceKind.idFront, payload: { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: {} },
+      uuidTrx: h.transaccion,
+      grantorId: demoId,
+      kind: evidenceKind.idFront,
+      payload: { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: {} },
     });
 
   it('refuses every capture and document call of a fresh transaction, creating nothing', async () => {
@@ -116,7 +124,10 @@ describe.each(engines)('the journey order, held by the server ($name)', (engine)
     }
     // A refused read is recorded, but it is not the ID step.
     await addEvidence(t.db, createDataCipher(loadDataKey(t.config).key), {
-      uuidTrx: headers.transaccion, grantorId: demoId, kind: evidenceKind.idFront, payload: { verdict: { kind: 'rejected', reason: 'not_a_document' } },
+      uuidTrx: headers.transaccion,
+      grantorId: demoId,
+      kind: evidenceKind.idFront,
+      payload: { verdict: { kind: 'rejected', reason: 'not_a_document' } },
     });
     await expectRefused('POST /v1/file', headers, 'idFront');
   });
@@ -143,7 +154,9 @@ describe.each(engines)('the journey order, held by the server ($name)', (engine)
     await usableFront(headers);
     expect((await calls['POST /v1/videotoken/code']!(headers)).statusCode).toBe(200);
     const cancel = await t.app.inject({
-      method: 'POST', url: '/v1/update_cycle', headers,
+      method: 'POST',
+      url: '/v1/update_cycle',
+      headers,
       payload: lifecycleEvent(headers, { step: 'video_token', event: JSON.stringify({ status: 'INCOMPLETED', step: 'video_token', description: 'Cancelado' }) }),
     });
     expect(cancel.statusCode, cancel.body).toBe(200);
@@ -159,10 +172,12 @@ describe.each(engines)('the journey order, held by the server ($name)', (engine)
     expect((await calls['POST /v1/async_zip_nom_151_correo']!(headers)).statusCode).toBe(409);
   });
 
-  it('an acceptance without the text\'s version and SHA-256 is not a consent', async () => {
+  it("an acceptance without the text's version and SHA-256 is not a consent", async () => {
     const headers = trxHeaders();
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/celd_events', headers,
+      method: 'POST',
+      url: '/v1/celd_events',
+      headers,
       payload: { uuid_clt: headers.cliente, uuid_trx: headers.transaccion, uuid_oto: demoId, paso: 'terminos', tipo: 'Aceptación', dato: 'sí', finished: false, time_stamp: new Date().toISOString() },
     });
     expect(res.statusCode).toBe(200);

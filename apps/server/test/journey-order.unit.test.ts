@@ -34,7 +34,10 @@ describe('the journey order (domain/journey-order.ts)', () => {
   it('lists every step a call needs in the journey order', () => {
     const order: JourneyStep[] = ['terminos', 'idFront', 'clausula', 'autorizacion', 'faceVideo'];
     for (const [call, steps] of Object.entries(requiredSteps)) {
-      expect([...steps].sort((a, b) => order.indexOf(a) - order.indexOf(b)), call).toEqual(steps);
+      expect(
+        [...steps].sort((a, b) => order.indexOf(a) - order.indexOf(b)),
+        call,
+      ).toEqual(steps);
     }
   });
 });

@@ -52,7 +52,11 @@ describe('the launcher package', () => {
 
   it('ships every file its exports name (but the workspace-only source condition) and its types', () => {
     const targets = Object.values(manifest.exports).flatMap((target) =>
-      typeof target === 'string' ? [target] : Object.entries(target).filter(([condition]) => condition !== 'source').map(([, file]) => file),
+      typeof target === 'string'
+        ? [target]
+        : Object.entries(target)
+            .filter(([condition]) => condition !== 'source')
+            .map(([, file]) => file),
     );
     expect(targets.length).toBeGreaterThanOrEqual(3);
     for (const file of [...targets, manifest.types]) expect(existsSync(path.join(installed, file)), file).toBe(true);

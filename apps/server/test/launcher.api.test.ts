@@ -22,7 +22,7 @@ async function auth(t: TestApp, uuid: string, key: string, origin = partner) {
 }
 
 async function credentials(t: TestApp, key = demoKey, origin = partner) {
-  const uuid = (identity(t, key, origin).then((r) => (r.json() as { payload: { uuid: string } }).payload.uuid));
+  const uuid = identity(t, key, origin).then((r) => (r.json() as { payload: { uuid: string } }).payload.uuid);
   const user = await uuid;
   const token = ((await auth(t, user, key, origin)).json() as { payload: { token: string } }).payload.token;
   return { uuid: user, token };
@@ -159,7 +159,6 @@ describe.each(engines)('launcher calls ($name)', (engine) => {
     await refused(verify(t, token, uuid, 'https://evil.example/tienda'));
     await refused(verify(t, token, uuid, `${partner}/tienda`, otherKey));
   });
-
 });
 
 describe('the served launcher', () => {

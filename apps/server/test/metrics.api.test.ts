@@ -62,7 +62,7 @@ describe.each(engines)('/metrics ($name)', (engine) => {
     expect(after).not.toContain(idOtorgante);
   });
 
-  it('shows the engines\' slots, the job queue per kind with its oldest due age, and the process metrics', async () => {
+  it("shows the engines' slots, the job queue per kind with its oldest due age, and the process metrics", async () => {
     const cipher = createDataCipher(loadDataKey(api.config).key);
     await enqueueJob(api.db, cipher, { kind: 'metrics-probe', payload: {}, runAt: new Date(Date.now() - 60_000) });
     await enqueueJob(api.db, cipher, { kind: 'metrics-probe', payload: {}, runAt: new Date(Date.now() + 3_600_000) });

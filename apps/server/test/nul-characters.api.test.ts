@@ -37,7 +37,10 @@ describe.each(engines)('NUL characters in requests ($name)', (engine) => {
     await refusedUnchanged({ method: 'POST', url: '/v1/celd_events', headers: journey, payload: auditEvent(journey, { tipo: '\u0000' }) }, /body field tipo/);
     await refusedUnchanged({ method: 'POST', url: '/v1/update_cycle', headers: journey, payload: lifecycleEvent(journey, { step: 'ter\u0000minos' }) }, /body field step/);
     await refusedUnchanged({ method: 'POST', url: '/v1/update_cycle', headers: journey, payload: lifecycleEvent(journey, { nombreCompleto: 'María\u0000' }) }, /body field nombreCompleto/);
-    await refusedUnchanged({ method: 'POST', url: '/v1/postalcodes', headers: journey, payload: { uuid: journey.cliente, address: { cp: '06700', street: 'Calle\u0000 1' } } }, /body field address\.street/);
+    await refusedUnchanged(
+      { method: 'POST', url: '/v1/postalcodes', headers: journey, payload: { uuid: journey.cliente, address: { cp: '06700', street: 'Calle\u0000 1' } } },
+      /body field address\.street/,
+    );
   });
 
   it('refuses a NUL in a path or query parameter with 400', async () => {

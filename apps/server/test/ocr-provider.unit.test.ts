@@ -7,7 +7,10 @@ function controllableEngine() {
   const releases: Array<() => void> = [];
   let closed = false;
   const engine: OcrEngine = {
-    read: () => new Promise((resolve) => releases.push(() => resolve({ documentType: 'INE', side: 'front', ocrData: {}, geometry: { cardFound: true, rotationDeg: 0, cropped: true }, warnings: [], timingsMs: {} }))),
+    read: () =>
+      new Promise((resolve) =>
+        releases.push(() => resolve({ documentType: 'INE', side: 'front', ocrData: {}, geometry: { cardFound: true, rotationDeg: 0, cropped: true }, warnings: [], timingsMs: {} })),
+      ),
     readProof: () => new Promise((resolve) => releases.push(() => resolve({ fields: {}, lineCount: 0, timingsMs: {} }))),
     close: async () => {
       closed = true;

@@ -31,16 +31,30 @@ beforeAll(async () => {
   front = await load('ine-000-front-clean');
   back = await load('ine-000-back-clean');
   // A photo of an empty dark table: an image, but no document.
-  blank = await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#202124' } }).png().toBuffer();
+  blank = await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#202124' } })
+    .png()
+    .toBuffer();
   // A Peru DNI back (TD1 'I<PER') as printed, and the same with its birth-date check digit wrong.
   const good = buildTd1({
-    documentCode: 'I<', issuer: 'PER', documentNumber: '46027896', optional1: '', birthDate: { y: 1988, m: 3, d: 9 },
-    sex: 'F', expiryDate: { y: 2031, m: 5, d: 20 }, nationality: 'PER', optional2: '', surnames: ['QUISPE', 'MAMANI'],
+    documentCode: 'I<',
+    issuer: 'PER',
+    documentNumber: '46027896',
+    optional1: '',
+    birthDate: { y: 1988, m: 3, d: 9 },
+    sex: 'F',
+    expiryDate: { y: 2031, m: 5, d: 20 },
+    nationality: 'PER',
+    optional2: '',
+    surnames: ['QUISPE', 'MAMANI'],
     givenNames: 'ROSA ELENA',
   });
   const bad = [good[0], `${good[1].slice(0, 6)}${(Number(good[1][6]) + 3) % 10}${good[1].slice(7)}`, good[2]];
-  const onTable = async (lines: readonly string[]) => sharp(await renderMrzDocumentPng('TD1', lines, 'MUESTRA'))
-    .resize({ width: 1400 }).extend({ top: 100, bottom: 100, left: 100, right: 100, background: '#2b2b2e' }).png().toBuffer();
+  const onTable = async (lines: readonly string[]) =>
+    sharp(await renderMrzDocumentPng('TD1', lines, 'MUESTRA'))
+      .resize({ width: 1400 })
+      .extend({ top: 100, bottom: 100, left: 100, right: 100, background: '#2b2b2e' })
+      .png()
+      .toBuffer();
   goodBack = await onTable(good);
   badBack = await onTable(bad);
 }, 60_000);
@@ -149,7 +163,14 @@ describe.each(engines)('POST /v2/ocr ($name)', (engine) => {
     expect((await post(headers, ocrForm(headers, 'front', front.image.subarray(0, front.image.length / 2)))).statusCode).toBe(400);
     expect((await post(headers, ocrForm(headers, 'lateral', front.image))).statusCode).toBe(400);
     expect((await post(headers, ocrForm(headers, 'front', undefined))).statusCode).toBe(400);
-    expect((await post(headers, ocrForm({ ...headers, cliente: crypto.randomUUID() }, 'front', front.image).map((p) => p))).statusCode).toBe(400);
+    expect(
+      (
+        await post(
+          headers,
+          ocrForm({ ...headers, cliente: crypto.randomUUID() }, 'front', front.image).map((p) => p),
+        )
+      ).statusCode,
+    ).toBe(400);
     expect((await post({ ...headers, apikey: 'nope' }, ocrForm(headers, 'front', front.image))).statusCode).toBe(401);
     expect((await post({ ...headers, apikey: otherKey }, ocrForm(headers, 'front', front.image))).statusCode).toBe(403);
     const state = await events(headers.transaccion);

@@ -68,13 +68,23 @@ describe('an integrator generating a client from /openapi.json (sqlite)', () => 
     const result = await new Validator().validate(document as never);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
-    const operations = Object.values(document.paths as Record<string, Record<string, { operationId?: string; tags?: string[]; requestBody?: { content: Record<string, { schema: { properties: Record<string, { format?: string }> } }> } }>>).flatMap((p) => Object.values(p));
+    const operations = Object.values(
+      document.paths as Record<
+        string,
+        Record<string, { operationId?: string; tags?: string[]; requestBody?: { content: Record<string, { schema: { properties: Record<string, { format?: string }> } }> } }>
+      >,
+    ).flatMap((p) => Object.values(p));
     const ids = operations.map((o) => o.operationId);
     expect(ids.every(Boolean)).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
     expect(operations.every((o) => (o.tags ?? []).length > 0)).toBe(true);
     const paths = document.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, { format?: string }> } }> } }>>;
-    for (const [url, field] of [['/v2/ocr', 'ine'], ['/v1/file', 'file'], ['/v1/otp', 'file'], ['/v2/videotoken', 'videotoken']] as const) {
+    for (const [url, field] of [
+      ['/v2/ocr', 'ine'],
+      ['/v1/file', 'file'],
+      ['/v1/otp', 'file'],
+      ['/v2/videotoken', 'videotoken'],
+    ] as const) {
       const body = paths[url]?.post?.requestBody?.content['multipart/form-data']?.schema;
       expect(body?.properties[field]?.format, url).toBe('binary');
     }
@@ -83,7 +93,15 @@ describe('an integrator generating a client from /openapi.json (sqlite)', () => 
   });
 
   it('gives an example, valid against its schema, for every parameter, every multipart text field and the error body', () => {
-    interface StringSchema { type?: string; pattern?: string; minLength?: number; maxLength?: number; enum?: unknown[]; format?: string; examples?: unknown[] }
+    interface StringSchema {
+      type?: string;
+      pattern?: string;
+      minLength?: number;
+      maxLength?: number;
+      enum?: unknown[];
+      format?: string;
+      examples?: unknown[];
+    }
     const invalid = (schema: StringSchema, value: unknown): string | undefined => {
       if (schema.enum && !schema.enum.includes(value)) return 'not in enum';
       if (schema.type !== 'string') return undefined;
@@ -94,7 +112,10 @@ describe('an integrator generating a client from /openapi.json (sqlite)', () => 
       return undefined;
     };
     const problems: string[] = [];
-    type Operation = { parameters?: Array<{ name: string; in: string; example?: unknown; schema: StringSchema }>; requestBody?: { content: Record<string, { schema: { properties?: Record<string, StringSchema> } }> } };
+    type Operation = {
+      parameters?: Array<{ name: string; in: string; example?: unknown; schema: StringSchema }>;
+      requestBody?: { content: Record<string, { schema: { properties?: Record<string, StringSchema> } }> };
+    };
     for (const [url, operations] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
       for (const [method, operation] of Object.entries(operations)) {
         for (const parameter of operation.parameters ?? []) {
@@ -120,8 +141,16 @@ describe('an integrator generating a client from /openapi.json (sqlite)', () => 
   });
 
   it("gives every JSON body field an example the server's own schema accepts, and each parameter one its schema accepts", () => {
-    type Operation = { operationId: string; parameters?: Array<{ name: string; in: string; example?: unknown }>; requestBody?: { content: Record<string, { schema: { properties?: Record<string, { examples?: unknown[] }> } }> } };
-    const operations = new Map(Object.values(document.paths as Record<string, Record<string, Operation>>).flatMap((p) => Object.values(p)).map((o) => [o.operationId, o]));
+    type Operation = {
+      operationId: string;
+      parameters?: Array<{ name: string; in: string; example?: unknown }>;
+      requestBody?: { content: Record<string, { schema: { properties?: Record<string, { examples?: unknown[] }> } }> };
+    };
+    const operations = new Map(
+      Object.values(document.paths as Record<string, Record<string, Operation>>)
+        .flatMap((p) => Object.values(p))
+        .map((o) => [o.operationId, o]),
+    );
     const member = (schema: unknown, name: string): z.ZodType | undefined => {
       if (!(schema instanceof z.ZodObject)) return undefined;
       const shape = schema.shape as Record<string, z.ZodType>;

@@ -14,7 +14,14 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
   const otherId = randomUUID();
   const otherKey = generateApiKey();
   const countTransactions = async () =>
-    Number((await t.db.selectFrom('transactions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.db
+          .selectFrom('transactions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     t = await startTestApp(engine);

@@ -97,8 +97,7 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
     };
   }
 
-  const issue = (document: 'autorizacion' | 'reporte', expiresInMs = 3_600_000) =>
-    issueResultLink(links, { ...subject(), document, expiresAt: new Date(Date.now() + expiresInMs) });
+  const issue = (document: 'autorizacion' | 'reporte', expiresInMs = 3_600_000) => issueResultLink(links, { ...subject(), document, expiresAt: new Date(Date.now() + expiresInMs) });
 
   beforeAll(async () => {
     t = await startTestApp(engine, testScheduleEnv);
@@ -145,7 +144,10 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
     expect(url.pathname).toBe('/pdf_token');
     expect(Object.fromEntries(url.searchParams)).toEqual({ uuid: h.cliente, idOtorgante: demoId, fecha: String(link.fecha), uuidTrx: h.transaccion, token: link.credential });
 
-    const missing = await multipart('/v1/public_otp', {}, [{ name: 'uuid', value: h.cliente }, { name: 'file', filename: 'rostro.jpg', contentType: 'image/jpeg', data: photo }]);
+    const missing = await multipart('/v1/public_otp', {}, [
+      { name: 'uuid', value: h.cliente },
+      { name: 'file', filename: 'rostro.jpg', contentType: 'image/jpeg', data: photo },
+    ]);
     expect(missing.statusCode).toBe(400);
     const [head, body, signature] = link.credential.split('.') as [string, string, string];
     const tampered = `${head}.${body}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
@@ -241,11 +243,35 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
       const auth = await authorizeLink(links, link.credential, h.cliente);
       const { uuidTrx, uuidUser, grantorId } = auth.link;
       const handler = videoTokenRecordingHandlers({ db: t.db, cipher, blobs, face }, links).VIDEO_TOKEN_PDF;
-      const message = { uuid: h.cliente, cliente: h.cliente, transaccion: h.transaccion, type: 'VIDEO_TOKEN_PDF' as const, key: link.credential, created: codes.created, expire: codes.expire, service: 'videotoken-pdf' };
-      const recording = { path: holderWebm, mimeType: 'video/webm' as const, message, durationMs: 9000, tracks: ['video', 'audio'] as ('video' | 'audio')[], blobKey: 'unused', sha256: '', size: 0, evidenceId: '' };
+      const message = {
+        uuid: h.cliente,
+        cliente: h.cliente,
+        transaccion: h.transaccion,
+        type: 'VIDEO_TOKEN_PDF' as const,
+        key: link.credential,
+        created: codes.created,
+        expire: codes.expire,
+        service: 'videotoken-pdf',
+      };
+      const recording = {
+        path: holderWebm,
+        mimeType: 'video/webm' as const,
+        message,
+        durationMs: 9000,
+        tracks: ['video', 'audio'] as ('video' | 'audio')[],
+        blobKey: 'unused',
+        sha256: '',
+        size: 0,
+        evidenceId: '',
+      };
       const reply = await handler(recording, { grantor: auth.grantor, transaction: { uuidTrx, uuidUser, grantorId }, link: auth });
       // On a refusal, the decision's signals say why (a CI failure is then readable without a re-run).
-      const why = reply.status === 200 ? '' : JSON.stringify((await t.app.inject({ method: 'GET', url: `/v1/transactions/${h.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } })).json().payload.evidence.at(-1)).slice(0, 4000);
+      const why =
+        reply.status === 200
+          ? ''
+          : JSON.stringify(
+              (await t.app.inject({ method: 'GET', url: `/v1/transactions/${h.transaccion}/events`, headers: { authorization: 'Bearer demo-secret' } })).json().payload.evidence.at(-1),
+            ).slice(0, 4000);
       expect(reply.status, `${JSON.stringify(reply.res)} ${why}`).toBe(200);
       const documentLink = (reply.res as { payload: { match: boolean; documentLink: string } }).payload.documentLink;
       expect(reply.res).toMatchObject({ status: 200, payload: { match: true, liveness: true } });

@@ -25,7 +25,21 @@ import { emlAttachments, pdfText, unzip, waitFor } from './results/support.js';
 
 /** The report reads as a document: Spanish labels, no wire or storage names, no English, no configuration hints. */
 function expectReadableReport(text: string): void {
-  const rawNames = ['_acepted', 'nombreCompleto', 'INCOMPLETED', 'preparacion_comprobante', 'Otro dato', 'rostro_coincidencia', 'prueba_de_vida', 'ocr_frente', 'video_token', 'data_user', 'rostro_identificacion', 'GREEN', 'YELLOW'];
+  const rawNames = [
+    '_acepted',
+    'nombreCompleto',
+    'INCOMPLETED',
+    'preparacion_comprobante',
+    'Otro dato',
+    'rostro_coincidencia',
+    'prueba_de_vida',
+    'ocr_frente',
+    'video_token',
+    'data_user',
+    'rostro_identificacion',
+    'GREEN',
+    'YELLOW',
+  ];
   const english = /\b(the|is|not|no Spanish|configured|server|model|engine|check digits?|failed|passed)\b/;
   for (const raw of rawNames) expect(text, raw).not.toContain(raw);
   expect(text).not.toMatch(english);
@@ -78,7 +92,10 @@ describe.each(engines)('results ($name)', (engine) => {
     await writeParams(t.db, demoId, { PARTNER: 'Socio Demo', NOMBRE_CORTO: 'Demo' });
     full = trxHeaders();
     await acceptConsents(t.app, full);
-    for (const [side, image] of [['front', front.image], ['back', back.image]] as const) {
+    for (const [side, image] of [
+      ['front', front.image],
+      ['back', back.image],
+    ] as const) {
       const parts: FormPart[] = [
         { name: 'uuidUser', value: full.cliente },
         { name: 'side', value: side },
@@ -91,8 +108,7 @@ describe.each(engines)('results ($name)', (engine) => {
   }, 120_000);
   afterAll(async () => t?.close());
 
-  const score = (h: Headers) =>
-    t.app.inject({ method: 'GET', url: `/v1/query_score/${h.cliente}/${h.transaccion}?isDesktop=true&generate=true`, headers: read(h) });
+  const score = (h: Headers) => t.app.inject({ method: 'GET', url: `/v1/query_score/${h.cliente}/${h.transaccion}?isDesktop=true&generate=true`, headers: read(h) });
   const base = (h: Headers) => ({ uuidTrx: h.transaccion, grantorId: demoId });
   const add = (h: Headers, kind: string, payload: unknown) => addEvidence(t.db, cipherOf(t), { ...base(h), kind, payload });
 
@@ -227,8 +243,13 @@ describe.each(engines)('results ($name)', (engine) => {
     const otherDoc = Buffer.from(JSON.stringify({ ...claims, doc: 'reporte' })).toString('base64url');
     expect((await t.app.inject({ method: 'GET', url: `/v1/enlace/${head}.${otherDoc}.${signature}` })).statusCode).toBe(400);
     const foreign = await new SignJWT({ trx: subject.uuidTrx, oto: demoId, doc: 'autorizacion' })
-      .setProtectedHeader({ alg: 'HS256' }).setJti(issued.linkId).setSubject(subject.uuidUser).setIssuer('kyc-onboarding').setAudience('enlace')
-      .setExpirationTime(Math.floor(issued.fecha / 1000)).sign(randomBytes(32));
+      .setProtectedHeader({ alg: 'HS256' })
+      .setJti(issued.linkId)
+      .setSubject(subject.uuidUser)
+      .setIssuer('kyc-onboarding')
+      .setAudience('enlace')
+      .setExpirationTime(Math.floor(issued.fecha / 1000))
+      .sign(randomBytes(32));
     expect((await t.app.inject({ method: 'GET', url: `/v1/enlace/${foreign}` })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/v1/enlace/not-a-token-at-all' })).statusCode).toBe(400);
 
@@ -320,7 +341,11 @@ describe.each(engines)('results ($name)', (engine) => {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'bundle-'));
       try {
         for (const name of ['manifest.json', 'manifest.json.tsr', 'tsa_local.crt']) await writeFile(path.join(dir, name), zip.get(name)!);
-        const out = execFileSync('openssl', ['ts', '-verify', '-data', 'manifest.json', '-in', 'manifest.json.tsr', '-CAfile', 'tsa_local.crt'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        const out = execFileSync('openssl', ['ts', '-verify', '-data', 'manifest.json', '-in', 'manifest.json.tsr', '-CAfile', 'tsa_local.crt'], {
+          cwd: dir,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         expect(out).toContain('Verification: OK');
         await writeFile(path.join(dir, 'manifest.json'), Buffer.concat([manifestBytes, Buffer.from(' ')]));
         expect(() => execFileSync('openssl', ['ts', '-verify', '-data', 'manifest.json', '-in', 'manifest.json.tsr', '-CAfile', 'tsa_local.crt'], { cwd: dir, stdio: 'pipe' })).toThrow();
@@ -346,11 +371,17 @@ describe.each(engines)('results ($name)', (engine) => {
     expect(after.statusCode).toBe(409);
     expect((await cycle({ step: 'finished', event: JSON.stringify({ status: 'OK', step: 'finished' }) })).statusCode).toBe(409);
     const email = await t.app.inject({
-      method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(h),
+      method: 'POST',
+      url: '/v1/async_zip_nom_151_correo',
+      headers: read(h),
       payload: { tipo_envio: 'SEMAFORO', semaforo: 'red', uuidUser: h.cliente, name: 'X', email: 'a@b.example', custom_uuid: 'x' },
     });
     expect(email.statusCode).toBe(409);
-    const reopen = multipartBody([{ name: 'uuidUser', value: h.cliente }, { name: 'side', value: 'front' }, { name: 'ine', filename: 'f.png', contentType: 'image/png', data: front.image }]);
+    const reopen = multipartBody([
+      { name: 'uuidUser', value: h.cliente },
+      { name: 'side', value: 'front' },
+      { name: 'ine', filename: 'f.png', contentType: 'image/png', data: front.image },
+    ]);
     const capture = await t.app.inject({ method: 'POST', url: '/v2/ocr', headers: { ...h, 'content-type': reopen.contentType }, payload: reopen.payload });
     expect(capture.statusCode).toBe(409);
 
@@ -358,7 +389,9 @@ describe.each(engines)('results ($name)', (engine) => {
     await acceptConsents(t.app, locked);
     await recordFaceDecision(t, base(locked));
     const fail = await t.app.inject({
-      method: 'POST', url: '/v1/update_cycle', headers: locked,
+      method: 'POST',
+      url: '/v1/update_cycle',
+      headers: locked,
       payload: lifecycleEvent(locked, { step: 'video_token', event: JSON.stringify({ status: 'FAIL', step: 'video_token', description: errorTexts.processFailure }) }),
     });
     expect(fail.statusCode).toBe(200);
@@ -367,12 +400,18 @@ describe.each(engines)('results ($name)', (engine) => {
     const lockedScore = (await score(locked)).json().payload;
     expect(lockedScore.Fields.find((f: { rule: string }) => f.rule === 'intentos')).toMatchObject({ passed: false });
     const lockedMail = await t.app.inject({
-      method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(locked),
+      method: 'POST',
+      url: '/v1/async_zip_nom_151_correo',
+      headers: read(locked),
       payload: { tipo_envio: 'SEMAFORO', semaforo: 'red', uuidUser: locked.cliente, name: 'X', email: 'a@b.example', custom_uuid: 'x' },
     });
     expect(lockedMail.statusCode).toBe(429);
     expect(lockedMail.json().message_client).toBe(errorTexts.attemptsExceeded);
-    const parts: FormPart[] = [{ name: 'uuidUser', value: locked.cliente }, { name: 'side', value: 'front' }, { name: 'ine', filename: 'f.png', contentType: 'image/png', data: front.image }];
+    const parts: FormPart[] = [
+      { name: 'uuidUser', value: locked.cliente },
+      { name: 'side', value: 'front' },
+      { name: 'ine', filename: 'f.png', contentType: 'image/png', data: front.image },
+    ];
     const { payload, contentType } = multipartBody(parts);
     expect((await t.app.inject({ method: 'POST', url: '/v2/ocr', headers: { ...locked, 'content-type': contentType }, payload })).statusCode).toBe(429);
   }, 30_000);
@@ -393,10 +432,17 @@ describe.each(engines)('result e-mail across a restart ($name)', (engine) => {
     try {
       const h = trxHeaders();
       await t.app.inject({ method: 'GET', url: '/v1/params', headers: h });
-      await addEvidence(t.db, cipherOf(t), { uuidTrx: h.transaccion, grantorId: demoId, kind: evidenceKind.idFront, payload: { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: { nombreCompleto: 'ROSA ELENA MARTÍNEZ ÁVILA' }, warnings: [] } });
+      await addEvidence(t.db, cipherOf(t), {
+        uuidTrx: h.transaccion,
+        grantorId: demoId,
+        kind: evidenceKind.idFront,
+        payload: { verdict: { kind: 'accepted' }, documentType: 'INE', ocrData: { nombreCompleto: 'ROSA ELENA MARTÍNEZ ÁVILA' }, warnings: [] },
+      });
       await recordFaceDecision(t, { uuidTrx: h.transaccion, grantorId: demoId });
       const res = await t.app.inject({
-        method: 'POST', url: '/v1/async_zip_nom_151_correo', headers: read(h),
+        method: 'POST',
+        url: '/v1/async_zip_nom_151_correo',
+        headers: read(h),
         payload: { tipo_envio: 'SEMAFORO', semaforo: 'red', uuidUser: h.cliente, name: '', email: 'rosa@correo.example', custom_uuid: 'x' },
       });
       expect(res.statusCode, res.body).toBe(200);

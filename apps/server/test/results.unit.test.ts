@@ -41,7 +41,17 @@ describe('score rules', () => {
     const result = scoreTransaction(complete(), settings, now);
     expect(result.flag).toBe('GREEN');
     expect(result.Fields.map((f) => f.rule)).toEqual(
-      expect.arrayContaining(['identificacion_frente', 'identificacion_reverso', 'mrz_digitos_verificadores', 'vigencia', 'curp_renapo', 'ine_lista_nominal', 'rostro_coincidencia', 'prueba_de_vida', 'comprobante_domicilio']),
+      expect.arrayContaining([
+        'identificacion_frente',
+        'identificacion_reverso',
+        'mrz_digitos_verificadores',
+        'vigencia',
+        'curp_renapo',
+        'ine_lista_nominal',
+        'rostro_coincidencia',
+        'prueba_de_vida',
+        'comprobante_domicilio',
+      ]),
     );
     expect(result.Fields.every((f) => f.detail.length > 0)).toBe(true);
     // The spoken code has no engine: not passed, but optional by default, so it does not lower the flag.
@@ -169,10 +179,8 @@ describe('results configuration', () => {
 });
 
 describe('score settings from the grantor parameters', () => {
-  const settingsFor = (values: Record<string, string>) =>
-    scoreSettings(Object.entries(values).map(([idCampo, valor]) => ({ idCampo, valor })));
-  const proofEffect = (values: Record<string, string>, facts: ScoreFacts) =>
-    scoreTransaction(facts, settingsFor(values)).rules.find((r) => r.rule === 'comprobante_domicilio')?.effect;
+  const settingsFor = (values: Record<string, string>) => scoreSettings(Object.entries(values).map(([idCampo, valor]) => ({ idCampo, valor })));
+  const proofEffect = (values: Record<string, string>, facts: ScoreFacts) => scoreTransaction(facts, settingsFor(values)).rules.find((r) => r.rule === 'comprobante_domicilio')?.effect;
   it('a journey without a proof of address is not lowered when the grantor does not ask for one', () => {
     expect(settingsFor({}).proofRequired).toBe(false);
     expect(proofEffect({}, {} as ScoreFacts)).toBe('none');

@@ -66,7 +66,10 @@ describe.each(engines)('retention and data-subject requests ($name)', (engine) =
 
   async function newGrantor(): Promise<string> {
     const id = randomUUID();
-    await t.db.insertInto('grantors').values({ id, name: 'Retención', apikey_hash: randomUUID(), apikey_prefix: 'ret', active: 1, launcher_any_origin: 1, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+    await t.db
+      .insertInto('grantors')
+      .values({ id, name: 'Retención', apikey_hash: randomUUID(), apikey_prefix: 'ret', active: 1, launcher_any_origin: 1, created_at: new Date().toISOString(), updated_at: new Date().toISOString() })
+      .execute();
     return id;
   }
 
@@ -94,7 +97,12 @@ describe.each(engines)('retention and data-subject requests ($name)', (engine) =
     expect(await blobs.exists(old.media.get('comprobante_domicilio')!.key)).toBe(true);
     const rows = await evidenceOf(old.uuidTrx);
     expect(rows).toHaveLength(5);
-    expect(rows.filter((r) => r.blob_key === null && r.kind !== 'consentimiento').map((r) => r.kind).sort()).toEqual(['ocr_frente', 'rostro_identificacion', 'video_token']);
+    expect(
+      rows
+        .filter((r) => r.blob_key === null && r.kind !== 'consentimiento')
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['ocr_frente', 'rostro_identificacion', 'video_token']);
     // 29 days under a 30-day policy: untouched.
     expect(await tombstones(fresh.uuidTrx)).toHaveLength(0);
     for (const m of fresh.media.values()) expect(await blobs.exists(m.key)).toBe(true);
@@ -165,7 +173,10 @@ describe.each(engines)('retention and data-subject requests ($name)', (engine) =
 
   it('a delete request by folio erases the transaction and is logged with who asked', async () => {
     const s = await seed(1);
-    const outcome = await executeRequest({ db: t.db, blobs, cipher }, { grantorId, action: 'delete', subject: { kind: 'folio', folio: s.uuidTrx.toUpperCase() }, requestedBy: 'privacidad@financiera.example', basis: 'ARCO 2026-17' });
+    const outcome = await executeRequest(
+      { db: t.db, blobs, cipher },
+      { grantorId, action: 'delete', subject: { kind: 'folio', folio: s.uuidTrx.toUpperCase() }, requestedBy: 'privacidad@financiera.example', basis: 'ARCO 2026-17' },
+    );
     expect(outcome).toMatchObject({ status: 'done', done: [s.uuidTrx], refused: [] });
     for (const m of s.media.values()) expect(await blobs.exists(m.key)).toBe(false);
     expect(await evidenceOf(s.uuidTrx)).toHaveLength(0);
@@ -176,7 +187,9 @@ describe.each(engines)('retention and data-subject requests ($name)', (engine) =
     expect(audit.some((a) => JSON.parse(a.detail).requestId === outcome.id)).toBe(true);
     // Another grantor's folio is not found for this grantor.
     const other = await newGrantor();
-    expect((await executeRequest({ db: t.db, blobs, cipher }, { grantorId: other, action: 'delete', subject: { kind: 'folio', folio: randomUUID() }, requestedBy: 'x', basis: 'y' })).status).toBe('not_found');
+    expect((await executeRequest({ db: t.db, blobs, cipher }, { grantorId: other, action: 'delete', subject: { kind: 'folio', folio: randomUUID() }, requestedBy: 'x', basis: 'y' })).status).toBe(
+      'not_found',
+    );
   });
 
   it('a delete request by CURP finds every case through the blind index, refuses the held one with its reason, and stores no CURP', async () => {
@@ -185,7 +198,10 @@ describe.each(engines)('retention and data-subject requests ($name)', (engine) =
     const b = await seed(1, { curp: curp.toLowerCase() });
     const other = await seed(1, { curp: 'OTRA900101HDFXXR01' });
     await placeHold(t.db, { uuidTrx: b.uuidTrx, reason: 'requerimiento de autoridad', placedBy: 'legal' });
-    const outcome = await executeRequest({ db: t.db, blobs, cipher }, { grantorId, action: 'delete', subject: { kind: 'curp', curp }, requestedBy: 'oficial de privacidad', basis: 'solicitud de cancelación' });
+    const outcome = await executeRequest(
+      { db: t.db, blobs, cipher },
+      { grantorId, action: 'delete', subject: { kind: 'curp', curp }, requestedBy: 'oficial de privacidad', basis: 'solicitud de cancelación' },
+    );
     expect(outcome.status).toBe('partial');
     expect(outcome.done).toEqual([a.uuidTrx]);
     expect(outcome.refused).toEqual([{ uuidTrx: b.uuidTrx, reason: 'legal hold: requerimiento de autoridad' }]);
@@ -233,7 +249,14 @@ describe.each(engines)('retention and data-subject requests ($name)', (engine) =
     const run = async (argv: string[]) => {
       const out: string[] = [];
       const err: string[] = [];
-      const code = await runGrantorCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, undefined, () => cipher, () => createBlobStore(t.config, cipher));
+      const code = await runGrantorCommand(
+        t.db,
+        argv,
+        { out: (l) => out.push(l), err: (l) => err.push(l) },
+        undefined,
+        () => cipher,
+        () => createBlobStore(t.config, cipher),
+      );
       return { code, out: out.join('\n'), err: err.join('\n') };
     };
     const g = await newGrantor();

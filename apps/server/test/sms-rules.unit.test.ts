@@ -30,7 +30,12 @@ describe('SMS code rules', () => {
     expect(decideSend([], now)).toEqual({ kind: 'send' });
     expect(decideSend([now - 10_000], now)).toEqual({ kind: 'wait', retryAfterMs: 20_000 });
     expect(decideSend([now - smsRules.resendAfterMs], now)).toEqual({ kind: 'send' });
-    expect(decideSend(Array.from({ length: smsRules.maxSends }, (_, i) => now - 3_600_000 + i), now)).toEqual({ kind: 'limit' });
+    expect(
+      decideSend(
+        Array.from({ length: smsRules.maxSends }, (_, i) => now - 3_600_000 + i),
+        now,
+      ),
+    ).toEqual({ kind: 'limit' });
   });
 
   it('verify decisions: none, expired, exhausted, verified, check', () => {

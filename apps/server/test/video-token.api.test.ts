@@ -41,7 +41,10 @@ beforeAll(async () => {
   // Two people side by side: the middle of each frame.
   const middle = (jpeg: Buffer) => sharp(jpeg).extract({ left: 160, top: 0, width: 320, height: 480 }).toBuffer();
   groupPhoto = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#888' } })
-    .composite([{ input: await middle(photo), left: 0, top: 0 }, { input: await middle(other), left: 320, top: 0 }])
+    .composite([
+      { input: await middle(photo), left: 0, top: 0 },
+      { input: await middle(other), left: 320, top: 0 },
+    ])
     .jpeg()
     .toBuffer();
   maskedPhoto = await faceFrameJpeg(faceId, { cover: 'surgical' });
@@ -82,7 +85,10 @@ describe.each(engines)('face video token ($name)', (engine) => {
   }
 
   const otp = (headers: Headers, image: Buffer) =>
-    multipart('/v1/otp', headers, [{ name: 'uuid', value: headers.cliente }, { name: 'file', filename: 'rostro.jpg', contentType: 'image/jpeg', data: image }]);
+    multipart('/v1/otp', headers, [
+      { name: 'uuid', value: headers.cliente },
+      { name: 'file', filename: 'rostro.jpg', contentType: 'image/jpeg', data: image },
+    ]);
 
   async function code(headers: Headers) {
     const res = await otp(headers, photo);
@@ -114,7 +120,9 @@ describe.each(engines)('face video token ($name)', (engine) => {
     const issued = await code(headers);
     expect(issued.code).toMatch(/^\d{4}$/);
     expect(Date.parse(issued.expire) - Date.parse(issued.created)).toBe(180_000);
-    const blank = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#777' } }).jpeg().toBuffer();
+    const blank = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#777' } })
+      .jpeg()
+      .toBuffer();
     const none = await otp(headers, blank);
     expect(none.statusCode).toBe(400);
     expect(none.json().message_client).toBe(faceMessages.noFace);
@@ -138,7 +146,10 @@ describe.each(engines)('face video token ($name)', (engine) => {
       expect(turns.json().payload.schedule).toEqual({
         digitsMs: testSchedule.digitsMs,
         stopMs: last + 2200 + 2 * 2200,
-        prompts: [{ motion: 'left', atMs: last + 2200 }, { motion: 'right', atMs: last + 4400 }],
+        prompts: [
+          { motion: 'left', atMs: last + 2200 },
+          { motion: 'right', atMs: last + 4400 },
+        ],
       });
     } finally {
       await writeParams(t.db, demoId, { MOVIMIENTOS_VIDEO_TOKEN: '0' });

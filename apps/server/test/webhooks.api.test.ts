@@ -19,11 +19,12 @@ interface Received {
 async function receiver(failures: number): Promise<{ url: string; received: Received[]; server: Server }> {
   const received: Received[] = [];
   let left = failures;
-  const read = (req: IncomingMessage) => new Promise<string>((resolve) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => resolve(body));
-  });
+  const read = (req: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => resolve(body));
+    });
   const server = createServer(async (req, res) => {
     received.push({ body: await read(req), signature: String(req.headers[signatureHeader] ?? '') });
     res.statusCode = left-- > 0 ? 500 : 200;

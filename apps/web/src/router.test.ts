@@ -7,11 +7,30 @@ const leaf = (path: string) => matchRoute(routes, path)?.route.id;
 describe('routes of docs/flow.md §2', () => {
   it('literal routes win over /{apikey}', () => {
     for (const id of [
-      'terminos', 'pasos_configuracion', 'preparacion_identificacion', 'holograma', 'identificacion',
-      'resultados_identificacion', 'video_token', 'pdf_video_token', 'consulta_historial',
-      'error_pantalla', 'validacion_documento', 'autorizacion_solicitud', 'autorizacion_documento', 'preparacion_comprobante',
-      'comprobante', 'finalizado', 'pdf_token_instructions', 'pdf_token_error', 'pdf_token_result',
-      'clausula', 'pdf_token', 'validar_movil', 'validar_sms', 'pivote',
+      'terminos',
+      'pasos_configuracion',
+      'preparacion_identificacion',
+      'holograma',
+      'identificacion',
+      'resultados_identificacion',
+      'video_token',
+      'pdf_video_token',
+      'consulta_historial',
+      'error_pantalla',
+      'validacion_documento',
+      'autorizacion_solicitud',
+      'autorizacion_documento',
+      'preparacion_comprobante',
+      'comprobante',
+      'finalizado',
+      'pdf_token_instructions',
+      'pdf_token_error',
+      'pdf_token_result',
+      'clausula',
+      'pdf_token',
+      'validar_movil',
+      'validar_sms',
+      'pivote',
     ]) {
       expect(leaf(`/${id}`), id).toBe(id);
     }

@@ -52,7 +52,10 @@ const ocrBack = ocrFront;
 const challengeSchedule = z.object({
   digitsMs: z.array(z.number().int().nonnegative()).min(1),
   stopMs: z.number().int().positive(),
-  prompts: z.array(z.object({ motion: z.enum(['left', 'right']), atMs: z.number().int().nonnegative() })).max(2).optional(),
+  prompts: z
+    .array(z.object({ motion: z.enum(['left', 'right']), atMs: z.number().int().nonnegative() }))
+    .max(2)
+    .optional(),
 });
 const codes = z.object({ code: z.string().regex(/^\d{4,}$/), created: z.string(), expire: z.string(), schedule: challengeSchedule });
 const faceResult = z.object({
@@ -183,9 +186,7 @@ export const calls = {
           updatedAt: z.string(),
         }),
         lifecycle: z.array(lifecycleEventBody.extend({ id: z.string(), receivedAt: z.string() })),
-        audit: z.array(
-          auditEventBody.omit({ apikey: true }).extend({ id: z.string(), receivedAt: z.string(), ip: z.string().optional(), userAgent: z.string().optional() }),
-        ),
+        audit: z.array(auditEventBody.omit({ apikey: true }).extend({ id: z.string(), receivedAt: z.string(), ip: z.string().optional(), userAgent: z.string().optional() })),
         /** Evidence recorded for the transaction (uploaded documents...), never its content. */
         evidence: z.array(z.object({ id: z.string(), kind: z.string(), sha256: z.string().nullable(), createdAt: z.string() })).optional(),
       }),
@@ -205,10 +206,7 @@ export const calls = {
     body: z.object({
       uuid,
       turn: z.literal(-1),
-      data: z.union([
-        z.object({ ocr: z.string().max(20), claveElector: z.string().max(20), numeroEmisionCredencial: z.string().max(2) }),
-        z.object({ cic: z.string().max(13) }),
-      ]),
+      data: z.union([z.object({ ocr: z.string().max(20), claveElector: z.string().max(20), numeroEmisionCredencial: z.string().max(2) }), z.object({ cic: z.string().max(13) })]),
       fingerprint: z.object({ indexLeft: z.null(), indexRight: z.string().max(0) }),
     }),
     response: envelope(z.unknown()),
@@ -441,7 +439,6 @@ export const calls = {
     response: z.object({ status: z.literal(200) }),
   },
 } as const satisfies Record<string, CallDefinition>;
-
 
 export type CallName = keyof typeof calls;
 export type CallResponse<N extends CallName> = z.infer<(typeof calls)[N]['response']>;

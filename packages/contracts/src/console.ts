@@ -7,7 +7,12 @@ export const consoleRole = z.enum(['admin', 'reviewer', 'viewer', 'operator']);
 export type ConsoleRole = z.infer<typeof consoleRole>;
 
 export const consoleSignIn = z.object({ email: z.string().trim().min(3).max(320), password: z.string().min(1).max(200) });
-export const consoleTotp = z.object({ code: z.string().trim().regex(/^\d{6}$/) });
+export const consoleTotp = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/),
+});
 
 export const consoleUser = z.object({
   email: z.string(),
@@ -35,8 +40,14 @@ export const consoleCaseQuery = z.object({
   grantorId: z.string().max(100).optional(),
   status: consoleCaseStatus.optional(),
   /** YYYY-MM-DD, inclusive, in UTC. */
-  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  from: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  to: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   /** Folio (prefix of the transaction id), CURP or name. */
   q: z.string().max(200).optional(),
   cursor: z.string().max(300).optional(),
@@ -102,7 +113,9 @@ export const consoleCaseFile = z.object({
   /** What the person confirmed; `typed`: written by the person, not read from the ID. */
   confirmed: z.array(z.object({ name: z.string(), label: z.string(), value: z.string(), typed: z.boolean() })),
   /** MRZ, CURP/RENAPO, INE, validity and hologram, each with the detail of its rules. */
-  checks: z.array(z.object({ check: z.string(), label: z.string(), outcome: checkOutcome, detail: z.string(), items: z.array(z.object({ rule: z.string(), passed: z.boolean(), detail: z.string() })) })),
+  checks: z.array(
+    z.object({ check: z.string(), label: z.string(), outcome: checkOutcome, detail: z.string(), items: z.array(z.object({ rule: z.string(), passed: z.boolean(), detail: z.string() })) }),
+  ),
   face: z
     .object({
       match: z.boolean(),

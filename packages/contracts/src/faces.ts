@@ -21,10 +21,7 @@ export function facesCompareBody(maxBytes: number) {
       .file()
       .max(maxBytes)
       .describe(`The reference face: an ID photo (the holder's photo kept from onboarding, or the ID itself) or a selfie. JPEG, PNG or WebP, at most ${maxBytes} bytes.`),
-    probe: z
-      .file()
-      .max(maxBytes)
-      .describe(`The face to check: another photo (JPEG, PNG, WebP) or a short video (WebM or MP4, up to 30 s), at most ${maxBytes} bytes.`),
+    probe: z.file().max(maxBytes).describe(`The face to check: another photo (JPEG, PNG, WebP) or a short video (WebM or MP4, up to 30 s), at most ${maxBytes} bytes.`),
   });
 }
 
@@ -62,7 +59,7 @@ export type FacesCompareResult = z.infer<typeof facesCompareResult>;
 export const serverCalls = {
   facesCompare: {
     ...routes.facesCompare,
-    summary: 'Compares the faces of two files (two photos, or a photo and a short video) with the grantor\'s threshold.',
+    summary: "Compares the faces of two files (two photos, or a photo and a short video) with the grantor's threshold.",
     multipart: facesCompareMultipart,
     response: facesCompareResult,
   },
@@ -79,7 +76,10 @@ export const cameraInfo = z.object({
   height: z.number().int().min(0).max(20_000).optional(),
   frameRate: z.number().min(0).max(1000).optional(),
   facingMode: z.string().max(40).optional(),
-  deviceId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  deviceId: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
 });
 
 export type CameraInfo = z.infer<typeof cameraInfo>;

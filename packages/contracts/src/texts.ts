@@ -1,22 +1,18 @@
 /** Spanish texts of docs/flow.md §8 that the server may send as message_client and the flow shows verbatim. */
 export const errorTexts = {
   badUrlTitle: 'Verifica tu URL',
-  badUrl:
-    'Lo sentimos la dirección que buscas no se encuentra o es incorrecta, por favor verifica la información e intenta nuevamente.',
+  badUrl: 'Lo sentimos la dirección que buscas no se encuentra o es incorrecta, por favor verifica la información e intenta nuevamente.',
   cookiesTitle: 'Verifica tu navegador',
   cookiesDisabled: 'Para acceder a este sitio es necesario habilitar el uso de Cookies',
   unsupportedBrowser: 'Lo sentimos tu navegador actual no es compatible con nuestra plataforma.',
   invalidValidityTitle: 'Identificación no válida',
-  invalidValidity:
-    'La vigencia de tu identificación no es válida, por favor renueva tu identificación e intenta otro día, si crees que es un error intenta capturarla nuevamente.',
+  invalidValidity: 'La vigencia de tu identificación no es válida, por favor renueva tu identificación e intenta otro día, si crees que es un error intenta capturarla nuevamente.',
   invalidValidityReason: 'Fecha de vigencia no válida',
-  attemptsExceeded:
-    'Has superado el número máximo de intentos para este proceso inténtalo nuevamente más tarde.',
+  attemptsExceeded: 'Has superado el número máximo de intentos para este proceso inténtalo nuevamente más tarde.',
   rotate: 'Por favor usa tu dispositivo en vertical',
   serviceUnavailable: 'El servicio no se encuentra disponible, lo solucionaremos en breve',
   network: 'Revisa tu conexión a internet e intenta nuevamente',
-  watchdog:
-    'Lo sentimos no hemos logrado validar tu captura, por favor sigue las instrucciones e intenta nuevamente',
+  watchdog: 'Lo sentimos no hemos logrado validar tu captura, por favor sigue las instrucciones e intenta nuevamente',
   idFrontFailed: 'Por favor ubica tu identificación en el área marcada para continuar.',
   idBackFailed: 'Por favor coloca la parte de atrás de tu identificación.',
   idUnreadable: 'No se pudo leer correctamente tus datos, por favor vuelve a intentar',

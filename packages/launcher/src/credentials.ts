@@ -15,7 +15,11 @@ export interface LauncherFailure {
 }
 
 export class LauncherError extends Error {
-  constructor(readonly status: number | null, readonly text: string, detail: string) {
+  constructor(
+    readonly status: number | null,
+    readonly text: string,
+    detail: string,
+  ) {
     super(detail);
     this.name = 'LauncherError';
   }

@@ -169,11 +169,7 @@ export function createLauncher(options: LauncherOptions): Launcher {
       popup.location.href = flowUrl(base, options.key, referer, token, options.schema);
     } catch (error) {
       popup.close();
-      fail(
-        error instanceof LauncherError
-          ? error.toFailure()
-          : { step: 'launcher', result: 'FAIL', type: 'LAUNCHER', status: null, error_text: launcherTexts.serviceDown },
-      );
+      fail(error instanceof LauncherError ? error.toFailure() : { step: 'launcher', result: 'FAIL', type: 'LAUNCHER', status: null, error_text: launcherTexts.serviceDown });
     } finally {
       parts.button.disabled = false;
       parts.button.removeAttribute('aria-busy');

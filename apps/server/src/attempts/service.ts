@@ -51,13 +51,7 @@ const ends: Record<AttemptEffect, (limit: number) => AttemptEnd> = {
  * attempt back and the error goes on; otherwise its effect decides, and the outcome that leaves no attempt locks
  * the transaction for the hour.
  */
-export async function runAttempt<T>(
-  db: Db,
-  uuidTrx: string,
-  counter: AttemptCounter,
-  work: () => Promise<AttemptWork<T>>,
-  now: Date = new Date(),
-): Promise<AttemptRun<T>> {
+export async function runAttempt<T>(db: Db, uuidTrx: string, counter: AttemptCounter, work: () => Promise<AttemptWork<T>>, now: Date = new Date()): Promise<AttemptRun<T>> {
   if (!(await spendAttempt(db, uuidTrx, counter.step, counter.limit, now))) {
     const reason = refusalReason((await readAttempts(db, uuidTrx))[counter.step] ?? 0, counter.limit);
     if (reason === 'exhausted' && counter.lockWhenRefused) await setLockUntil(db, uuidTrx, lockUntilAfter(now), now);

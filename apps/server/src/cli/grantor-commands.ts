@@ -20,7 +20,10 @@ export interface CliIO {
 
 export class CliError extends Error {
   override name = 'CliError';
-  constructor(message: string, readonly exitCode: number = 1) {
+  constructor(
+    message: string,
+    readonly exitCode: number = 1,
+  ) {
     super(message);
   }
 }
@@ -184,14 +187,7 @@ async function secretRevoke(db: Db, id: string | undefined, io: CliIO) {
 }
 
 /** Runs one command; returns the process exit code. Errors are written to io.err. */
-export async function runGrantorCommand(
-  db: Db,
-  argv: string[],
-  io: CliIO,
-  baseUrl?: string,
-  openCipher?: () => DataCipher,
-  openBlobs?: (cipher: DataCipher) => BlobStore,
-): Promise<number> {
+export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseUrl?: string, openCipher?: () => DataCipher, openBlobs?: (cipher: DataCipher) => BlobStore): Promise<number> {
   // The blob store is opened only by the commands that delete, and closed when the command ends.
   let blobs: BlobStore | undefined;
   const withData = (command: string) => {
@@ -230,22 +226,46 @@ export async function runGrantorCommand(
       return 0;
     }
     switch (command) {
-      case 'create': await create(db, values.name, values.id, io, baseUrl); break;
-      case 'set': await set(db, target, rest, io); break;
-      case 'rotate-key': await rotateKey(db, target, io, baseUrl); break;
-      case 'list': await list(db, io); break;
-      case 'show': await show(db, target, io); break;
-      case 'deactivate': await setActive(db, target, false, io); break;
-      case 'activate': await setActive(db, target, true, io); break;
-      case 'secret-create': await secretCreate(db, target, values.label, io); break;
-      case 'secret-list': await secretList(db, target, io); break;
-      case 'secret-revoke': await secretRevoke(db, target, io); break;
+      case 'create':
+        await create(db, values.name, values.id, io, baseUrl);
+        break;
+      case 'set':
+        await set(db, target, rest, io);
+        break;
+      case 'rotate-key':
+        await rotateKey(db, target, io, baseUrl);
+        break;
+      case 'list':
+        await list(db, io);
+        break;
+      case 'show':
+        await show(db, target, io);
+        break;
+      case 'deactivate':
+        await setActive(db, target, false, io);
+        break;
+      case 'activate':
+        await setActive(db, target, true, io);
+        break;
+      case 'secret-create':
+        await secretCreate(db, target, values.label, io);
+        break;
+      case 'secret-list':
+        await secretList(db, target, io);
+        break;
+      case 'secret-revoke':
+        await secretRevoke(db, target, io);
+        break;
       case 'webhook-add':
         if (!openCipher) throw new CliError('webhook-add needs the data key (run it through kyc-grantor)');
         await webhookAdd(db, openCipher(), (await requireGrantor(db, target)).id, values.url, io.out);
         break;
-      case 'webhook-list': await webhookList(db, target ? (await requireGrantor(db, target)).id : undefined, io.out); break;
-      case 'webhook-remove': await webhookRemove(db, target, io.out); break;
+      case 'webhook-list':
+        await webhookList(db, target ? (await requireGrantor(db, target)).id : undefined, io.out);
+        break;
+      case 'webhook-remove':
+        await webhookRemove(db, target, io.out);
+        break;
       case 'console-user-create':
         if (!openCipher) throw new CliError('console-user-create needs the data key (run it through kyc-grantor)');
         await createConsoleUser(db, openCipher(), { grantorId: values.grantor, email: values.email, role: values.role, totp: values.totp === true }, io.out);
@@ -258,11 +278,20 @@ export async function runGrantorCommand(
         await retentionRequestCommand(withData('retention-request'), grantorId, values, io.out);
         break;
       }
-      case 'retention-requests': await retentionRequestsCommand(db, (await requireGrantor(db, target)).id, io.out); break;
-      case 'hold-place': await holdCommand(db, true, target, values, io.out); break;
-      case 'hold-release': await holdCommand(db, false, target, values, io.out); break;
-      case 'retention-sweep': await sweepCommand(withData('retention-sweep'), io.out); break;
-      default: throw new CliError(command ? `unknown command "${command}"\n\n${usage}` : usage, 2);
+      case 'retention-requests':
+        await retentionRequestsCommand(db, (await requireGrantor(db, target)).id, io.out);
+        break;
+      case 'hold-place':
+        await holdCommand(db, true, target, values, io.out);
+        break;
+      case 'hold-release':
+        await holdCommand(db, false, target, values, io.out);
+        break;
+      case 'retention-sweep':
+        await sweepCommand(withData('retention-sweep'), io.out);
+        break;
+      default:
+        throw new CliError(command ? `unknown command "${command}"\n\n${usage}` : usage, 2);
     }
     return 0;
   } catch (error) {

@@ -44,7 +44,14 @@ export function parseCameraInfo(text: string | undefined): { info: CameraInfo | 
     return { info: null, problem: 'info_camara is not JSON' };
   }
   const parsed = cameraInfo.safeParse(json);
-  if (!parsed.success) return { info: null, problem: `info_camara is not a camera description: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'value'} ${i.message}`).join('; ').slice(0, 200)}` };
+  if (!parsed.success)
+    return {
+      info: null,
+      problem: `info_camara is not a camera description: ${parsed.error.issues
+        .map((i) => `${i.path.join('.') || 'value'} ${i.message}`)
+        .join('; ')
+        .slice(0, 200)}`,
+    };
   return { info: parsed.data };
 }
 

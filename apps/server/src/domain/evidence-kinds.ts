@@ -97,7 +97,7 @@ export interface VideoTokenDecision {
   threshold: number;
   liveness: { passed: boolean; spoof: boolean; signals: Record<string, number | boolean | string> };
   /** verified true/false when a speech engine ran; null with the reason when none could (not installed, refused, failed). */
-  spokenCode: { verified: boolean | null; engine: string; detail: string; /** The digits understood, when one ran. */ heard?: string };
+  spokenCode: { verified: boolean | null; engine: string; detail: string /** The digits understood, when one ran. */; heard?: string };
   /** The section 8 message when the decision was not a match. */
   message?: string;
   service_call?: string;

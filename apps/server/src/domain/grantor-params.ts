@@ -22,11 +22,7 @@ interface GrantorIdentity {
  * stored parameters (sorted). ID_OTORGANTE is the grantor id; NOMBRE_CORTO and RAZON_SOCIAL fall back to
  * the grantor's name; APIKEY is `apiKey` (the caller's own key) and is left out when `apiKey` is undefined.
  */
-export function effectiveParams(
-  grantor: GrantorIdentity,
-  stored: Readonly<Record<string, string>>,
-  apiKey?: string,
-): GrantorParam[] {
+export function effectiveParams(grantor: GrantorIdentity, stored: Readonly<Record<string, string>>, apiKey?: string): GrantorParam[] {
   const nonEmpty = (id: string) => (stored[id]?.trim() ? stored[id] : undefined);
   const derived: Record<string, string | undefined> = {
     APIKEY: apiKey,
@@ -61,9 +57,7 @@ export function publicParams(grantor: GrantorIdentity, stored: Readonly<Record<s
 }
 
 const flagValues = new Set(['true', 'false', 'verdadero', 'falso']);
-const flagIds: ReadonlySet<string> = new Set(
-  grantorParamIds.filter((id) => flagValues.has(grantorParamDefaults[id].toLowerCase())),
-);
+const flagIds: ReadonlySet<string> = new Set(grantorParamIds.filter((id) => flagValues.has(grantorParamDefaults[id].toLowerCase())));
 
 /**
  * Checks a value an operator wants to store; returns the problem, or null when the value is acceptable.
@@ -91,11 +85,11 @@ export function paramValueProblem(id: string, value: string): string | null {
   if (id === 'ORIGENES_LAUNCHER' && !value.split(',').every((item) => /^https?:\/\/[^/\s]+$/.test(item.trim()))) {
     return 'ORIGENES_LAUNCHER must be comma-separated origins like https://tienda.example';
   }
-  if (id === 'UMBRAL_ROSTRO' && !(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/.test(value))) return 'UMBRAL_ROSTRO must be a number from 0 to 1 (e.g. 0.75)';
+  if (id === 'UMBRAL_ROSTRO' && !/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/.test(value)) return 'UMBRAL_ROSTRO must be a number from 0 to 1 (e.g. 0.75)';
   if (id === 'MOVIMIENTOS_VIDEO_TOKEN' && !/^[0-2]$/.test(value)) return 'MOVIMIENTOS_VIDEO_TOKEN must be 0, 1 or 2 (head turns asked in the face video)';
   if (id === 'MODO_VIDEO_TOKEN' && value !== 'grabacion' && value !== 'tiempo_real') {
     return "MODO_VIDEO_TOKEN must be 'grabacion' or 'tiempo_real'";
   }
-  if (id.startsWith('UMBRAL_') && !(/^(0(\.\d+)?|1(\.0+)?)$/.test(value))) return `${id} must be a number from 0 to 1`;
+  if (id.startsWith('UMBRAL_') && !/^(0(\.\d+)?|1(\.0+)?)$/.test(value)) return `${id} must be a number from 0 to 1`;
   return null;
 }

@@ -9,14 +9,7 @@ import { consentAsked, type GrantorParam } from '@kyc/contracts';
 export type JourneyStep = 'terminos' | 'idFront' | 'clausula' | 'autorizacion' | 'faceVideo';
 
 /** The calls that capture or produce documents, by what they do. */
-export type OrderedCall =
-  | 'idFront'
-  | 'idBack'
-  | 'hologram'
-  | 'identityCheck'
-  | 'proof'
-  | 'faceVideo'
-  | 'result';
+export type OrderedCall = 'idFront' | 'idBack' | 'hologram' | 'identityCheck' | 'proof' | 'faceVideo' | 'result';
 
 /**
  * call → steps recorded before it, in the journey's order. Consent before any capture; the ID front before its

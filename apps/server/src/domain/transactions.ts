@@ -18,10 +18,7 @@ export interface TransactionOwner {
   uuidUser: string;
 }
 
-export type TransactionDecision =
-  | { kind: 'create' }
-  | { kind: 'resume' }
-  | { kind: 'refuse'; status: 403; message: string };
+export type TransactionDecision = { kind: 'create' } | { kind: 'resume' } | { kind: 'refuse'; status: 403; message: string };
 
 /** What to do with the transaction named by the headers, given what is stored under that id. */
 export function decideTransaction(existing: TransactionOwner | undefined, request: TransactionOwner): TransactionDecision {

@@ -22,11 +22,7 @@ export interface LazyEngineOptions {
   ignoreFailedStartOnClose?: boolean;
 }
 
-export function lazyEngine<E extends Closable>(
-  create: () => Promise<E>,
-  maxInFlight: number,
-  options: LazyEngineOptions = {},
-): LazyEngineProvider<E> {
+export function lazyEngine<E extends Closable>(create: () => Promise<E>, maxInFlight: number, options: LazyEngineOptions = {}): LazyEngineProvider<E> {
   let engine: Promise<E> | undefined;
   let inFlight = 0;
   let status: EngineStatus = 'idle';

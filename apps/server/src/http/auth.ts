@@ -37,10 +37,18 @@ import { requireSecretKey, type ServerCaller } from './secret-auth.js';
  */
 export function assertTransactionAvailable(transaction: Pick<TransactionRecord, 'restrictedAt' | 'erasedAt'> | undefined): void {
   if (transaction?.erasedAt) {
-    throw new HttpError(410, `The data of this transaction were deleted on ${transaction.erasedAt} (retention policy or the person's request); only tombstones remain`, 'Los datos de este proceso fueron eliminados.');
+    throw new HttpError(
+      410,
+      `The data of this transaction were deleted on ${transaction.erasedAt} (retention policy or the person's request); only tombstones remain`,
+      'Los datos de este proceso fueron eliminados.',
+    );
   }
   if (transaction?.restrictedAt) {
-    throw new HttpError(451, `The data of this transaction are blocked since ${transaction.restrictedAt} at the person's request: they are neither processed nor shown`, 'Los datos de este proceso están bloqueados a petición de su titular.');
+    throw new HttpError(
+      451,
+      `The data of this transaction are blocked since ${transaction.restrictedAt} at the person's request: they are neither processed nor shown`,
+      'Los datos de este proceso están bloqueados a petición de su titular.',
+    );
   }
 }
 
@@ -61,11 +69,7 @@ export async function requireGrantor(db: Db, apiKey: string): Promise<Grantor> {
  * belongs to another grantor or another user, 451/410 once blocked or erased (assertTransactionAvailable). Safe
  * under concurrent first calls: the insert is a no-op when the id exists and ownership is checked on the stored row.
  */
-export async function openTransaction(
-  db: Db,
-  grantor: Grantor,
-  headers: Pick<TrxHeaders, 'transaccion' | 'cliente'>,
-): Promise<{ transaction: TransactionOwnership; created: boolean }> {
+export async function openTransaction(db: Db, grantor: Grantor, headers: Pick<TrxHeaders, 'transaccion' | 'cliente'>): Promise<{ transaction: TransactionOwnership; created: boolean }> {
   const uuidTrx = normalizeId(headers.transaccion);
   const request = { grantorId: grantor.id, uuidUser: normalizeId(headers.cliente) };
   const known = knownOwnership(db).get(uuidTrx);
@@ -153,12 +157,7 @@ export async function requireReadCredential(deps: AuthDeps, request: FastifyRequ
  * A server-to-server read of one transaction (credentials `server`): a secret server key of the grantor that owns
  * it. Unknown transaction 404; another grantor's 403.
  */
-export async function authorizeServerRead(
-  deps: AuthDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  uuidTrx: string,
-): Promise<{ caller: ServerCaller; transaction: TransactionRecord }> {
+export async function authorizeServerRead(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, uuidTrx: string): Promise<{ caller: ServerCaller; transaction: TransactionRecord }> {
   const caller = await requireSecretKey(deps.db, request, reply, { demoGrantor: deps.config.demoGrantor });
   const transaction = await findTransaction(deps.db, normalizeId(uuidTrx));
   if (!transaction) throw new HttpError(404, 'Transaction not found');

@@ -12,7 +12,13 @@ async function blobStoreAnswers(blobs: Deps['blobs']): Promise<boolean> {
     timer = setTimeout(() => resolve(false), blobProbeTimeoutMs);
   });
   try {
-    return await Promise.race([blobs.exists(probeKey).then(() => true, () => false), timeout]);
+    return await Promise.race([
+      blobs.exists(probeKey).then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

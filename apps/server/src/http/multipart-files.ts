@@ -35,11 +35,7 @@ function multipartFailure(error: unknown, names: string[]): HttpError {
  * unknown, repeated, text, missing and empty fields, and files whose sniffed type the spec does not accept.
  * Files are buffered in memory and never stored.
  */
-export async function readFiles<K extends string>(
-  request: FastifyRequest,
-  spec: Readonly<Record<K, MultipartField>>,
-  limits: UploadLimits,
-): Promise<Record<K, UploadedFile>> {
+export async function readFiles<K extends string>(request: FastifyRequest, spec: Readonly<Record<K, MultipartField>>, limits: UploadLimits): Promise<Record<K, UploadedFile>> {
   const names = Object.keys(spec) as K[];
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > names.length * limits.fileBytes + framingBytes) {

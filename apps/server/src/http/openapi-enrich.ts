@@ -14,7 +14,10 @@ const operationIds = new Map<string, string>(Object.entries(routes).map(([name, 
 export function operationIdOf(method: string, url: string): string {
   const named = operationIds.get(`${method} ${url}`);
   if (named) return named;
-  const words = url.split(/[/_.:-]+/).filter(Boolean).map((word) => word.replace(/[^A-Za-z0-9]/g, ''));
+  const words = url
+    .split(/[/_.:-]+/)
+    .filter(Boolean)
+    .map((word) => word.replace(/[^A-Za-z0-9]/g, ''));
   return [method.toLowerCase(), ...words.map((word) => word.charAt(0).toUpperCase() + word.slice(1))].join('');
 }
 

@@ -58,7 +58,7 @@ export const fieldExamples: Record<string, FieldExample> = {
   origin: { example: 'celd' },
   nombreOtorgante: { example: 'Financiera Ejemplo' },
   nombreCompleto: { example: 'MARÍA GUADALUPE HERNÁNDEZ LÓPEZ' },
-  name: { example: 'MARÍA GUADALUPE HERNÁNDEZ LÓPEZ', description: 'The customer\'s full name, as confirmed.' },
+  name: { example: 'MARÍA GUADALUPE HERNÁNDEZ LÓPEZ', description: "The customer's full name, as confirmed." },
   telefono: { example: '5512345678' },
   correoElectronico: { example: 'maria.hernandez@example.com' },
   email: { example: 'maria.hernandez@example.com', description: 'The address the customer confirmed.' },
@@ -73,13 +73,25 @@ export const fieldExamples: Record<string, FieldExample> = {
   turn: { example: -1 },
   type: { example: 'answer' },
   sdp: { example: 'v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n', description: "The browser's SDP answer to the connection's offer." },
-  ocrFront: { example: { nombreCompleto: 'MARÍA GUADALUPE HERNÁNDEZ LÓPEZ', curp: 'HELM900101MDFRPR09', fechaNacimiento: '01/01/1990' }, description: 'The front as POST /v2/ocr read it (its ocrData), with the corrections the person made.' },
+  ocrFront: {
+    example: { nombreCompleto: 'MARÍA GUADALUPE HERNÁNDEZ LÓPEZ', curp: 'HELM900101MDFRPR09', fechaNacimiento: '01/01/1990' },
+    description: 'The front as POST /v2/ocr read it (its ocrData), with the corrections the person made.',
+  },
   ocrBack: { example: { ocr: '1234567890123', cic: '123456789' }, description: 'The back as POST /v2/ocr read it.' },
-  data_user: { example: [{ description: 'correoElectronico', value: 'maria.hernandez@example.com' }, { description: 'calle', value: 'AV. REFORMA 222', typed: true }], description: 'What the person confirmed or typed, one entry per datum.' },
+  data_user: {
+    example: [
+      { description: 'correoElectronico', value: 'maria.hernandez@example.com' },
+      { description: 'calle', value: 'AV. REFORMA 222', typed: true },
+    ],
+    description: 'What the person confirmed or typed, one entry per datum.',
+  },
   links: { example: { clausula: 'documents/clausula.pdf' }, description: 'The documents of POST /v1/proccessdocuments (its links).' },
   detailsScore: { example: { flag: 'GREEN' }, description: 'The score of GET /v1/query_score, as the flow received it.' },
   coincidencia: { example: 0.91, description: 'The face match score of the face video.' },
-  data: { example: { ocr: '1234567890123', claveElector: 'HRLPMR90010109M800', numeroEmisionCredencial: '01' }, description: "The INE's OCR, elector key and emission number (models E/F), or its CIC." },
+  data: {
+    example: { ocr: '1234567890123', claveElector: 'HRLPMR90010109M800', numeroEmisionCredencial: '01' },
+    description: "The INE's OCR, elector key and emission number (models E/F), or its CIC.",
+  },
   fingerprint: { example: { indexLeft: null, indexRight: '' } },
   info_camara: { example: '{"label":"camera2 1, facing front","width":1280,"height":720,"frameRate":30}', description: 'The camera that recorded (JSON: its label and track settings).' },
 };
@@ -113,7 +125,14 @@ export const errorExamples = [
 
 /** Members of the JSON bodies' objects, composed into the object's example (a phone with or without its code). */
 const memberExamples: Record<string, unknown> = {
-  uuid: userId, platform: 'android', key: 'demo', number: '5512345678', areaCode: '52', token: '123456', cp: '06600', street: 'AV. REFORMA 222',
+  uuid: userId,
+  platform: 'android',
+  key: 'demo',
+  number: '5512345678',
+  areaCode: '52',
+  token: '123456',
+  cp: '06600',
+  street: 'AV. REFORMA 222',
 };
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; examples?: unknown[]; description?: string };

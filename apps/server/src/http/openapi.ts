@@ -11,9 +11,7 @@ export async function registerOpenApi(app: ZodApp, version: string, maxFileBytes
       openapi: '3.1.0',
       info: {
         title: 'Onboarding verification service',
-        description:
-          'Calls of the identity-verification onboarding flow. Errors are JSON { status, message, message_client? }; ' +
-          'message_client is the Spanish text the user may see.',
+        description: 'Calls of the identity-verification onboarding flow. Errors are JSON { status, message, message_client? }; ' + 'message_client is the Spanish text the user may see.',
         version,
       },
       tags: [
@@ -55,7 +53,7 @@ export async function registerOpenApi(app: ZodApp, version: string, maxFileBytes
             scheme: 'bearer',
             description:
               "The grantor's secret server key (kyc-grantor secret-create; shown once, stored hashed). Not the publishable api key " +
-              'of the flow\'s URL. The embedded demo grantor has `demo-secret` while DEMO_GRANTOR is on.',
+              "of the flow's URL. The embedded demo grantor has `demo-secret` while DEMO_GRANTOR is on.",
           },
         },
       },

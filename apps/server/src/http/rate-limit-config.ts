@@ -56,11 +56,21 @@ const envSchema = z.object({
   RATE_LIMITS: z.preprocess(blankToUndefined, z.enum(['on', 'off'], { error: "must be 'on' or 'off'" }).optional()),
   RATE_LIMIT_WINDOW_SECONDS: z.preprocess(
     blankToUndefined,
-    z.string().trim().regex(/^\d+$/, { error: 'must be an integer 1-3600' }).transform(Number).refine((n) => n >= 1 && n <= 3600, { error: 'must be an integer 1-3600' }).optional(),
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, { error: 'must be an integer 1-3600' })
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 3600, { error: 'must be an integer 1-3600' })
+      .optional(),
   ),
   REDIS_URL: z.preprocess(
     blankToUndefined,
-    z.string().trim().refine((v) => /^rediss?:\/\//.test(v) && URL.canParse(v), { error: 'must be a redis:// or rediss:// URL' }).optional(),
+    z
+      .string()
+      .trim()
+      .refine((v) => /^rediss?:\/\//.test(v) && URL.canParse(v), { error: 'must be a redis:// or rediss:// URL' })
+      .optional(),
   ),
   ...Object.fromEntries(costClasses.map((cls) => [envName(cls), z.preprocess(blankToUndefined, triple.optional())])),
 });

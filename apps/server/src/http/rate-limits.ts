@@ -103,9 +103,7 @@ export async function registerRateLimits(app: ZodApp, config: RateLimitConfig): 
     app.log.warn('abuse limits are off (RATE_LIMITS=off)');
     return { redis: undefined };
   }
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000 })
-    : undefined;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000 }) : undefined;
   if (redis) {
     redis.on('error', (err: Error) => app.log.warn({ err: err.message }, 'rate-limit store (Redis) unreachable: limits are not counted meanwhile'));
     app.addHook('onClose', async () => {

@@ -68,12 +68,7 @@ export async function claimJob(db: Db, cipher: DataCipher, owner: string, leaseM
   const candidates = await db
     .selectFrom('jobs')
     .select(['id'])
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', at)]),
-        eb.and([eb('state', '=', 'running'), eb('lease_until', '<', at)]),
-      ]),
-    )
+    .where((eb) => eb.or([eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', at)]), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', at)])]))
     .orderBy('run_at')
     .limit(5)
     .execute();
@@ -88,12 +83,7 @@ export async function claimJob(db: Db, cipher: DataCipher, owner: string, leaseM
         updated_at: at,
       }))
       .where('id', '=', id)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', at)]),
-          eb.and([eb('state', '=', 'running'), eb('lease_until', '<', at)]),
-        ]),
-      )
+      .where((eb) => eb.or([eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', at)]), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', at)])]))
       .executeTakeFirst();
     if ((claimed.numUpdatedRows ?? 0n) === 0n) continue;
     const row = await db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

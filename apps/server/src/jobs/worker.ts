@@ -99,10 +99,13 @@ export function startJobWorker(options: {
   const drain = async () => {
     do {
       again = false;
-      while (!stopped && (await runOnce().catch((error: unknown) => {
-        options.log.error({ err: error }, 'job worker could not claim a job');
-        return false;
-      }))) {
+      while (
+        !stopped &&
+        (await runOnce().catch((error: unknown) => {
+          options.log.error({ err: error }, 'job worker could not claim a job');
+          return false;
+        }))
+      ) {
         /* keep going while jobs are due */
       }
     } while (again && !stopped);

@@ -53,7 +53,13 @@ export async function purgeOutbox(dataDir: string, maxAgeMs: number, now: number
     const file = path.join(dir, name);
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile() || now - info.mtimeMs < maxAgeMs) continue;
-    if (await unlink(file).then(() => true, () => false)) removed += 1;
+    if (
+      await unlink(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed += 1;
   }
   return removed;
 }

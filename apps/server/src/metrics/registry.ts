@@ -24,14 +24,31 @@ export function createMetrics(db: Db): Metrics {
   collectDefaultMetrics({ register: registry, prefix: 'kyc_' });
 
   // Its _count is the request count: no separate counter to update on every request.
-  const requestSeconds = new Histogram({ name: 'kyc_http_request_duration_seconds', help: 'Time to answer an HTTP request, by route pattern and status class.', labelNames: ['method', 'route', 'status_class'], buckets: requestBuckets, registers: [registry] });
+  const requestSeconds = new Histogram({
+    name: 'kyc_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route pattern and status class.',
+    labelNames: ['method', 'route', 'status_class'],
+    buckets: requestBuckets,
+    registers: [registry],
+  });
 
   const busy = new Gauge({ name: 'kyc_engine_busy_slots', help: 'Engine runs in progress.', labelNames: ['engine'], registers: [registry] });
   const slots = new Gauge({ name: 'kyc_engine_slots', help: 'Engine runs allowed at once; past them a request is answered 503 Busy.', labelNames: ['engine'], registers: [registry] });
   const refused = new Counter({ name: 'kyc_engine_refused_total', help: 'Engine runs refused because every slot was busy (503 Busy).', labelNames: ['engine'], registers: [registry] });
-  const decisionSeconds = new Histogram({ name: 'kyc_engine_decision_duration_seconds', help: 'Time of one engine run (OCR read, face decision), by outcome.', labelNames: ['engine', 'outcome'], buckets: decisionBuckets, registers: [registry] });
+  const decisionSeconds = new Histogram({
+    name: 'kyc_engine_decision_duration_seconds',
+    help: 'Time of one engine run (OCR read, face decision), by outcome.',
+    labelNames: ['engine', 'outcome'],
+    buckets: decisionBuckets,
+    registers: [registry],
+  });
 
-  const jobRuns = new Counter({ name: 'kyc_jobs_finished_total', help: 'Claimed jobs ended by this process, by kind and outcome (done, retry, failed, lost lease).', labelNames: ['kind', 'outcome'], registers: [registry] });
+  const jobRuns = new Counter({
+    name: 'kyc_jobs_finished_total',
+    help: 'Claimed jobs ended by this process, by kind and outcome (done, retry, failed, lost lease).',
+    labelNames: ['kind', 'outcome'],
+    registers: [registry],
+  });
   const jobSeconds = new Histogram({ name: 'kyc_job_duration_seconds', help: 'Time of one job run, by kind.', labelNames: ['kind'], buckets: decisionBuckets, registers: [registry] });
 
   // Read at scrape time from the shared table, so every node reports the whole queue. The three gauges are
@@ -57,7 +74,13 @@ export function createMetrics(db: Db): Metrics {
   const collect = async () => refresh();
   const due = new Gauge({ name: 'kyc_jobs_due', help: 'Jobs waiting to run now (pending and due, or running on a lapsed lease), by kind.', labelNames: ['kind'], registers: [registry], collect });
   const running = new Gauge({ name: 'kyc_jobs_running', help: 'Jobs running on a live lease, by kind.', labelNames: ['kind'], registers: [registry], collect });
-  const oldestDue = new Gauge({ name: 'kyc_jobs_oldest_due_age_seconds', help: 'Age of the oldest job waiting to run, by kind (0 when none waits).', labelNames: ['kind'], registers: [registry], collect });
+  const oldestDue = new Gauge({
+    name: 'kyc_jobs_oldest_due_age_seconds',
+    help: 'Age of the oldest job waiting to run, by kind (0 when none waits).',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect,
+  });
 
   const requestChildren = new Map<string, { observe(value: number): void }>();
 

@@ -27,11 +27,7 @@ function toSecretKey(row: GrantorSecretKeysTable): SecretKey {
 }
 
 /** Stores a key (hashed); returns its id. With `ifAbsent` an existing row with the same id is left alone. */
-export async function insertSecretKey(
-  db: Db,
-  input: { grantorId: string; key: string; label: string; id?: string },
-  options: { ifAbsent?: boolean; now?: Date } = {},
-): Promise<string> {
+export async function insertSecretKey(db: Db, input: { grantorId: string; key: string; label: string; id?: string }, options: { ifAbsent?: boolean; now?: Date } = {}): Promise<string> {
   const id = input.id ?? uuidv7();
   let insert = db.insertInto('grantor_secret_keys').values({
     id,
@@ -63,12 +59,7 @@ export async function findSecretKeyById(db: Db, id: string): Promise<SecretKey |
 
 /** Revokes a key from now on; false when it was already revoked. */
 export async function revokeSecretKey(db: Db, id: string, now: Date = new Date()): Promise<boolean> {
-  const result = await db
-    .updateTable('grantor_secret_keys')
-    .set({ revoked_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('grantor_secret_keys').set({ revoked_at: now.toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 

@@ -34,10 +34,7 @@ export type AttemptEnd = { kind: 'give_back' } | { kind: 'count' } | { kind: 'us
 
 /** Ends an attempt spent by spendAttempt, in one statement; returns the counted attempts after it. */
 export async function endAttempt(db: Db, uuidTrx: string, step: string, end: AttemptEnd, now: Date = new Date()): Promise<number> {
-  const count =
-    end.kind === 'give_back' ? sql<number>`count`
-    : end.kind === 'count' ? sql<number>`count + 1`
-    : sql<number>`case when count > ${end.limit} then count else ${end.limit} end`;
+  const count = end.kind === 'give_back' ? sql<number>`count` : end.kind === 'count' ? sql<number>`count + 1` : sql<number>`case when count > ${end.limit} then count else ${end.limit} end`;
   const row = await db
     .updateTable('transaction_attempts')
     .set({ count, in_flight: sql<number>`case when in_flight > 0 then in_flight - 1 else 0 end`, updated_at: now.toISOString() })

@@ -41,8 +41,7 @@ export async function addEvidence(db: Db, cipher: DataCipher, evidence: NewEvide
       kind: evidence.kind,
       blob_key: evidence.blobKey ?? null,
       sha256: evidence.sha256 ?? null,
-      payload_enc:
-        evidence.payload === undefined ? null : cipher.encrypt(JSON.stringify(evidence.payload), evidenceContext(evidence.uuidTrx, id)),
+      payload_enc: evidence.payload === undefined ? null : cipher.encrypt(JSON.stringify(evidence.payload), evidenceContext(evidence.uuidTrx, id)),
       created_at: now.toISOString(),
     })
     .execute();
@@ -51,25 +50,13 @@ export async function addEvidence(db: Db, cipher: DataCipher, evidence: NewEvide
 
 /** The transaction's evidence in arrival order, without payloads. */
 export async function listEvidence(db: Db, uuidTrx: string): Promise<EvidenceSummary[]> {
-  const rows = await db
-    .selectFrom('evidence')
-    .select(['id', 'kind', 'blob_key', 'sha256', 'created_at'])
-    .where('uuid_trx', '=', uuidTrx)
-    .orderBy('id')
-    .execute();
+  const rows = await db.selectFrom('evidence').select(['id', 'kind', 'blob_key', 'sha256', 'created_at']).where('uuid_trx', '=', uuidTrx).orderBy('id').execute();
   return rows.map((r) => ({ id: r.id, kind: r.kind, blobKey: r.blob_key, sha256: r.sha256, createdAt: r.created_at }));
 }
 
 /** The most recent record of a kind, with its decrypted payload. */
 export async function latestEvidence(db: Db, cipher: DataCipher, uuidTrx: string, kind: string): Promise<EvidenceRecord | undefined> {
-  const row = await db
-    .selectFrom('evidence')
-    .selectAll()
-    .where('uuid_trx', '=', uuidTrx)
-    .where('kind', '=', kind)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom('evidence').selectAll().where('uuid_trx', '=', uuidTrx).where('kind', '=', kind).orderBy('id', 'desc').limit(1).executeTakeFirst();
   return row && withPayload(cipher, uuidTrx, row);
 }
 

@@ -34,9 +34,7 @@ function toGrantor(row: GrantorsTable): Grantor {
 /** The active grantor that owns this api key, if any. */
 export async function findGrantorByApiKey(db: Db, apiKey: string): Promise<Grantor | undefined> {
   const hash = hashApiKey(apiKey);
-  const row = await grantorsByKeyHash.get(db, hash, () =>
-    db.selectFrom('grantors').selectAll().where('apikey_hash', '=', hash).executeTakeFirst(),
-  );
+  const row = await grantorsByKeyHash.get(db, hash, () => db.selectFrom('grantors').selectAll().where('apikey_hash', '=', hash).executeTakeFirst());
   // The key is hashed once: the row was found by this hash, compared again here in constant time.
   if (!row || row.active !== 1 || !safeEqual(hash, row.apikey_hash)) return undefined;
   return toGrantor(row);
@@ -59,18 +57,16 @@ export async function insertGrantor(
   options: { ifAbsent?: boolean; now?: Date } = {},
 ): Promise<void> {
   const at = (options.now ?? new Date()).toISOString();
-  let insert = db
-    .insertInto('grantors')
-    .values({
-      id: grantor.id,
-      name: grantor.name,
-      apikey_hash: hashApiKey(grantor.apiKey),
-      apikey_prefix: apiKeyPrefix(grantor.apiKey),
-      active: grantor.active === false ? 0 : 1,
-      launcher_any_origin: grantor.launcherAnyOrigin ? 1 : 0,
-      created_at: at,
-      updated_at: at,
-    });
+  let insert = db.insertInto('grantors').values({
+    id: grantor.id,
+    name: grantor.name,
+    apikey_hash: hashApiKey(grantor.apiKey),
+    apikey_prefix: apiKeyPrefix(grantor.apiKey),
+    active: grantor.active === false ? 0 : 1,
+    launcher_any_origin: grantor.launcherAnyOrigin ? 1 : 0,
+    created_at: at,
+    updated_at: at,
+  });
   if (options.ifAbsent) insert = insert.onConflict((oc) => oc.doNothing());
   await insert.execute();
   invalidateReadCaches();
@@ -100,11 +96,7 @@ export async function setGrantorActive(db: Db, id: string, active: boolean, now:
 /** The grantor's stored parameter overrides (not merged with defaults). Shared: do not mutate. */
 export async function readStoredParams(db: Db, grantorId: string): Promise<Readonly<Record<string, string>>> {
   return paramsByGrantor.get(db, grantorId, async () => {
-    const rows = await db
-      .selectFrom('grantor_params')
-      .select(['id_campo', 'valor'])
-      .where('grantor_id', '=', grantorId)
-      .execute();
+    const rows = await db.selectFrom('grantor_params').select(['id_campo', 'valor']).where('grantor_id', '=', grantorId).execute();
     return Object.freeze(Object.fromEntries(rows.map((r) => [r.id_campo, r.valor])));
   });
 }
@@ -113,12 +105,7 @@ export async function readStoredParams(db: Db, grantorId: string): Promise<Reado
  * Stores parameter values. With `keepExisting` a value already stored is left alone (used by the seed,
  * so that an operator's change survives restarts).
  */
-export async function writeParams(
-  db: Db,
-  grantorId: string,
-  values: Record<string, string>,
-  options: { keepExisting?: boolean; now?: Date } = {},
-): Promise<void> {
+export async function writeParams(db: Db, grantorId: string, values: Record<string, string>, options: { keepExisting?: boolean; now?: Date } = {}): Promise<void> {
   const at = (options.now ?? new Date()).toISOString();
   const rows = Object.entries(values).map(([id_campo, valor]) => ({ grantor_id: grantorId, id_campo, valor, updated_at: at }));
   if (rows.length === 0) return;

@@ -98,7 +98,10 @@ export const coreMigrations: Record<string, Migration> = {
   // while count + in_flight < limit. 0010, not 0009: the abuse-limits branch takes 0009.
   '0011_attempts_in_flight': {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('transaction_attempts').addColumn('in_flight', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('transaction_attempts')
+        .addColumn('in_flight', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   },
   // A lock outlives its transaction: a new one of the same grantor and client is refused while any of theirs is
@@ -112,7 +115,10 @@ export const coreMigrations: Record<string, Migration> = {
   // promised); grantors created from now on are closed until it names their pages (docs/decisions.md).
   '0017_launcher_origins_open': {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('grantors').addColumn('launcher_any_origin', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema
+        .alterTable('grantors')
+        .addColumn('launcher_any_origin', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
     },
   },
   // A job carries the id of the request that enqueued it, so the worker's log lines join the API's (jobs/worker.ts).

@@ -24,10 +24,7 @@ export async function runMigrations(db: Db, migrations: Record<string, Migration
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new MigrationError(
-      failed ? `Migration ${failed} failed: ${reason}` : `Migrations could not run: ${reason}`,
-      { cause: error },
-    );
+    throw new MigrationError(failed ? `Migration ${failed} failed: ${reason}` : `Migrations could not run: ${reason}`, { cause: error });
   }
   return (results ?? []).map((r) => r.migrationName);
 }

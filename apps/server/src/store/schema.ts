@@ -77,7 +77,6 @@ export interface EvidenceTable {
   created_at: string;
 }
 
-
 /**
  * The tables of the core; each feature adds its own to this interface from its `tables.ts`
  * (`declare module '…/store/schema.js'`), so this layer never imports a feature.

@@ -35,11 +35,7 @@ export async function findTransaction(db: Db, uuidTrx: string): Promise<Transact
 }
 
 /** Inserts the transaction unless one with that id exists; returns whether this call created it. */
-export async function insertTransactionIfAbsent(
-  db: Db,
-  trx: { uuidTrx: string; uuidUser: string; grantorId: string },
-  now: Date = new Date(),
-): Promise<boolean> {
+export async function insertTransactionIfAbsent(db: Db, trx: { uuidTrx: string; uuidUser: string; grantorId: string }, now: Date = new Date()): Promise<boolean> {
   const at = now.toISOString();
   const result = await db
     .insertInto('transactions')
@@ -59,20 +55,12 @@ export async function insertTransactionIfAbsent(
 }
 
 export async function setCurrentStep(db: Db, uuidTrx: string, step: string, now: Date = new Date()): Promise<void> {
-  await db
-    .updateTable('transactions')
-    .set({ current_step: step, updated_at: now.toISOString() })
-    .where('uuid_trx', '=', uuidTrx)
-    .execute();
+  await db.updateTable('transactions').set({ current_step: step, updated_at: now.toISOString() }).where('uuid_trx', '=', uuidTrx).execute();
 }
 
 /** Sets (ISO timestamp) or clears (null) the transaction's lockout. */
 export async function setLockUntil(db: Db, uuidTrx: string, lockUntil: string | null, now: Date = new Date()): Promise<void> {
-  await db
-    .updateTable('transactions')
-    .set({ lock_until: lockUntil, updated_at: now.toISOString() })
-    .where('uuid_trx', '=', uuidTrx)
-    .execute();
+  await db.updateTable('transactions').set({ lock_until: lockUntil, updated_at: now.toISOString() }).where('uuid_trx', '=', uuidTrx).execute();
 }
 
 /**
@@ -92,10 +80,5 @@ export async function findClientLock(db: Db, grantorId: string, uuidUser: string
 
 /** Records the person's cancellation (the first one counts). */
 export async function setCancelled(db: Db, uuidTrx: string, now: Date = new Date()): Promise<void> {
-  await db
-    .updateTable('transactions')
-    .set({ cancelled_at: now.toISOString(), updated_at: now.toISOString() })
-    .where('uuid_trx', '=', uuidTrx)
-    .where('cancelled_at', 'is', null)
-    .execute();
+  await db.updateTable('transactions').set({ cancelled_at: now.toISOString(), updated_at: now.toISOString() }).where('uuid_trx', '=', uuidTrx).where('cancelled_at', 'is', null).execute();
 }

@@ -39,10 +39,7 @@ export async function checkImage(buffer: Buffer, limits: ImageLimits = defaultIm
   if (!width || !height) throw corrupt();
   if (Math.max(width, height) > limits.maxSide || width * height > limits.maxPixels) throw tooLarge(width, height, limits);
   if (Math.min(width, height) < limits.minShortSide || Math.max(width, height) < limits.minLongSide) {
-    throw new ContentRejectedError(
-      'too_small',
-      `The image is ${width}x${height} pixels; at least ${limits.minLongSide}x${limits.minShortSide} is required`,
-    );
+    throw new ContentRejectedError('too_small', `The image is ${width}x${height} pixels; at least ${limits.minLongSide}x${limits.minShortSide} is required`);
   }
   try {
     await sharp(buffer, options).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
@@ -55,8 +52,5 @@ export async function checkImage(buffer: Buffer, limits: ImageLimits = defaultIm
 function tooLarge(width: number | undefined, height: number | undefined, limits: ImageLimits): ContentRejectedError {
   const size = width && height ? `${width}x${height} pixels` : 'larger than the limit';
   const megapixels = Math.floor(limits.maxPixels / 1_000_000);
-  return new ContentRejectedError(
-    'too_large',
-    `The image is ${size}; at most ${limits.maxSide}x${limits.maxSide} and ${megapixels} megapixels are accepted`,
-  );
+  return new ContentRejectedError('too_large', `The image is ${size}; at most ${limits.maxSide}x${limits.maxSide} and ${megapixels} megapixels are accepted`);
 }

@@ -68,11 +68,7 @@ function textValue(part: MultipartValue, limits: UploadLimits): string {
  * buffered within the limits. Refuses (HttpError) unknown, repeated and missing fields, an empty file, and a
  * file whose sniffed type the contract does not accept. Nothing is stored here.
  */
-export async function readUpload(
-  request: FastifyRequest,
-  spec: Readonly<Record<string, MultipartField>>,
-  options: ReadUploadOptions,
-): Promise<Upload> {
+export async function readUpload(request: FastifyRequest, spec: Readonly<Record<string, MultipartField>>, options: ReadUploadOptions): Promise<Upload> {
   const fileFields = Object.keys(spec).filter((name) => spec[name]?.kind === 'file');
   const [fileField] = fileFields;
   if (fileField === undefined || fileFields.length > 1) throw new Error('readUpload needs a multipart spec with exactly one file field');
@@ -119,11 +115,7 @@ export async function readUpload(
   const accept = spec[fileField]?.accept ?? [];
   const sniffed = sniffType(file.buffer);
   if (!isAccepted(sniffed, accept)) {
-    throw new HttpError(
-      415,
-      `Unsupported file type: the file is ${typeName(sniffed)}; accepted: ${accept.map(typeName).join(', ')}`,
-      options.retryMessage,
-    );
+    throw new HttpError(415, `Unsupported file type: the file is ${typeName(sniffed)}; accepted: ${accept.map(typeName).join(', ')}`, options.retryMessage);
   }
   const uploaded: UploadedFile = { fieldName: fileField, buffer: file.buffer, sniffedType: sniffed, size: file.buffer.length };
   if (file.filename) uploaded.filename = file.filename;

@@ -65,7 +65,7 @@ describe('face measurement maths (engines/face/measure.ts)', () => {
 });
 
 describe('face descriptor ensemble (engines/face/descriptor.ts)', () => {
-  it('is unit length and its similarity is the weighted sum of the two models\' cosines', () => {
+  it("is unit length and its similarity is the weighted sum of the two models' cosines", () => {
     const faceresA = Array.from({ length: 1024 }, (_, i) => Math.sin(i));
     const faceresB = Array.from({ length: 1024 }, (_, i) => Math.sin(i * 1.3 + 0.2));
     const netA = Array.from({ length: 128 }, (_, i) => Math.cos(i));

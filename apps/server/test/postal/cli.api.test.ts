@@ -31,25 +31,17 @@ describe.each(engines)('postal:import command on $name', (engine) => {
 
   it('imports a file and prints the summary line', async () => {
     expect(await run(catalogue.sampleFile)).toBe(0);
-    expect(out).toEqual([
-      expect.stringMatching(new RegExp(`^Códigos postales: ${sampleCatalogueFacts.handWrittenRows} filas cargadas, 0 rechazadas en \\d+\\.\\d\\d s$`)),
-    ]);
+    expect(out).toEqual([expect.stringMatching(new RegExp(`^Códigos postales: ${sampleCatalogueFacts.handWrittenRows} filas cargadas, 0 rechazadas en \\d+\\.\\d\\d s$`))]);
     expect(err).toEqual([]);
     expect(await countPostalSettlements(database.db)).toBe(sampleCatalogueFacts.handWrittenRows);
   });
 
   it('prints the rejected lines of a file it loads', async () => {
-    const rows = Array.from({ length: 30 }, (_, i) =>
-      officialRow({ cp: '06700', asentamiento: `Colonia ${i}`, municipio: 'Cuauhtémoc', estado: 'Ciudad de México', id: String(i + 1) }),
-    );
+    const rows = Array.from({ length: 30 }, (_, i) => officialRow({ cp: '06700', asentamiento: `Colonia ${i}`, municipio: 'Cuauhtémoc', estado: 'Ciudad de México', id: String(i + 1) }));
     const file = catalogue.folder.file(`un-rechazo-${engine.name}.txt`);
     await writeFile(file, [officialColumns, ...rows, '6700x|Mal|Colonia'].join('\n'));
     expect(await run(file)).toBe(0);
-    expect(out).toEqual([
-      expect.stringMatching(/^Códigos postales: 30 filas cargadas, 1 rechazadas en /),
-      'Rechazos:',
-      '  línea 32: la fila tiene 3 columnas y el encabezado 15',
-    ]);
+    expect(out).toEqual([expect.stringMatching(/^Códigos postales: 30 filas cargadas, 1 rechazadas en /), 'Rechazos:', '  línea 32: la fila tiene 3 columnas y el encabezado 15']);
   });
 
   it('fails with exit code 1, the reason and the first rejections, leaving the catalogue as it was', async () => {
@@ -60,23 +52,15 @@ describe.each(engines)('postal:import command on $name', (engine) => {
     out = [];
     expect(await run(file)).toBe(1);
     expect(out).toEqual([]);
-    expect(err).toEqual([
-      'Códigos postales: no se importó el catálogo: Ninguna de las 1 filas es válida.',
-      'Rechazos:',
-      '  línea 2: d_codigo no válido: "123" (se esperan 5 dígitos)',
-    ]);
+    expect(err).toEqual(['Códigos postales: no se importó el catálogo: Ninguna de las 1 filas es válida.', 'Rechazos:', '  línea 2: d_codigo no válido: "123" (se esperan 5 dígitos)']);
     expect(await catalogueSnapshot(database.db)).toEqual(before);
   });
 
   it('imports the project sample with --sample, and --if-empty skips a catalogue that has rows', async () => {
     expect(await run('--sample', '--if-empty')).toBe(0);
-    expect(await lookupPostalCode(database.db, sampleCatalogueFacts.singleSettlement.cp)).toEqual(
-      sampleCatalogueFacts.singleSettlement.settlements,
-    );
+    expect(await lookupPostalCode(database.db, sampleCatalogueFacts.singleSettlement.cp)).toEqual(sampleCatalogueFacts.singleSettlement.settlements);
     expect(await run('--sample', '--if-empty')).toBe(0);
-    expect(out.at(-1)).toBe(
-      `Códigos postales: el catálogo ya tiene ${sampleCatalogueFacts.handWrittenRows} asentamientos; no se importó nada.`,
-    );
+    expect(out.at(-1)).toBe(`Códigos postales: el catálogo ya tiene ${sampleCatalogueFacts.handWrittenRows} asentamientos; no se importó nada.`);
     const imports = await database.db.selectFrom('postal_catalogue_imports').select('source_name').execute();
     expect(imports).toEqual([{ source_name: 'CPdescarga-muestra.txt' }]);
   });
@@ -93,9 +77,10 @@ describe.each(engines)('postal:import command on $name', (engine) => {
     let destroyed = 0;
     const observed = new Proxy(database.db, {
       get(target, property) {
-        if (property === 'destroy') return async () => {
-          destroyed += 1;
-        };
+        if (property === 'destroy')
+          return async () => {
+            destroyed += 1;
+          };
         const value: unknown = Reflect.get(target, property, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -112,14 +97,11 @@ describe('postal:import usage', () => {
     throw new Error('the database must not be opened');
   };
 
-  it.each([[[]], [['a.txt', 'b.txt']], [['--sample', 'a.txt']], [['--bogus']], [['a.txt', '--max-rejected-share=2']]])(
-    'exits 2 with the usage for %j',
-    async (argv) => {
-      const err: string[] = [];
-      expect(await runPostalImportCli(argv, { openDb, err: (line) => err.push(line) })).toBe(2);
-      expect(err.join('\n')).toContain('Uso: postal:import');
-    },
-  );
+  it.each([[[]], [['a.txt', 'b.txt']], [['--sample', 'a.txt']], [['--bogus']], [['a.txt', '--max-rejected-share=2']]])('exits 2 with the usage for %j', async (argv) => {
+    const err: string[] = [];
+    expect(await runPostalImportCli(argv, { openDb, err: (line) => err.push(line) })).toBe(2);
+    expect(err.join('\n')).toContain('Uso: postal:import');
+  });
 
   it('prints the usage for --help', async () => {
     const out: string[] = [];

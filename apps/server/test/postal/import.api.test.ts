@@ -26,7 +26,9 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
   it('loads the official-format sample and records the import', async () => {
     const messages: string[] = [];
     const report = await importPostalCatalogue(database.db, catalogue.sampleFile, { log: (message) => messages.push(message) });
-    const hash = createHash('sha256').update(await readFile(catalogue.sampleFile)).digest('hex');
+    const hash = createHash('sha256')
+      .update(await readFile(catalogue.sampleFile))
+      .digest('hex');
     expect(report).toMatchObject({
       rowsRead: sampleCatalogueFacts.handWrittenRows,
       rowsLoaded: sampleCatalogueFacts.handWrittenRows,
@@ -66,19 +68,11 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
     expect(await lookupPostalCode(database.db, '06700')).toEqual(sampleCatalogueFacts.singleSettlement.settlements);
 
     const csv = catalogue.folder.file('nuevo.csv.gz');
-    await writeFile(
-      csv,
-      gzipSync(
-        'd_codigo,d_asenta,D_mnpio,d_estado,c_estado,c_mnpio,id_asenta_cpcons\n' +
-          '06700,Roma Norte Ampliación,Cuauhtémoc,Ciudad de México,09,015,0900\n',
-      ),
-    );
+    await writeFile(csv, gzipSync('d_codigo,d_asenta,D_mnpio,d_estado,c_estado,c_mnpio,id_asenta_cpcons\n' + '06700,Roma Norte Ampliación,Cuauhtémoc,Ciudad de México,09,015,0900\n'));
     const report = await importPostalCatalogue(database.db, csv);
     expect(report.rowsLoaded).toBe(1);
     expect(await countPostalSettlements(database.db)).toBe(1);
-    expect(await lookupPostalCode(database.db, '06700')).toEqual([
-      { municipio: 'Cuauhtémoc', estado: 'Ciudad de México', asentamiento: 'Roma Norte Ampliación' },
-    ]);
+    expect(await lookupPostalCode(database.db, '06700')).toEqual([{ municipio: 'Cuauhtémoc', estado: 'Ciudad de México', asentamiento: 'Roma Norte Ampliación' }]);
     expect(await lookupPostalCode(database.db, sampleCatalogueFacts.severalSettlements.cp)).toEqual([]);
   });
 
@@ -160,9 +154,7 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
 
     it('a file that does not exist', async () => {
       await importPostalCatalogue(database.db, catalogue.sampleFile);
-      await expect(importPostalCatalogue(database.db, catalogue.folder.file('no-existe.txt'))).rejects.toThrow(
-        /No se pudo abrir el archivo .*no-existe\.txt/,
-      );
+      await expect(importPostalCatalogue(database.db, catalogue.folder.file('no-existe.txt'))).rejects.toThrow(/No se pudo abrir el archivo .*no-existe\.txt/);
       expect(await countPostalSettlements(database.db)).toBe(sampleCatalogueFacts.handWrittenRows);
     });
 

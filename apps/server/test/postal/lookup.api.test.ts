@@ -78,8 +78,7 @@ describe.each(engines)('postal-code lookup on $name', (engine) => {
       await app.close();
     });
 
-    const post = (payload: unknown, requestHeaders: Record<string, string> = headers()) =>
-      app.inject({ method: 'POST', url: '/v1/postalcodes', headers: requestHeaders, payload: payload as object });
+    const post = (payload: unknown, requestHeaders: Record<string, string> = headers()) => app.inject({ method: 'POST', url: '/v1/postalcodes', headers: requestHeaders, payload: payload as object });
 
     it('answers the settlements of a code with one settlement, after resolving the transaction', async () => {
       const requestHeaders = headers();

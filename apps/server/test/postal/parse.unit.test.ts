@@ -38,12 +38,7 @@ describe('splitFields', () => {
   });
 
   it('reads quoted fields with delimiters and doubled quotes inside', () => {
-    expect(splitFields('06700,"Roma Norte, Sección 1","Colonia ""El Sol""",x', ',')).toEqual([
-      '06700',
-      'Roma Norte, Sección 1',
-      'Colonia "El Sol"',
-      'x',
-    ]);
+    expect(splitFields('06700,"Roma Norte, Sección 1","Colonia ""El Sol""",x', ',')).toEqual(['06700', 'Roma Norte, Sección 1', 'Colonia "El Sol"', 'x']);
     expect(splitFields('"",""""', ',')).toEqual(['', '"']);
     expect(splitFields('a, "b,c"', ',')).toEqual(['a', 'b,c']);
   });
@@ -147,10 +142,7 @@ describe('parseCatalogue on UTF-8 CSV and PSV', () => {
 
   it('reads a UTF-8 PSV with the header on the first line', async () => {
     const file = folder.file('catalogo.psv');
-    await writeFile(
-      file,
-      [officialColumns, officialRow({ cp: '06700', asentamiento: 'Roma Norte', municipio: 'Cuauhtémoc', estado: 'Ciudad de México', id: '0171' })].join('\n'),
-    );
+    await writeFile(file, [officialColumns, officialRow({ cp: '06700', asentamiento: 'Roma Norte', municipio: 'Cuauhtémoc', estado: 'Ciudad de México', id: '0171' })].join('\n'));
     const parsed = await parseFile(file);
     expect(parsed.encoding).toBe('utf-8');
     expect(parsed.rows.map((r) => [r.line, r.row.d_codigo, r.row.d_mnpio])).toEqual([[2, '06700', 'Cuauhtémoc']]);
@@ -158,10 +150,7 @@ describe('parseCatalogue on UTF-8 CSV and PSV', () => {
 
   it('reads a gzipped UTF-8 CSV', async () => {
     const file = folder.file('catalogo.csv.gz');
-    await writeFile(
-      file,
-      gzipSync('d_codigo,d_asenta,D_mnpio,d_estado,c_estado,c_mnpio,id_asenta_cpcons\n97000,Mérida Centro,Mérida,Yucatán,31,050,0001\n'),
-    );
+    await writeFile(file, gzipSync('d_codigo,d_asenta,D_mnpio,d_estado,c_estado,c_mnpio,id_asenta_cpcons\n97000,Mérida Centro,Mérida,Yucatán,31,050,0001\n'));
     const parsed = await parseFile(file);
     expect(parsed.gzipped).toBe(true);
     expect(parsed.rows.map((r) => r.row.d_asenta)).toEqual(['Mérida Centro']);
@@ -171,9 +160,7 @@ describe('parseCatalogue on UTF-8 CSV and PSV', () => {
     const file = folder.file('sin-ceros.csv');
     await writeFile(file, 'd_codigo,d_asenta,D_mnpio,d_estado,c_estado,c_mnpio,id_asenta_cpcons\n6700,Roma Norte,Cuauhtémoc,Ciudad de México,9,15,171\n');
     const parsed = await parseFile(file);
-    expect(parsed.rows.map((r) => r.row)).toEqual([
-      expect.objectContaining({ d_codigo: '06700', c_estado: '09', c_mnpio: '015', id_asenta_cpcons: '0171' }),
-    ]);
+    expect(parsed.rows.map((r) => r.row)).toEqual([expect.objectContaining({ d_codigo: '06700', c_estado: '09', c_mnpio: '015', id_asenta_cpcons: '0171' })]);
   });
 
   it('keeps a quoted field that spans lines in one record', async () => {
@@ -193,8 +180,7 @@ describe('parseCatalogue on UTF-8 CSV and PSV', () => {
 describe('parseCatalogue rejections', () => {
   it('rejects bad rows with their line number and reason, and keeps the good ones', async () => {
     const file = folder.file('rechazos.txt');
-    const good = (id: string, cp = '06700') =>
-      officialRow({ cp, asentamiento: `Colonia ${id}`, municipio: 'Cuauhtémoc', estado: 'Ciudad de México', id });
+    const good = (id: string, cp = '06700') => officialRow({ cp, asentamiento: `Colonia ${id}`, municipio: 'Cuauhtémoc', estado: 'Ciudad de México', id });
     await writeFile(
       file,
       [

@@ -88,10 +88,7 @@ function postgresEngine(url: string): TestEngine {
 }
 
 /** SQLite always; PostgreSQL too when DATABASE_URL is set. */
-export const engines: TestEngine[] = [
-  sqliteEngine,
-  ...(process.env.DATABASE_URL ? [postgresEngine(process.env.DATABASE_URL)] : []),
-];
+export const engines: TestEngine[] = [sqliteEngine, ...(process.env.DATABASE_URL ? [postgresEngine(process.env.DATABASE_URL)] : [])];
 
 /** A temporary folder for catalogue files; `remove` deletes it. */
 export async function scratchFolder(): Promise<{ file(name: string): string; remove(): Promise<void> }> {
@@ -121,30 +118,13 @@ export function useSampleCatalogue(): { readonly folder: Awaited<ReturnType<type
 }
 
 export async function catalogueSnapshot(db: Kysely<PostalTables>) {
-  return db
-    .selectFrom('postal_settlements')
-    .selectAll()
-    .orderBy('d_codigo')
-    .orderBy('c_estado')
-    .orderBy('c_mnpio')
-    .orderBy('id_asenta_cpcons')
-    .execute();
+  return db.selectFrom('postal_settlements').selectAll().orderBy('d_codigo').orderBy('c_estado').orderBy('c_mnpio').orderBy('id_asenta_cpcons').execute();
 }
 
-export const officialColumns =
-  'd_codigo|d_asenta|d_tipo_asenta|D_mnpio|d_estado|d_ciudad|d_CP|c_estado|c_oficina|c_CP|c_tipo_asenta|c_mnpio|id_asenta_cpcons|d_zona|c_cve_ciudad';
+export const officialColumns = 'd_codigo|d_asenta|d_tipo_asenta|D_mnpio|d_estado|d_ciudad|d_CP|c_estado|c_oficina|c_CP|c_tipo_asenta|c_mnpio|id_asenta_cpcons|d_zona|c_cve_ciudad';
 
 /** A data line in the official column order. */
-export function officialRow(values: {
-  cp: string;
-  asentamiento: string;
-  municipio: string;
-  estado: string;
-  id: string;
-  cEstado?: string;
-  cMnpio?: string;
-  tipo?: string;
-}): string {
+export function officialRow(values: { cp: string; asentamiento: string; municipio: string; estado: string; id: string; cEstado?: string; cMnpio?: string; tipo?: string }): string {
   const { cp, asentamiento, municipio, estado, id, cEstado = '09', cMnpio = '015', tipo = 'Colonia' } = values;
   return [cp, asentamiento, tipo, municipio, estado, 'Ciudad de México', '06001', cEstado, '06001', '', '09', cMnpio, id, 'Urbano', '01'].join('|');
 }

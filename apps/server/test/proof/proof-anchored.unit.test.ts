@@ -32,18 +32,26 @@ describe('label-anchored bill reading', () => {
   });
   it('reads the CFE name-and-address block by what each line holds, accents as printed', () => {
     expect(readAddressBlock(['EFRAÍN LÓPEZ MORALES', 'CALLE HIDALGO 1013', 'COL. JARDINES DE LA PAZ', 'C.P.43664', 'TULANCINGO DE BRAVO, HIDALGO'])).toEqual({
-      holderName: 'EFRAÍN LÓPEZ MORALES', street: 'CALLE HIDALGO', exteriorNumber: '1013', settlement: 'JARDINES DE LA PAZ',
-      postalCode: '43664', municipality: 'TULANCINGO DE BRAVO', state: 'HIDALGO',
+      holderName: 'EFRAÍN LÓPEZ MORALES',
+      street: 'CALLE HIDALGO',
+      exteriorNumber: '1013',
+      settlement: 'JARDINES DE LA PAZ',
+      postalCode: '43664',
+      municipality: 'TULANCINGO DE BRAVO',
+      state: 'HIDALGO',
     });
     expect(readAddressBlock(['GOMEZ PEREZ ANA', 'C.P.83000 HERMOSILLO, SON.'])).toMatchObject({ holderName: 'GOMEZ PEREZ ANA', postalCode: '83000', municipality: 'HERMOSILLO', state: 'SON.' });
     // A whited-out name and street: only the place line is read.
     expect(readAddressBlock(['HERMOSILLO, Son.'])).toEqual({ municipality: 'HERMOSILLO', state: 'SON.' });
   });
   it('drops a block line with a doubtful word rather than returning half of it', () => {
-    const text = regionText([
-      { words: [word('COL.', 0, 0), word('JARDINES', 60, 0), word('DE', 200, 0), word('LAPAZ', 240, 0, 30)] },
-      { words: [word('|', 0, 40), word('HERMOSILLO,', 20, 40), word('Son.', 200, 40), word('|', 300, 40)] },
-    ], 55);
+    const text = regionText(
+      [
+        { words: [word('COL.', 0, 0), word('JARDINES', 60, 0), word('DE', 200, 0), word('LAPAZ', 240, 0, 30)] },
+        { words: [word('|', 0, 40), word('HERMOSILLO,', 20, 40), word('Son.', 200, 40), word('|', 300, 40)] },
+      ],
+      55,
+    );
     expect(text).toBe('HERMOSILLO, Son.');
   });
   it('takes a service number of 12 (CFE) or 10 (line) digits only', () => {
@@ -70,8 +78,10 @@ describe('label-anchored bill reading', () => {
     expect(region.y1).toBeLessThanOrEqual(1120);
     expect(region.y1).toBeGreaterThanOrEqual(1050);
     expect(region.x0).toBeGreaterThanOrEqual(950);
-    const result = await readAnchored(lines, { width: 1700, height: 2200 }, async (r) =>
-      (r.y0 === 914 ? ['15 SEP 17', 'AL', '13 NOV 17'] : []).map((t, i) => line(r.y0 + i * 40, [t, r.x0])), [band, next]);
+    const result = await readAnchored(lines, { width: 1700, height: 2200 }, async (r) => (r.y0 === 914 ? ['15 SEP 17', 'AL', '13 NOV 17'] : []).map((t, i) => line(r.y0 + i * 40, [t, r.x0])), [
+      band,
+      next,
+    ]);
     expect(result.fields).toEqual({ periodFrom: '2017-09-15', periodTo: '2017-11-13' });
   });
   it('takes a band the page read for a label read on the page itself', async () => {
@@ -80,10 +90,15 @@ describe('label-anchored bill reading', () => {
     const band = { x0: 956, y0: 108, x1: 1604, y1: 160 };
     const lines = [line(123, ['Total', 1001], ['a', 1090], ['pagar', 1120])];
     const seen: Array<{ x0: number; y0: number; x1: number }> = [];
-    const result = await readAnchored(lines, { width: 1700, height: 2200 }, async (r) => {
-      seen.push(r);
-      return [line(r.y0 + 10, ['$607.68', r.x0 + 40])];
-    }, [band]);
+    const result = await readAnchored(
+      lines,
+      { width: 1700, height: 2200 },
+      async (r) => {
+        seen.push(r);
+        return [line(r.y0 + 10, ['$607.68', r.x0 + 40])];
+      },
+      [band],
+    );
     expect(result.fields).toEqual({ amountDue: '$607.68' });
     expect(seen[0]).toMatchObject({ x0: 956, y0: 162 });
     expect(seen[0]!.x1).toBeLessThanOrEqual(1604);

@@ -62,16 +62,26 @@ describe('reading a bill from OCR lines', () => {
       'FECHA DE EMISIÓN: 17 OCT 2026',
     ]);
     expect(fields).toEqual({
-      holderName: 'NOEMÍ LÓPEZ ESPINOZA', street: 'CALLE HIDALGO', exteriorNumber: '59', interiorNumber: '4',
-      settlement: 'JARDINES DE LA PAZ', postalCode: '31081', municipality: 'CHIHUAHUA', state: 'CHIHUAHUA', issueDate: '2026-10-17',
+      holderName: 'NOEMÍ LÓPEZ ESPINOZA',
+      street: 'CALLE HIDALGO',
+      exteriorNumber: '59',
+      interiorNumber: '4',
+      settlement: 'JARDINES DE LA PAZ',
+      postalCode: '31081',
+      municipality: 'CHIHUAHUA',
+      state: 'CHIHUAHUA',
+      issueDate: '2026-10-17',
     });
   });
   it('keeps to the address column when another column shares its rows', () => {
     const line = (text: string, left: number, top: number) => ({ text, left, top, height: 40 });
     const fields = parseProof([
-      line('NOEMÍ LÓPEZ ESPINOZA', 80, 230), line('TOTAL A PAGAR:', 1090, 245),
-      line('CALLE HIDALGO 59', 80, 290), line('$ 199.60', 1090, 310),
-      line('COL JARDINES DE LA PAZ', 80, 350), line('LÍMITE DE PAGO: 31 OCT 26', 1090, 400),
+      line('NOEMÍ LÓPEZ ESPINOZA', 80, 230),
+      line('TOTAL A PAGAR:', 1090, 245),
+      line('CALLE HIDALGO 59', 80, 290),
+      line('$ 199.60', 1090, 310),
+      line('COL JARDINES DE LA PAZ', 80, 350),
+      line('LÍMITE DE PAGO: 31 OCT 26', 1090, 400),
       line('C.P. 31081 CHIHUAHUA, CHIHUAHUA', 80, 410),
     ]);
     expect(fields).toMatchObject({ holderName: 'NOEMÍ LÓPEZ ESPINOZA', street: 'CALLE HIDALGO', exteriorNumber: '59', settlement: 'JARDINES DE LA PAZ' });
@@ -87,8 +97,14 @@ describe('reading a bill from OCR lines', () => {
       'Fecha de emisión: 25/10/2026',
     ]);
     expect(fields).toEqual({
-      holderName: 'JULIÁN HERNÁNDEZ IBÁÑEZ', street: 'CALLE ZARAGOZA', exteriorNumber: '2326', settlement: 'LA PEÑUELA',
-      postalCode: '26990', municipality: 'SALTILLO', state: 'COAHUILA', issueDate: '2026-10-25',
+      holderName: 'JULIÁN HERNÁNDEZ IBÁÑEZ',
+      street: 'CALLE ZARAGOZA',
+      exteriorNumber: '2326',
+      settlement: 'LA PEÑUELA',
+      postalCode: '26990',
+      municipality: 'SALTILLO',
+      state: 'COAHUILA',
+      issueDate: '2026-10-25',
     });
   });
   it('reads nothing from text that is not a bill', () => {
@@ -105,7 +121,8 @@ describe('reading a bill from OCR lines', () => {
 describe('another column on the postal-code line', () => {
   it('ends the place at a label or an amount read onto the same line', () => {
     expect(parseProof(['CALLE HIDALGO 59', 'COL ROMA NORTE', 'C.P. 06700 CUAUHTEMOC, CIUDAD DE MEXICO LIMITE DE PAGO: 31 OCT 26'])).toMatchObject({
-      municipality: 'CUAUHTEMOC', state: 'CIUDAD DE MEXICO',
+      municipality: 'CUAUHTEMOC',
+      state: 'CIUDAD DE MEXICO',
     });
     expect(parseProof(['C.P. 06700 CUAUHTEMOC, CIUDAD DE MEXICO $ 1,563.18'])).toMatchObject({ state: 'CIUDAD DE MEXICO' });
   });

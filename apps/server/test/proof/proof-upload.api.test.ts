@@ -13,8 +13,13 @@ type Headers = ReturnType<typeof trxHeaders>;
 const today = new Date().toISOString().slice(0, 10);
 const holder = { nombres: 'NOEMÍ', apellidoPaterno: 'LÓPEZ', apellidoMaterno: 'ESPINOZA' };
 const address = {
-  street: 'CALLE HIDALGO', exteriorNumber: '59', interiorNumber: null, settlement: 'ROMA NORTE', postalCode: '06700',
-  municipality: 'CUAUHTÉMOC', state: 'CIUDAD DE MÉXICO',
+  street: 'CALLE HIDALGO',
+  exteriorNumber: '59',
+  interiorNumber: null,
+  settlement: 'ROMA NORTE',
+  postalCode: '06700',
+  municipality: 'CUAUHTÉMOC',
+  state: 'CIUDAD DE MÉXICO',
 } as const;
 
 interface Lectura {
@@ -70,8 +75,15 @@ describe.each(engines)('POST /v1/file reads the proof of address ($name)', (engi
     expect(res.statusCode).toBe(200);
     const lectura = lecturaOf(res);
     expect(lectura).toMatchObject({
-      leido: true, calle: address.street, numeroExterior: address.exteriorNumber, colonia: address.settlement,
-      codigoPostal: address.postalCode, fechaEmision: bill.truth.issueDate, coincideNombre: true, vigente: true, intentosRestantes: 3,
+      leido: true,
+      calle: address.street,
+      numeroExterior: address.exteriorNumber,
+      colonia: address.settlement,
+      codigoPostal: address.postalCode,
+      fechaEmision: bill.truth.issueDate,
+      coincideNombre: true,
+      vigente: true,
+      intentosRestantes: 3,
     });
     const cipher = createDataCipher(loadDataKey(t.config).key);
     const record = await latestEvidence(t.db, cipher, headers.transaccion, 'comprobante_lectura');
@@ -79,7 +91,7 @@ describe.each(engines)('POST /v1/file reads the proof of address ($name)', (engi
     expect(record?.payload).toMatchObject({ outcome: 'passed', read: true, nameMatchesId: true, recent: true, postalCode: '06700', maxAgeMonths: 3 });
   });
 
-  it('says when the bill is in someone else\'s name, and when no ID was read', async () => {
+  it("says when the bill is in someone else's name, and when no ID was read", async () => {
     const other = await upload(await open({ nombres: 'JULIÁN', apellidoPaterno: 'HERNÁNDEZ', apellidoMaterno: 'IBÁÑEZ' }), bill.png);
     expect(lecturaOf(other)).toMatchObject({ leido: true, coincideNombre: false });
     const noId = await upload(await open(null), bill.png);

@@ -11,11 +11,34 @@ import { pdfText } from './support.js';
 
 /** Every step of the flow's step table (apps/web/src/steps/table.ts): a cancellation may come from any of them. */
 const flowSteps = [
-  'inicio', 'terminos', 'pasos_configuracion', 'preparacion_identificacion', 'holograma', 'identificacion', 'error_pantalla',
-  'resultados_identificacion', 'datos_direccion_ocr_page', 'clausula', 'validacion_documento', 'autorizacion_solicitud',
-  'autorizacion_documento', 'video_token', 'pdf_video_token', 'preparacion_comprobante', 'comprobante', 'consulta_historial',
-  'validar_movil', 'validar_sms', 'pdf_token', 'pdf_token_instructions', 'pdf_token_error', 'pdf_token_result', 'finalizado',
-  'ayuda', 'cancelar_flujo', 'pivote',
+  'inicio',
+  'terminos',
+  'pasos_configuracion',
+  'preparacion_identificacion',
+  'holograma',
+  'identificacion',
+  'error_pantalla',
+  'resultados_identificacion',
+  'datos_direccion_ocr_page',
+  'clausula',
+  'validacion_documento',
+  'autorizacion_solicitud',
+  'autorizacion_documento',
+  'video_token',
+  'pdf_video_token',
+  'preparacion_comprobante',
+  'comprobante',
+  'consulta_historial',
+  'validar_movil',
+  'validar_sms',
+  'pdf_token',
+  'pdf_token_instructions',
+  'pdf_token_error',
+  'pdf_token_result',
+  'finalizado',
+  'ayuda',
+  'cancelar_flujo',
+  'pivote',
 ];
 /** Steps reported by the flow's own events besides the table's (journey.ts, finish.ts) and the audit events' paso. */
 const eventSteps = ['inicio_page', 'autorizacion', 'email_check', 'score_check', 'finished', 'completed'];
@@ -24,10 +47,30 @@ const allEvidenceKinds = [...Object.values(evidenceKind), idEvidenceKinds.tolera
 /** What a person must not meet in a document: wire and storage names, English, configuration hints. */
 function expectReadable(text: string, doc: string): void {
   const rawNames = [
-    'terms_acepted', 'req_elec_acepted', 'request_report_acepted', '_acepted', 'nombreCompleto', 'codigoPostal', 'numeroExterior',
-    'calleCompleta', 'DNI_PERU', 'INCOMPLETED', 'rostro_coincidencia', 'prueba_de_vida', 'ocr_frente', 'ocr_reverso', 'video_token',
-    'data_user', 'rostro_identificacion', 'paquete_nom151', 'datos_direccion_ocr_page', 'preparacion_comprobante', 'GREEN', 'YELLOW',
-    'Otro dato', 'spoof',
+    'terms_acepted',
+    'req_elec_acepted',
+    'request_report_acepted',
+    '_acepted',
+    'nombreCompleto',
+    'codigoPostal',
+    'numeroExterior',
+    'calleCompleta',
+    'DNI_PERU',
+    'INCOMPLETED',
+    'rostro_coincidencia',
+    'prueba_de_vida',
+    'ocr_frente',
+    'ocr_reverso',
+    'video_token',
+    'data_user',
+    'rostro_identificacion',
+    'paquete_nom151',
+    'datos_direccion_ocr_page',
+    'preparacion_comprobante',
+    'GREEN',
+    'YELLOW',
+    'Otro dato',
+    'spoof',
   ];
   for (const raw of rawNames) expect(text, `${doc}: ${raw}`).not.toContain(raw);
   expect(text, doc).not.toMatch(/\b(the|is|not|no Spanish|configured|server|model|engine|check digits?|failed|passed|was|recognised)\b/);
@@ -107,11 +150,28 @@ describe('the documents read as documents (issue #21 item 8)', () => {
     for (const label of ['Datos de la aceptación', 'Versión del texto', 'Aceptado el', 'Dirección IP', 'Navegador']) expect(clause).toContain(label);
     const report = await pdfText(docs[2]!.bytes);
     for (const label of [
-      'Semáforo', 'ROJO', 'Términos y aviso de privacidad', 'Cláusula de medios electrónicos', 'Autorización de consulta', 'Aceptada',
-      'Código postal', 'Domicilio', 'Número exterior', 'escrito por la persona', 'Frente leído (DNI de Perú)', 'Prueba de vida',
-      'Se detectó un intento de suplantación.', 'No se verificó el código leído en voz alta.', 'Código leído en voz alta',
-      'Paquete de evidencias con sello de tiempo', 'Identificación, frente con datos incompletos', 'Bitácora de la transacción',
-      'Comprobante de domicilio', 'Continuación en otro dispositivo', 'interrumpido', 'Proceso',
+      'Semáforo',
+      'ROJO',
+      'Términos y aviso de privacidad',
+      'Cláusula de medios electrónicos',
+      'Autorización de consulta',
+      'Aceptada',
+      'Código postal',
+      'Domicilio',
+      'Número exterior',
+      'escrito por la persona',
+      'Frente leído (DNI de Perú)',
+      'Prueba de vida',
+      'Se detectó un intento de suplantación.',
+      'No se verificó el código leído en voz alta.',
+      'Código leído en voz alta',
+      'Paquete de evidencias con sello de tiempo',
+      'Identificación, frente con datos incompletos',
+      'Bitácora de la transacción',
+      'Comprobante de domicilio',
+      'Continuación en otro dispositivo',
+      'interrumpido',
+      'Proceso',
     ]) {
       expect(report, label).toContain(label);
     }

@@ -45,7 +45,10 @@ describe('asr-check', () => {
   });
 
   it('refuses a model that fails its checksums, naming the file', async () => {
-    const result = await run([wav, '4729'], { ASR_MODEL_DIR: dir, ASR_MODEL_SHA256: `tiny-encoder.int8.onnx=${'0'.repeat(64)},tiny-decoder.int8.onnx=${sha('nor this')},tiny-tokens.txt=${sha('a 0\n')}` });
+    const result = await run([wav, '4729'], {
+      ASR_MODEL_DIR: dir,
+      ASR_MODEL_SHA256: `tiny-encoder.int8.onnx=${'0'.repeat(64)},tiny-decoder.int8.onnx=${sha('nor this')},tiny-tokens.txt=${sha('a 0\n')}`,
+    });
     expect(result.code).toBe(2);
     expect(result.err).toContain(`model refused: the speech model in ${dir} failed its checksum check: tiny-encoder.int8.onnx has SHA-256 ${sha('not a model')}`);
   });

@@ -63,7 +63,12 @@ describe('speech model checksum verification', () => {
 
   it('reads a sha256sum manifest, and refuses an unreadable or malformed one', async () => {
     const manifest = path.join(dir, 'SHA256SUMS');
-    await writeFile(manifest, `# whisper tiny\n${Object.entries(right()).map(([name, digest]) => `${digest}  ${name}`).join('\n')}\n`);
+    await writeFile(
+      manifest,
+      `# whisper tiny\n${Object.entries(right())
+        .map(([name, digest]) => `${digest}  ${name}`)
+        .join('\n')}\n`,
+    );
     const fromFile: WhisperConfig = { kind: 'whisper', modelDir: dir, checksums: { kind: 'manifest', file: manifest }, threads: 1 };
     expect(await verifyWhisperModel(fromFile)).toMatchObject({ ok: true, label: 'whisper tiny' });
 
@@ -77,7 +82,11 @@ describe('speech model checksum verification', () => {
   it('parses sha256sum text and binary-mode lines', () => {
     const a = 'a'.repeat(64);
     expect(parseSha256Sums(`${a}  x.onnx\n${a.toUpperCase()} *y.txt\n\n${a}  ./z.onnx`)).toEqual({
-      entries: new Map([['x.onnx', a], ['y.txt', a], ['z.onnx', a]]),
+      entries: new Map([
+        ['x.onnx', a],
+        ['y.txt', a],
+        ['z.onnx', a],
+      ]),
     });
     expect(parseSha256Sums('')).toEqual({ problem: 'it lists no file' });
     expect(parseSha256Sums(`${a}  ../x.onnx`)).toEqual({ problem: expect.stringContaining('line 1') });

@@ -51,13 +51,13 @@ describe('sherpa-onnx-node in this environment', () => {
 });
 
 describe('the Whisper engine process', () => {
-  it('refuses model files that are not ONNX models with the runtime\'s reason', async () => {
+  it("refuses model files that are not ONNX models with the runtime's reason", async () => {
     const started = startWhisperEngine({ files });
     await expect(started).rejects.toBeInstanceOf(SpeechEngineError);
     await expect(started).rejects.toThrow(/the speech model did not load: .*Protobuf parsing failed/);
   }, 30_000);
 
-  it('refuses missing files with the runtime\'s reason', async () => {
+  it("refuses missing files with the runtime's reason", async () => {
     await expect(startWhisperEngine({ files: { ...files, tokens: path.join(dir, 'absent.txt') } })).rejects.toThrow(/absent\.txt' does not exist/);
   }, 30_000);
 
@@ -91,7 +91,11 @@ describe('createSpeechRecognizer: what the evidence says', () => {
     const wrong = sha('something else');
     const setup = await createSpeechRecognizer(config({ ...Object.fromEntries(Object.entries(garbage).map(([n, c]) => [n, sha(c)])), 'tiny-encoder.int8.onnx': wrong }), log);
     expect(log.lines).toEqual([
-      { level: 'error', message: 'the speech model was refused: the spoken code will not be recognised', object: { modelDir: dir, reason: expect.stringContaining(`tiny-encoder.int8.onnx has SHA-256 ${sha(garbage['tiny-encoder.int8.onnx'])}, expected ${wrong}`) } },
+      {
+        level: 'error',
+        message: 'the speech model was refused: the spoken code will not be recognised',
+        object: { modelDir: dir, reason: expect.stringContaining(`tiny-encoder.int8.onnx has SHA-256 ${sha(garbage['tiny-encoder.int8.onnx'])}, expected ${wrong}`) },
+      },
     ]);
     const check = await setup.recognizer.check(speech, '4729');
     expect(check.verified).toBeNull();
@@ -112,7 +116,9 @@ describe('createSpeechRecognizer: what the evidence says', () => {
     expect(first).toEqual({
       verified: null,
       engine: 'sherpa-onnx whisper tiny',
-      detail: expect.stringMatching(/^the speech recogniser is unavailable: the speech model did not load: .*Protobuf parsing failed.*; the spoken code was not recognised, only the timing of voice and lips was checked$/),
+      detail: expect.stringMatching(
+        /^the speech recogniser is unavailable: the speech model did not load: .*Protobuf parsing failed.*; the spoken code was not recognised, only the timing of voice and lips was checked$/,
+      ),
     });
     // The background load at start failed and was logged.
     await expect.poll(() => log.lines.some((l) => l.level === 'error' && l.message.startsWith('the speech model could not be loaded'))).toBe(true);

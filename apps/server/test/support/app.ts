@@ -16,10 +16,7 @@ export interface Engine {
 }
 
 /** SQLite always; PostgreSQL too when DATABASE_URL is set (CI sets it). */
-export const engines: Engine[] = [
-  { name: 'sqlite' },
-  ...(process.env.DATABASE_URL ? [{ name: 'postgres' as const, databaseUrl: process.env.DATABASE_URL }] : []),
-];
+export const engines: Engine[] = [{ name: 'sqlite' }, ...(process.env.DATABASE_URL ? [{ name: 'postgres' as const, databaseUrl: process.env.DATABASE_URL }] : [])];
 
 export interface TestDatabase {
   db: Db;
@@ -98,11 +95,7 @@ export interface TestApp extends TestDatabase {
 }
 
 /** The whole service (buildApp) on a fresh database, ready for app.inject. */
-export async function startTestApp(
-  engine: Engine,
-  env: Record<string, string> = {},
-  options: Omit<BuildOptions, 'db'> = {},
-): Promise<TestApp> {
+export async function startTestApp(engine: Engine, env: Record<string, string> = {}, options: Omit<BuildOptions, 'db'> = {}): Promise<TestApp> {
   const database = await createTestDatabase(engine, env);
   try {
     const app = await buildApp(database.config, { ...options, db: database.db });

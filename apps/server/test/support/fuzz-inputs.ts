@@ -93,15 +93,17 @@ export function sampleOf(schema: Schema, ids: SampleIds, name = ''): unknown {
 export function wrongTypeFor(schema: Schema, rng: Rng): unknown {
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   const candidates: unknown[] = [123456789, -1.5e308, true, null, [], ['x'], { nested: { deeper: 1 } }, 'texto'];
-  return rng.pick(candidates.filter((value) => {
-    if (type === 'string') return typeof value !== 'string';
-    if (type === 'number' || type === 'integer') return typeof value !== 'number';
-    if (type === 'boolean') return typeof value !== 'boolean';
-    if (type === 'object') return value === null || typeof value !== 'object' || Array.isArray(value);
-    if (type === 'array') return !Array.isArray(value);
-    if (type === 'null') return value !== null;
-    return schema.enum ? !schema.enum.includes(value) : typeof value !== 'string';
-  }));
+  return rng.pick(
+    candidates.filter((value) => {
+      if (type === 'string') return typeof value !== 'string';
+      if (type === 'number' || type === 'integer') return typeof value !== 'number';
+      if (type === 'boolean') return typeof value !== 'boolean';
+      if (type === 'object') return value === null || typeof value !== 'object' || Array.isArray(value);
+      if (type === 'array') return !Array.isArray(value);
+      if (type === 'null') return value !== null;
+      return schema.enum ? !schema.enum.includes(value) : typeof value !== 'string';
+    }),
+  );
 }
 
 /** Whether any string value breaks the schema (an enum, a pattern, a format or a length). */
@@ -164,12 +166,7 @@ export function pngDeclaring(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.alloc(64))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(Buffer.alloc(64))), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 /** Files that claim to be images (a JPEG header first) and are something else, and images that lie about size. */

@@ -18,11 +18,7 @@ export const journeyConsents: readonly Consent[] = ['terminos', 'clausula', 'aut
  * Records consents the way the flow does (an audit event 'Aceptación' whose dato carries version and SHA-256), so
  * the captures the server keeps in order (domain/journey-order.ts) may run.
  */
-export async function acceptConsents(
-  app: Injector,
-  headers: { apikey: string; transaccion: string; cliente: string },
-  consents: readonly Consent[] = ['terminos'],
-): Promise<void> {
+export async function acceptConsents(app: Injector, headers: { apikey: string; transaccion: string; cliente: string }, consents: readonly Consent[] = ['terminos']): Promise<void> {
   const dato = JSON.stringify({ version: '2024-01', sha256: 'a'.repeat(64), userAgent: 'vitest' });
   for (const paso of consents) {
     const res = await app.inject({ method: 'POST', url: '/v1/celd_events', headers, payload: auditEvent(headers, { paso, tipo: 'Aceptación', dato }) });
@@ -37,7 +33,13 @@ export async function acceptConsents(
 export async function recordFaceDecision(
   t: { db: Db; config: Config },
   ids: { uuidTrx: string; grantorId: string },
-  decision: Record<string, unknown> = { match: true, faceScore: 0.9, threshold: 0.5, liveness: { passed: true, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'test' } },
+  decision: Record<string, unknown> = {
+    match: true,
+    faceScore: 0.9,
+    threshold: 0.5,
+    liveness: { passed: true, spoof: false, signals: {} },
+    spokenCode: { verified: null, engine: 'none', detail: 'test' },
+  },
   at: Date = new Date(),
 ): Promise<void> {
   await addEvidence(t.db, createDataCipher(loadDataKey(t.config).key), { uuidTrx: ids.uuidTrx.toLowerCase(), grantorId: ids.grantorId, kind: evidenceKind.videoToken, payload: decision }, at);
@@ -51,6 +53,9 @@ export async function usableFront(
   read: { documentType: string; ocrData: Record<string, string> } = { documentType: 'INE', ocrData: {} },
 ): Promise<void> {
   await addEvidence(t.db, createDataCipher(loadDataKey(t.config).key), {
-    uuidTrx: headers.transaccion.toLowerCase(), grantorId, kind: evidenceKind.idFront, payload: { verdict: { kind: 'accepted' }, ...read },
+    uuidTrx: headers.transaccion.toLowerCase(),
+    grantorId,
+    kind: evidenceKind.idFront,
+    payload: { verdict: { kind: 'accepted' }, ...read },
   });
 }

@@ -68,7 +68,9 @@ export function realIdCases(): RealIdCase[] {
       specs: [...ES_FRONT, ...ES_BACK],
       truth: {
         ...Object.fromEntries(ES_FRONT.map((s) => [s.key, doc.front[s.key] ?? ''])),
-        domicilio: lines(back.domicilio), lugar_nacimiento: lines(back.lugar_nacimiento), hijo_de: lines(back.hijo_de),
+        domicilio: lines(back.domicilio),
+        lugar_nacimiento: lines(back.lugar_nacimiento),
+        hijo_de: lines(back.hijo_de),
       },
     });
   }
@@ -80,7 +82,12 @@ export function realIdCases(): RealIdCase[] {
 
 /** Words of the labels themselves (and their other language), never values. */
 function labelWordTest(specs: ValueSpec[]): (text: string) => boolean {
-  const words = new Set(specs.flatMap((s) => s.texts.flatMap((t) => t.split(/[\s/]+/))).map(labelForm).filter((w) => w.length >= 3));
+  const words = new Set(
+    specs
+      .flatMap((s) => s.texts.flatMap((t) => t.split(/[\s/]+/)))
+      .map(labelForm)
+      .filter((w) => w.length >= 3),
+  );
   return (text) => {
     const form = labelForm(text);
     return form.length >= 3 && [...words].some((w) => (w.length <= 4 ? w === form : editDistance(w, form, 1) <= 1));

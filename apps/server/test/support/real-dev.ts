@@ -64,8 +64,7 @@ function td3WireFacts(lines: string[]): Record<string, string> {
   };
 }
 
-const allTrue = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && Object.values(value).every((v) => v === true);
+const allTrue = (value: unknown): boolean => typeof value === 'object' && value !== null && Object.values(value).every((v) => v === true);
 
 async function groundTruth(folder: string): Promise<GroundTruthFile> {
   return JSON.parse(await readFile(path.join(REAL_DEV, folder, 'ground_truth.json'), 'utf8')) as GroundTruthFile;
@@ -101,7 +100,7 @@ export async function realCases(): Promise<RealCase[]> {
       side: 'front',
       passportHint: lines !== null,
       mrz: lines,
-      printedValid: lines ? (entry.mrz_check_digits === undefined || allTrue(entry.mrz_check_digits)) : false,
+      printedValid: lines ? entry.mrz_check_digits === undefined || allTrue(entry.mrz_check_digits) : false,
       printed,
       disagreements,
     });
@@ -110,15 +109,26 @@ export async function realCases(): Promise<RealCase[]> {
   for (const [file, entry] of Object.entries(dni.files)) {
     const back = entry.back as { mrz_td1: string[]; mrz_check_digits: Record<string, boolean> };
     cases.push({
-      file: `ids/es_dni/${file}`, side: 'back', passportHint: false, mrz: back.mrz_td1,
-      printedValid: allTrue(back.mrz_check_digits), printed: {}, disagreements: [],
+      file: `ids/es_dni/${file}`,
+      side: 'back',
+      passportHint: false,
+      mrz: back.mrz_td1,
+      printedValid: allTrue(back.mrz_check_digits),
+      printed: {},
+      disagreements: [],
     });
   }
   const cni = await groundTruth('ids/fr_cni');
   for (const file of Object.keys(cni.files)) {
     // A front without an MRZ, read as the front it is.
     cases.push({
-      file: `ids/fr_cni/${file}`, side: 'front', passportHint: false, mrz: null, printedValid: false, printed: {}, disagreements: [],
+      file: `ids/fr_cni/${file}`,
+      side: 'front',
+      passportHint: false,
+      mrz: null,
+      printedValid: false,
+      printed: {},
+      disagreements: [],
     });
   }
   return cases;
@@ -149,7 +159,9 @@ export async function uploadable(file: Buffer): Promise<Buffer> {
       rgb[out + 2] = file[at]!;
     }
   }
-  return sharp(rgb, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 export async function readCase(engine: OcrEngine, c: RealCase): Promise<{ result: OcrResult; ms: number; cpuMs: number }> {
@@ -180,23 +192,44 @@ export function realProofCases(): RealProofCase[] {
     {
       file: 'proofs/cfe_aviso_recibo_redacted_x2.png',
       expected: {
-        holderName: '', street: '', exteriorNumber: '', settlement: '', postalCode: '', serviceNumber: '',
-        municipality: 'HERMOSILLO', state: 'SON.', amountDue: '$909.00', dueDate: '2017-12-02',
-        periodFrom: '2017-09-15', periodTo: '2017-11-13', issueDate: '2017-11-13',
+        holderName: '',
+        street: '',
+        exteriorNumber: '',
+        settlement: '',
+        postalCode: '',
+        serviceNumber: '',
+        municipality: 'HERMOSILLO',
+        state: 'SON.',
+        amountDue: '$909.00',
+        dueDate: '2017-12-02',
+        periodFrom: '2017-09-15',
+        periodTo: '2017-11-13',
+        issueDate: '2017-11-13',
       },
     },
     {
       file: 'proofs/us_ppl_electric_sample_bill.jpg',
       expected: {
-        holderName: 'CUSTOMER', street: 'MAIN ST', exteriorNumber: '123', postalCode: '18062', municipality: 'ANYTOWN',
-        state: 'PA', amountDue: '$191.69', dueDate: '2011-07-27',
+        holderName: 'CUSTOMER',
+        street: 'MAIN ST',
+        exteriorNumber: '123',
+        postalCode: '18062',
+        municipality: 'ANYTOWN',
+        state: 'PA',
+        amountDue: '$191.69',
+        dueDate: '2011-07-27',
       },
     },
     {
       file: 'proofs/fr_edf_fictiocorp_bill_p1.jpg',
       expected: {
-        holderName: 'JOHN DOE', street: 'RUE DE L’IMAGINAIRE', exteriorNumber: '123', postalCode: '75001', municipality: 'PARIS',
-        issueDate: '2021-01-29', amountDue: '1479,85 €',
+        holderName: 'JOHN DOE',
+        street: 'RUE DE L’IMAGINAIRE',
+        exteriorNumber: '123',
+        postalCode: '75001',
+        municipality: 'PARIS',
+        issueDate: '2021-01-29',
+        amountDue: '1479,85 €',
       },
     },
   ];

@@ -75,4 +75,3 @@ export async function connectClient(t: TestApp, offer: Offer, options: { sendTra
     close: () => client.close(),
   };
 }
-

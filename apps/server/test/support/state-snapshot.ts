@@ -27,13 +27,17 @@ const databaseFile = /^onboarding\.sqlite(-wal|-shm|-journal)?$/;
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 function canonical(row: Record<string, unknown>): string {
-  const keys = Object.keys(row).filter((key) => !volatileColumns.has(key)).sort();
-  return JSON.stringify(keys.map((key) => {
-    const value = row[key];
-    if (Buffer.isBuffer(value) || value instanceof Uint8Array) return [key, Buffer.from(value).toString('hex')];
-    if (value instanceof Date) return [key, value.toISOString()];
-    return [key, typeof value === 'bigint' ? value.toString() : value];
-  }));
+  const keys = Object.keys(row)
+    .filter((key) => !volatileColumns.has(key))
+    .sort();
+  return JSON.stringify(
+    keys.map((key) => {
+      const value = row[key];
+      if (Buffer.isBuffer(value) || value instanceof Uint8Array) return [key, Buffer.from(value).toString('hex')];
+      if (value instanceof Date) return [key, value.toISOString()];
+      return [key, typeof value === 'bigint' ? value.toString() : value];
+    }),
+  );
 }
 
 async function ownTables(db: Db): Promise<string[]> {

@@ -16,7 +16,9 @@ async function rejection(run: () => Promise<unknown> | unknown): Promise<Content
 }
 
 const plain = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
 
 describe('checkImage', () => {
   const samples: Record<string, Buffer> = {};

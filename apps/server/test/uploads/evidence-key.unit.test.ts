@@ -16,8 +16,6 @@ describe('proof-of-address folder and key', () => {
   it('name the blob after the transaction and the time', () => {
     const at = new Date('2025-03-04T05:06:07.089Z');
     expect(compactTimestamp(at)).toBe('20250304T050607089Z');
-    expect(proofOfAddressKey({ grantorId: demoId, uuidUser, uuidTrx, at, suffix: 'ab12cd34', extension: 'pdf' })).toBe(
-      `${demoId}/${uuidUser}/domicilio/${uuidTrx}-20250304T050607089Z-ab12cd34.pdf`,
-    );
+    expect(proofOfAddressKey({ grantorId: demoId, uuidUser, uuidTrx, at, suffix: 'ab12cd34', extension: 'pdf' })).toBe(`${demoId}/${uuidUser}/domicilio/${uuidTrx}-20250304T050607089Z-ab12cd34.pdf`);
   });
 });

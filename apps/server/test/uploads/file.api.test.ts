@@ -177,8 +177,7 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
     const headers = await openTransaction();
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { payload, contentType } = multipartBody(proofForm(headers, { data: Buffer.concat([png, Buffer.alloc(5_000_000, 1)]) }));
-    const post = (body: NonNullable<RequestInit['body']>) =>
-      fetch(`${address}/v1/file`, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body, duplex: 'half' });
+    const post = (body: NonNullable<RequestInit['body']>) => fetch(`${address}/v1/file`, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body, duplex: 'half' });
     const declared = await post(payload);
     expect(declared.status).toBe(413);
     expect(await declared.json()).toMatchObject({ status: 413, message_client: errorTexts.proofRetry });
@@ -238,7 +237,10 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
       [[...proofForm(headers, { data: png }), { name: 'extra', value: 'x' }], 'Invalid request: unknown multipart field extra'],
       [[{ name: 'uuid', value: headers.cliente }, ...proofForm(headers, { data: png })], 'Invalid request: multipart field uuid is repeated'],
       [[...proofForm(headers, undefined), { name: 'file', value: 'not a file' }], 'Invalid request: multipart field file must be a file'],
-      [[{ name: 'folder', filename: 'f.png', contentType: 'image/png', data: png }, ...proofForm(headers, undefined, { folder: undefined })], 'Invalid request: multipart field folder must be text, not a file'],
+      [
+        [{ name: 'folder', filename: 'f.png', contentType: 'image/png', data: png }, ...proofForm(headers, undefined, { folder: undefined })],
+        'Invalid request: multipart field folder must be text, not a file',
+      ],
     ];
     for (const [parts, message] of cases) {
       const res = await send(headers, parts);
@@ -309,7 +311,9 @@ describe.each(engines)('POST /v1/file when the evidence cannot be recorded ($nam
     if (engine.name === 'sqlite') {
       await sql`create trigger refuse_proof before insert on evidence when new.kind = 'comprobante_domicilio' begin select raise(abort, 'refused'); end`.execute(t.db);
     } else {
-      await sql`create function refuse_proof() returns trigger language plpgsql as $$ begin if new.kind = 'comprobante_domicilio' then raise exception 'refused'; end if; return new; end $$`.execute(t.db);
+      await sql`create function refuse_proof() returns trigger language plpgsql as $$ begin if new.kind = 'comprobante_domicilio' then raise exception 'refused'; end if; return new; end $$`.execute(
+        t.db,
+      );
       await sql`create trigger refuse_proof before insert on evidence for each row execute function refuse_proof()`.execute(t.db);
     }
     const { payload, contentType } = multipartBody(proofForm(headers, { data: await imageSample('png') }));

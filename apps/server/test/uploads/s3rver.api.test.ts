@@ -92,9 +92,7 @@ describe('S3 blob store against a real S3-protocol server (s3rver)', () => {
 
     const small = s3.requests.length;
     await store.put(videoKey('small'), randomBytes(MiB), { contentType: 'video/webm' });
-    expect(s3.requests.slice(small).filter((r) => r.startsWith('PUT ') || r.startsWith('POST '))).toEqual([
-      `PUT /${s3.bucket}/${videoKey('small')}?x-id=PutObject`,
-    ]);
+    expect(s3.requests.slice(small).filter((r) => r.startsWith('PUT ') || r.startsWith('POST '))).toEqual([`PUT /${s3.bucket}/${videoKey('small')}?x-id=PutObject`]);
   });
 
   it('answers BlobStoreUnavailableError while the server is down, stores nothing, and works again once it is back', async () => {
@@ -167,8 +165,7 @@ describe.each(engines)('POST /v1/file with the S3 store, the server down and bac
     await usableFront(t, headers);
     return headers;
   };
-  const blobRows = (uuidTrx: string) =>
-    t.db.selectFrom('evidence').select(['kind', 'blob_key']).where('uuid_trx', '=', uuidTrx).where('blob_key', 'is not', null).execute();
+  const blobRows = (uuidTrx: string) => t.db.selectFrom('evidence').select(['kind', 'blob_key']).where('uuid_trx', '=', uuidTrx).where('blob_key', 'is not', null).execute();
   /** Every evidence row that names a blob names one the bucket holds. */
   const expectNoDanglingBlobKeys = async () => {
     const keys = new Set(await s3.raw.keys());

@@ -8,7 +8,9 @@ import sharp from 'sharp';
 export async function imageSample(format: 'png' | 'jpeg' | 'webp' | 'avif', width = 640, height = 480): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3);
   for (let i = 0; i < pixels.length; i += 1) pixels[i] = (i * 7919 + (i >> 5) * 31) % 256;
-  return sharp(pixels, { raw: { width, height, channels: 3 } })[format]().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    [format]()
+    .toBuffer();
 }
 
 /** A one-page PDF written by hand, with a correct cross-reference table. */
@@ -56,9 +58,7 @@ export function videoSamples(): Record<keyof typeof videoArgs, Buffer> {
   }
 }
 
-export type FormPart =
-  | { name: string; value: string }
-  | { name: string; filename: string; contentType: string; data: Buffer };
+export type FormPart = { name: string; value: string } | { name: string; filename: string; contentType: string; data: Buffer };
 
 /** A multipart/form-data body written by hand, as a browser would send it. */
 export function multipartBody(parts: FormPart[]): { payload: Buffer; contentType: string } {
@@ -69,10 +69,7 @@ export function multipartBody(parts: FormPart[]): { payload: Buffer; contentType
       chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
     } else {
       chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\n` +
-            `Content-Type: ${part.contentType}\r\n\r\n`,
-        ),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\n` + `Content-Type: ${part.contentType}\r\n\r\n`),
         part.data,
         Buffer.from('\r\n'),
       );

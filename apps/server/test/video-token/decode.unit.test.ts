@@ -16,9 +16,22 @@ function make(name: string, args: string[]): Buffer {
 
 const video = (seconds: number, extra: string[] = []) =>
   make(`v${seconds}${extra.length}.webm`, [
-    '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x240:rate=10`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    ...extra, '-c:v', 'libvpx', '-deadline', 'realtime', '-c:a', 'libopus', '-shortest',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=duration=${seconds}:size=320x240:rate=10`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    ...extra,
+    '-c:v',
+    'libvpx',
+    '-deadline',
+    'realtime',
+    '-c:a',
+    'libopus',
+    '-shortest',
   ]);
 
 async function reason(input: Parameters<typeof decodeMedia>[0], options = {}): Promise<string> {

@@ -43,7 +43,7 @@ describe('face engine (human on WASM, offline)', () => {
     expect(faceSimilarity(face.embedding!, other.embedding!)).toBeLessThan(Number(grantorParamDefaults.UMBRAL_ROSTRO));
   }, 60_000);
 
-  it('analyses a frame that is a view into a larger buffer (decoded video) and leaves the caller\'s bytes usable', async () => {
+  it("analyses a frame that is a view into a larger buffer (decoded video) and leaves the caller's bytes usable", async () => {
     const frame = await faceFrameJpeg('fa-s6-b').then(rgb);
     // Three frames back to back in one buffer, as the video decoder hands them out; the middle one is analysed.
     const all = new Uint8Array(frame.data.length * 3);
@@ -61,7 +61,7 @@ describe('face engine (human on WASM, offline)', () => {
     }
   }, 60_000);
 
-  it('describes a face the same in a 4:3, a 16:9 and a portrait frame (the detector input is square, not the camera\'s shape)', async () => {
+  it("describes a face the same in a 4:3, a 16:9 and a portrait frame (the detector input is square, not the camera's shape)", async () => {
     const jpeg = await faceFrameJpeg('fa-s6-b');
     const { width, height } = await sharp(jpeg).metadata();
     expect(width! / height!).toBeCloseTo(4 / 3, 2);
@@ -69,8 +69,16 @@ describe('face engine (human on WASM, offline)', () => {
     const tall = Math.round((height! * 3) / 4);
     const [landscape, sixteenNine, portrait] = await Promise.all([
       rgb(jpeg),
-      rgb(await sharp(jpeg).extract({ left: 0, top: Math.round((height! - wide) / 2), width: width!, height: wide }).toBuffer()),
-      rgb(await sharp(jpeg).extract({ left: Math.round((width! - tall) / 2), top: 0, width: tall, height: height! }).toBuffer()),
+      rgb(
+        await sharp(jpeg)
+          .extract({ left: 0, top: Math.round((height! - wide) / 2), width: width!, height: wide })
+          .toBuffer(),
+      ),
+      rgb(
+        await sharp(jpeg)
+          .extract({ left: Math.round((width! - tall) / 2), top: 0, width: tall, height: height! })
+          .toBuffer(),
+      ),
     ]);
     const [a, b, c] = (await Promise.all([landscape, sixteenNine, portrait].map((image) => detector.analyse(image, 'describe')))).map((r) => {
       expect(r.faces).toHaveLength(1);
@@ -91,7 +99,7 @@ describe('face engine (human on WASM, offline)', () => {
     expect(detectorPadding(300, 400, 4 / 3)).toEqual({ paddedWidth: 800, paddedHeight: 600, dx: 250, dy: 100 });
   });
 
-  it('refuses to start when the face recognition net (face-api\'s model files) is missing', async () => {
+  it("refuses to start when the face recognition net (face-api's model files) is missing", async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'kyc-recognition-'));
     try {
       // In a worker thread of its own: human keeps loaded models per thread.

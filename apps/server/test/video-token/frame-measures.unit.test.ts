@@ -38,7 +38,11 @@ const inBox = (x: number, y: number) => x >= 110 && x < 210 && y >= 70 && y < 18
 
 describe('frame measures', () => {
   it('measures light on the face and around it, and the mouth and eye openings', () => {
-    const m = measureFrame(250, image((x, y) => (inBox(x, y) ? 40 + ((y >> 2) % 2) * 120 : 200)), [face(8)]);
+    const m = measureFrame(
+      250,
+      image((x, y) => (inBox(x, y) ? 40 + ((y >> 2) % 2) * 120 : 200)),
+      [face(8)],
+    );
     expect(m.timeMs).toBe(250);
     expect(m.faces).toBe(1);
     expect(Math.abs(m.face!.luma - 100)).toBeLessThan(3);
@@ -50,7 +54,12 @@ describe('frame measures', () => {
   });
 
   it('sees a mouth open by as much when facemesh puts the inner-lip points together', () => {
-    const measure = (f: FaceObservation) => measureFrame(0, image(() => 128), [f]).face!.mouthOpening;
+    const measure = (f: FaceObservation) =>
+      measureFrame(
+        0,
+        image(() => 128),
+        [f],
+      ).face!.mouthOpening;
     const closed = measure(face(0));
     // Both lip contours follow an opening of 12 px: the measure grows by 12 / 40.
     expect(measure(face(12)) - closed).toBeCloseTo(0.3);
@@ -59,17 +68,41 @@ describe('frame measures', () => {
   });
 
   it('tells a sharp face from a flat one', () => {
-    const sharp = measureFrame(0, image((x, y) => (inBox(x, y) ? ((x >> 1) + (y >> 1)) % 2 ? 30 : 220 : 128)), [face(2)]);
-    const flat = measureFrame(0, image(() => 128), [face(2)]);
+    const sharp = measureFrame(
+      0,
+      image((x, y) => (inBox(x, y) ? (((x >> 1) + (y >> 1)) % 2 ? 30 : 220) : 128)),
+      [face(2)],
+    );
+    const flat = measureFrame(
+      0,
+      image(() => 128),
+      [face(2)],
+    );
     expect(sharp.face!.sharpness).toBeGreaterThan(1000);
     expect(flat.face!.sharpness).toBeLessThan(1);
   });
 
   it('keeps no face measures unless exactly one face is seen', () => {
-    expect(measureFrame(0, image(() => 10), []).face).toBeUndefined();
-    const two = measureFrame(0, image(() => 10), [face(2), face(2)]);
+    expect(
+      measureFrame(
+        0,
+        image(() => 10),
+        [],
+      ).face,
+    ).toBeUndefined();
+    const two = measureFrame(
+      0,
+      image(() => 10),
+      [face(2), face(2)],
+    );
     expect(two.faces).toBe(2);
     expect(two.face).toBeUndefined();
-    expect(measureFrame(0, image(() => 10), []).frameLuma).toBeCloseTo(10, 0);
+    expect(
+      measureFrame(
+        0,
+        image(() => 10),
+        [],
+      ).frameLuma,
+    ).toBeCloseTo(10, 0);
   });
 });

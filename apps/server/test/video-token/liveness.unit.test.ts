@@ -57,7 +57,12 @@ describe('liveness from the challenge', () => {
 
   it('calls a clip played in a loop a spoof even though the mouth moves', () => {
     const period = 54; // 1.8 s at 30 fps
-    const looped = livenessSignals(liveFrames, thumbs((i) => i % period), envelope(speaking), window);
+    const looped = livenessSignals(
+      liveFrames,
+      thumbs((i) => i % period),
+      envelope(speaking),
+      window,
+    );
     expect(looped.repeatShare).toBeGreaterThan(0.9);
     expect(judgeLiveness(looped)).toEqual({ kind: 'spoof', reason: 'looped' });
   });
@@ -69,15 +74,32 @@ describe('liveness from the challenge', () => {
 
   it('counts, without calling it a spoof, a person who did not read the code', () => {
     const silent = times.map((t) => frame(t, { noseX: 0.03 * Math.sin(t / 700) }));
-    const verdict = judgeLiveness(livenessSignals(silent, movingThumbs, envelope(() => false), window));
+    const verdict = judgeLiveness(
+      livenessSignals(
+        silent,
+        movingThumbs,
+        envelope(() => false),
+        window,
+      ),
+    );
     expect(verdict).toMatchObject({ kind: 'not_shown' });
   });
 
   it('wants the voice while the mouth moves, not before or after the digits', () => {
-    const early = livenessSignals(liveFrames, movingThumbs, envelope((t) => t < 1800), window);
+    const early = livenessSignals(
+      liveFrames,
+      movingThumbs,
+      envelope((t) => t < 1800),
+      window,
+    );
     expect(early.speechActive).toBe(false);
     expect(judgeLiveness(early)).toMatchObject({ kind: 'not_shown', reason: expect.stringContaining('speech') });
-    const offBeat = livenessSignals(liveFrames, movingThumbs, envelope((t) => window.slots.some(([from]) => t >= from && t < from + 300) || t > 6500), window);
+    const offBeat = livenessSignals(
+      liveFrames,
+      movingThumbs,
+      envelope((t) => window.slots.some(([from]) => t >= from && t < from + 300) || t > 6500),
+      window,
+    );
     expect(offBeat.synced).toBe(false);
   });
 

@@ -75,9 +75,7 @@ describe('capture quality', () => {
     timeMs: 0,
     faces,
     frameLuma,
-    ...(face
-      ? { face: { luma: 130, surroundLuma: 140, clipped: 0, sharpness: 900, mouthOpening: 0.15, eyeOpening: 0.35, noseX: 0, noseY: 0, size: 0.4, yaw: 0, pitch: 0, roll: 0, ...face } }
-      : {}),
+    ...(face ? { face: { luma: 130, surroundLuma: 140, clipped: 0, sharpness: 900, mouthOpening: 0.15, eyeOpening: 0.35, noseX: 0, noseY: 0, size: 0.4, yaw: 0, pitch: 0, roll: 0, ...face } } : {}),
   });
   const many = (f: FrameMeasures) => Array.from({ length: 20 }, () => f);
 

@@ -15,8 +15,7 @@ function envelope(spans: ReadonlyArray<readonly [number, number]>): AudioEnvelop
 }
 
 /** A reader answering each digit `latency(i)` ms after it appears, each word `wordMs` long. */
-const reading = (digitsMs: readonly number[], latency: (i: number) => number, wordMs = 450) =>
-  digitsMs.map((at, i) => [at + latency(i), at + latency(i) + wordMs] as const);
+const reading = (digitsMs: readonly number[], latency: (i: number) => number, wordMs = 450) => digitsMs.map((at, i) => [at + latency(i), at + latency(i) + wordMs] as const);
 
 /** Frames at 4 fps whose mouth opens while `spans` speak, the head swaying. */
 function frames(spans: ReadonlyArray<readonly [number, number]>, noseTurn: (t: number) => number = () => -0.14, length = durationMs): FrameMeasures[] {
@@ -27,7 +26,21 @@ function frames(spans: ReadonlyArray<readonly [number, number]>, noseTurn: (t: n
       timeMs: t,
       faces: 1,
       frameLuma: 120,
-      face: { luma: 130, surroundLuma: 140, clipped: 0, sharpness: 900, mouthOpening: open ? 0.33 : 0.15, eyeOpening: Math.abs(t - 6500) < 100 ? 0.2 : 0.35, noseX: 0.03 * Math.sin(t / 700), noseY: 0, size: 0.4, yaw: 0.05 * Math.sin(t / 900), noseTurn: noseTurn(t) + 0.01 * Math.sin(t / 300), pitch: 0, roll: 0 },
+      face: {
+        luma: 130,
+        surroundLuma: 140,
+        clipped: 0,
+        sharpness: 900,
+        mouthOpening: open ? 0.33 : 0.15,
+        eyeOpening: Math.abs(t - 6500) < 100 ? 0.2 : 0.35,
+        noseX: 0.03 * Math.sin(t / 700),
+        noseY: 0,
+        size: 0.4,
+        yaw: 0.05 * Math.sin(t / 900),
+        noseTurn: noseTurn(t) + 0.01 * Math.sin(t / 300),
+        pitch: 0,
+        roll: 0,
+      },
     };
   });
 }
@@ -90,7 +103,14 @@ describe('a reading that follows the schedule', () => {
   });
 
   it('joins the stop inside a word and drops clicks', () => {
-    const speech = utterances(envelope([[1000, 1200], [1260, 1450], [3000, 3040]]), 0.05);
+    const speech = utterances(
+      envelope([
+        [1000, 1200],
+        [1260, 1450],
+        [3000, 3040],
+      ]),
+      0.05,
+    );
     expect(speech).toEqual([{ onMs: 1000, offMs: 1460 }]);
   });
 });
@@ -105,13 +125,22 @@ describe('a reading that does not follow the schedule is refused as the phrase f
   it("another session's schedule, even shifted to match its first digit", () => {
     const other = [2210, 3090, 4780, 5650];
     const shift = schedule.digitsMs[0]! - other[0]!;
-    const { signals, verdict: v } = verdict(reading(other.map((t) => t + shift), () => 420));
+    const { signals, verdict: v } = verdict(
+      reading(
+        other.map((t) => t + shift),
+        () => 420,
+      ),
+    );
     expect(v.kind).toBe('not_shown');
     expect(signals.schedule.followed).toBe(false);
   });
 
   it('talk running through the gaps (words joined into phrases)', () => {
-    const { signals, verdict: v } = verdict([[2100, 3400], [3600, 4700], [5000, 6800]]);
+    const { signals, verdict: v } = verdict([
+      [2100, 3400],
+      [3600, 4700],
+      [5000, 6800],
+    ]);
     expect(v.kind).toBe('not_shown');
     expect(signals.schedule.followed).toBe(false);
   });
@@ -187,7 +216,7 @@ describe('motion prompts (MOVIMIENTOS_VIDEO_TOKEN): head turns asked after the d
     return { signals, verdict: judgeLiveness(signals) };
   };
 
-  it('pass when the person turns to each side asked (left: the nose to the picture\'s right)', () => {
+  it("pass when the person turns to each side asked (left: the nose to the picture's right)", () => {
     const { signals, verdict } = judged(turning([1, -1]));
     expect(verdict).toEqual({ kind: 'live' });
     expect(signals.prompts!.map((p) => p.done)).toEqual([true, true]);

@@ -1,15 +1,7 @@
 import { renderFaceVideoFrames, type FaceVideoOptions } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeLiveness, type LivenessSignals } from '../../src/features/face-video/liveness.js';
-import {
-  bandingStrength,
-  moireStrength,
-  screenSignals,
-  screenThresholds,
-  screenVerdict,
-  type FaceBox,
-  type ScreenFrame,
-} from '../../src/features/face-video/screen-replay.js';
+import { bandingStrength, moireStrength, screenSignals, screenThresholds, screenVerdict, type FaceBox, type ScreenFrame } from '../../src/features/face-video/screen-replay.js';
 import { createFaceEngine } from '../../src/engines/face/engine.js';
 import type { FaceEngine, RgbImage } from '../../src/engines/face/types.js';
 
@@ -78,7 +70,12 @@ describe('screen-replay signals on synthetic frames', () => {
   });
 
   it('banding: bands rolling between frames are flagged; stripes that stay put (blinds behind a moving person) cancel out', () => {
-    const pairs = (list: ScreenFrame[]) => [[list[0]!, list[1]!], [list[2]!, list[3]!], [list[4]!, list[5]!]] as const;
+    const pairs = (list: ScreenFrame[]) =>
+      [
+        [list[0]!, list[1]!],
+        [list[2]!, list[3]!],
+        [list[4]!, list[5]!],
+      ] as const;
     const rolling = frames((k) => (x, y) => scene(k * 2, k)(x, y) * (1 + 0.04 * Math.sin(2 * Math.PI * (y / 21 + k * 0.37))));
     const striped = frames((k) => (x, y) => scene(k * 2, k)(x, y) + 12 * Math.sin(2 * Math.PI * (y / 21)));
     expect(bandingStrength(pairs(rolling))).toBeGreaterThan(screenThresholds.banding * 2);

@@ -80,14 +80,32 @@ describe('the camera label', () => {
   });
 
   it("leaves real cameras and Chromium's fake camera (the browser tests') alone", () => {
-    for (const label of ['fake_device_0', '/tmp/kyc-e2e-video-JdEax3/camera.y4m', 'FaceTime HD Camera (Built-in) (05ac:8514)', 'Integrated Webcam (0bda:5521)', 'camera2 1, facing front', 'Logitech BRIO (046d:085e)', 'Front Camera', '']) {
+    for (const label of [
+      'fake_device_0',
+      '/tmp/kyc-e2e-video-JdEax3/camera.y4m',
+      'FaceTime HD Camera (Built-in) (05ac:8514)',
+      'Integrated Webcam (0bda:5521)',
+      'camera2 1, facing front',
+      'Logitech BRIO (046d:085e)',
+      'Front Camera',
+      '',
+    ]) {
       expect(virtualCameraName(label), label).toBeNull();
     }
   });
 
   it('records what the browser sent, refused only when the grantor asks', () => {
     const obs = JSON.stringify({ label: 'OBS Virtual Camera', width: 1280, height: 720, frameRate: 30, deviceId: '0123456789abcdef' });
-    expect(cameraRecord(obs, false)).toEqual({ reported: true, label: 'OBS Virtual Camera', width: 1280, height: 720, frameRate: 30, deviceIdHash: '0123456789abcdef', virtualCamera: 'OBS Virtual Camera', refused: false });
+    expect(cameraRecord(obs, false)).toEqual({
+      reported: true,
+      label: 'OBS Virtual Camera',
+      width: 1280,
+      height: 720,
+      frameRate: 30,
+      deviceIdHash: '0123456789abcdef',
+      virtualCamera: 'OBS Virtual Camera',
+      refused: false,
+    });
     expect(cameraRecord(obs, true).refused).toBe(true);
     expect(cameraRecord(JSON.stringify({ label: 'fake_device_0' }), true)).toMatchObject({ virtualCamera: null, refused: false });
     expect(cameraRecord(undefined, true)).toEqual({ reported: false, virtualCamera: null, refused: false });

@@ -32,11 +32,7 @@ export async function fetchGrantorParams(step: string, signal?: AbortSignal): Pr
 }
 
 /** GET /v1/public/params/:idOtorgante (no key): branding for the result-link flow. */
-export async function fetchPublicGrantorParams(
-  idOtorgante: string,
-  step: string,
-  signal?: AbortSignal,
-): Promise<GrantorParams> {
+export async function fetchPublicGrantorParams(idOtorgante: string, step: string, signal?: AbortSignal): Promise<GrantorParams> {
   const options = { step, params: { idOtorgante }, identify: false, ...(signal ? { signal } : {}) };
   return paramsOf(await api().request('publicGrantorParams', options));
 }

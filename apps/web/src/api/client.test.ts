@@ -124,9 +124,7 @@ describe('api client', () => {
   });
 
   it('treats an envelope with a non-2xx status and a non-JSON body as errors', async () => {
-    const { fetch } = fakeFetch((url) =>
-      url === '/v1/params' ? json(200, { status: 404, message: 'grantor not found' }) : new Response('<html>', { status: 200 }),
-    );
+    const { fetch } = fakeFetch((url) => (url === '/v1/params' ? json(200, { status: 404, message: 'grantor not found' }) : new Response('<html>', { status: 200 })));
     const client = createApiClient({ fetch, session: () => session, now });
     await expect(client.request('grantorParams', { step: 'inicio' })).rejects.toMatchObject({ status: 404, message: 'grantor not found' });
     await expect(client.request('updateCycle', { step: 'inicio', body: {} })).rejects.toMatchObject({ status: 200 });
@@ -205,7 +203,7 @@ describe('multipart uploads', () => {
     expect(calls.map((c) => c.url)).toEqual(['/v2/ocr', '/v1/celd_events']);
   });
 
-  it('sends extra headers (the INE call\'s Otorgante) and refuses multipart on a non-POST route', async () => {
+  it("sends extra headers (the INE call's Otorgante) and refuses multipart on a non-POST route", async () => {
     const { calls, fetch } = fakeFetch(() => json(200, { status: 200, payload: {} }));
     const client = createApiClient({ fetch, session: () => session, now });
     await client.request('ine', { step: 'resultados_identificacion', body: {}, headers: { Otorgante: 'oto-1' } });

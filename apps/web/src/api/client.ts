@@ -82,9 +82,7 @@ export type AuditType = 'Error' | 'Exception' | (string & {});
  * whose `type` the contract says is a string and RTCPeerConnection wants as an RTCSdpType (narrowing the contract
  * waits for the server's realtime module to move, issue #14).
  */
-export type Answer<N extends CallName> = N extends 'recordConnections'
-  ? Omit<CallResponse<N>, 'localDescription'> & { localDescription: RTCSessionDescriptionInit }
-  : CallResponse<N>;
+export type Answer<N extends CallName> = N extends 'recordConnections' ? Omit<CallResponse<N>, 'localDescription'> & { localDescription: RTCSessionDescriptionInit } : CallResponse<N>;
 
 /**
  * Calls of docs/flow.md §7 by their contract name; each answer is typed by the call's response schema in

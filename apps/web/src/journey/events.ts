@@ -29,11 +29,7 @@ export type IdCaptureEvent =
   | { type: 'acknowledgeFailure' }
   | { type: 'cancel' };
 
-export type ProofCaptureEvent =
-  | { type: 'read'; lectura: ProofReadingWire }
-  | { type: 'attemptsExhausted' }
-  | { type: 'acknowledge' }
-  | CancelConfirmed;
+export type ProofCaptureEvent = { type: 'read'; lectura: ProofReadingWire } | { type: 'attemptsExhausted' } | { type: 'acknowledge' } | CancelConfirmed;
 
 /** data: the full result (score, links...), put in the opener message only when RESULTADO_COMPLETO_OPENER is on. */
 export type FinishEvent = { type: 'sent'; result: 'OK' | 'FAIL'; data?: unknown } | { type: 'continue' } | { type: 'acknowledge' };

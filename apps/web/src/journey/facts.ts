@@ -26,9 +26,7 @@ export function journeyFacts(storage: StateStorage = sessionState()): JourneyFac
  * What a cancellation forgets: the transaction and everything done in it, so Back or a typed route cannot resume
  * it; the next start from the entry route opens a new one. The grantor, the client id and the lock stay.
  */
-export const cancelledJourneyKeys: readonly StateKey[] = [
-  'uuidTrx', 'data_user', 'ocrFront', 'ocrBack', 'ocrFrontOk', 'ocrBackOk', 'links', 'fields', 'flag', 'face', 'codes', 'intentsData',
-];
+export const cancelledJourneyKeys: readonly StateKey[] = ['uuidTrx', 'data_user', 'ocrFront', 'ocrBack', 'ocrFrontOk', 'ocrBackOk', 'links', 'fields', 'flag', 'face', 'codes', 'intentsData'];
 
 export function forgetJourney(storage: StateStorage = sessionState()): void {
   for (const key of cancelledJourneyKeys) storage.remove(key);

@@ -190,11 +190,7 @@ describe('ID capture /identificacion', () => {
   it('"When front or back attempts reach the limit the \'Proceso no exitoso\' screen shows": FAIL reported, then completado true, and the lock holds (issue #21)', () => {
     const t = next('identificacion', { type: 'attemptsExhausted' }, ctx());
     expect(t).toMatchObject({ route: null, delayMs: 0 });
-    expect(t?.effects).toEqual([
-      { kind: 'lifecycle', step: 'identificacion', status: 'FAIL', description: 'Finalizado por reintentos' },
-      { kind: 'markCompleted' },
-      { kind: 'lock' },
-    ]);
+    expect(t?.effects).toEqual([{ kind: 'lifecycle', step: 'identificacion', status: 'FAIL', description: 'Finalizado por reintentos' }, { kind: 'markCompleted' }, { kind: 'lock' }]);
     expect(effect(next('identificacion', { type: 'attemptsExhausted' }, popup()), 'opener')?.message).toEqual({
       step: 'identificacion',
       result: 'FAIL',
@@ -237,7 +233,7 @@ describe('Verify your information (/resultados_identificacion)', () => {
     });
   });
 
-  it('"From the ID-capture side, /clausula is chosen when ENABLE_CONSENTIMIENTO_2 is \'true\' (default true), else /autorizacion_solicitud when ENABLE_CONSENTIMIENTO_3 is \'true\', else /video_token."', () => {
+  it("\"From the ID-capture side, /clausula is chosen when ENABLE_CONSENTIMIENTO_2 is 'true' (default true), else /autorizacion_solicitud when ENABLE_CONSENTIMIENTO_3 is 'true', else /video_token.\"", () => {
     const dni = { VARIANTE_DNI: 'true' };
     const route = (params: Record<string, string>) => next('resultados_identificacion', { type: 'confirmed' }, ctx({ ...dni, ...params }))?.route;
     expect(route({})).toBe('/clausula');
@@ -265,7 +261,7 @@ describe('Verify your information (/resultados_identificacion)', () => {
 });
 
 describe('Address confirmation (datos_direccion_ocr_page)', () => {
-  it('"Then /clausula if ENABLE_CONSENTIMIENTO_2 is \'true\' (default \'true\'), else /autorizacion_solicitud if ENABLE_CONSENTIMIENTO_3 is \'true\' (default \'true\'), else /finalizado." — the face video comes first (docs/decisions.md)', () => {
+  it("\"Then /clausula if ENABLE_CONSENTIMIENTO_2 is 'true' (default 'true'), else /autorizacion_solicitud if ENABLE_CONSENTIMIENTO_3 is 'true' (default 'true'), else /finalizado.\" — the face video comes first (docs/decisions.md)", () => {
     const route = (params: Record<string, string>) => next('datos_direccion_ocr_page', { type: 'saved' }, ctx(params));
     expect(route({})).toMatchObject({ route: '/clausula', delayMs: 300 });
     expect(route({ ENABLE_CONSENTIMIENTO_2: 'false' })?.route).toBe('/autorizacion_solicitud');
@@ -319,7 +315,7 @@ describe('Clause and authorization', () => {
     expect(authorization).toMatchObject({ paso: 'autorizacion', tipo: 'Aceptación' });
   });
 
-  it('the attempt-limit overlay\'s ENTENDIDO returns to the grantor route', () => {
+  it("the attempt-limit overlay's ENTENDIDO returns to the grantor route", () => {
     for (const step of ['validacion_documento', 'autorizacion_documento'] as const) {
       expect(next(step, { type: 'acknowledgeLockout' }, ctx())).toEqual({ route: '/key-123', delayMs: 0 });
     }
@@ -337,7 +333,10 @@ describe('Face video token', () => {
 
   it('a consumed or expired result link shows its own screen at once, before any camera step (issue #21)', () => {
     expect(next('pdf_token', { type: 'linkRefused', reason: 'consumed' }, ctx())).toMatchObject({
-      route: '/pdf_token_error', delayMs: 0, replace: true, state: { reason: 'consumed' },
+      route: '/pdf_token_error',
+      delayMs: 0,
+      replace: true,
+      state: { reason: 'consumed' },
     });
     expect(next('pdf_token', { type: 'linkRefused', reason: 'expired' }, ctx())?.state).toEqual({ reason: 'expired' });
   });

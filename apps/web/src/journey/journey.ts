@@ -101,11 +101,9 @@ const handlers: Handlers = {
       case 'enter':
         return ctx.isPopup ? { route: null, delayMs: 0, effects: stepOk('inicio_page', ctx) } : null;
       case 'start':
-        return go(
-          paramEnabled(ctx.params, 'ENABLE_CONSENTIMIENTO_1') ? '/terminos' : '/preparacion_identificacion',
-          delays.afterStart,
-          { effects: [{ kind: 'lifecycle', step: 'inicio', status: 'OK', description: 'Inicio' }, ...stepOk('inicio', ctx)] },
-        );
+        return go(paramEnabled(ctx.params, 'ENABLE_CONSENTIMIENTO_1') ? '/terminos' : '/preparacion_identificacion', delays.afterStart, {
+          effects: [{ kind: 'lifecycle', step: 'inicio', status: 'OK', description: 'Inicio' }, ...stepOk('inicio', ctx)],
+        });
       case 'help':
         return go(`/ayuda/${encodeURIComponent(ctx.apikey ?? '')}`);
     }
@@ -114,9 +112,7 @@ const handlers: Handlers = {
   terminos(event, ctx) {
     switch (event.type) {
       case 'enter':
-        return paramEnabled(ctx.params, 'REQ_ACEPTACION_DE_DATOS')
-          ? null
-          : go('/preparacion_identificacion', 0, { replace: true });
+        return paramEnabled(ctx.params, 'REQ_ACEPTACION_DE_DATOS') ? null : go('/preparacion_identificacion', 0, { replace: true });
       case 'accept':
         return go('/preparacion_identificacion', delays.afterCheckboxAcceptance, {
           effects: [
@@ -158,9 +154,7 @@ const handlers: Handlers = {
     switch (event.type) {
       case 'frontRead':
         // A passport has no back: its front read is the whole capture. Other IDs go on to the back side.
-        return event.passport
-          ? go('/resultados_identificacion', delays.afterBackRead, { state: { passport: true }, effects: idCaptured(ctx) })
-          : null;
+        return event.passport ? go('/resultados_identificacion', delays.afterBackRead, { state: { passport: true }, effects: idCaptured(ctx) }) : null;
       case 'backRead':
         return go('/resultados_identificacion', delays.afterBackRead, { state: { passport: false }, effects: idCaptured(ctx) });
       case 'readFailed':
@@ -198,11 +192,7 @@ const handlers: Handlers = {
         // REQ_COMPROBANTE_DOMICILIO (project): the proof of address is captured before the address form, which it
         // pre-fills (docs/decisions.md).
         return go(
-          paramEnabled(ctx.params, 'VARIANTE_DNI')
-            ? consentAfterId(ctx)
-            : paramEnabled(ctx.params, 'REQ_COMPROBANTE_DOMICILIO')
-              ? '/preparacion_comprobante'
-              : '/identificacion_edit',
+          paramEnabled(ctx.params, 'VARIANTE_DNI') ? consentAfterId(ctx) : paramEnabled(ctx.params, 'REQ_COMPROBANTE_DOMICILIO') ? '/preparacion_comprobante' : '/identificacion_edit',
           delays.afterConfirmation,
           { effects: [...typed, ...stepOk('resultados_identificacion', ctx)] },
         );
@@ -223,9 +213,7 @@ const handlers: Handlers = {
   clausula(event, ctx) {
     switch (event.type) {
       case 'enter':
-        return paramEnabled(ctx.params, 'REQ_MEDIOS_ELECTRONICOS')
-          ? null
-          : go('/autorizacion_solicitud', 0, { replace: true });
+        return paramEnabled(ctx.params, 'REQ_MEDIOS_ELECTRONICOS') ? null : go('/autorizacion_solicitud', 0, { replace: true });
       case 'read':
         return go('/validacion_documento');
       case 'cancelConfirmed':
@@ -235,18 +223,14 @@ const handlers: Handlers = {
 
   validacion_documento(event, ctx) {
     if (event.type === 'acknowledgeLockout') return go(entryRoute(ctx));
-    return go(
-      paramEnabled(ctx.params, 'ENABLE_CONSENTIMIENTO_3') ? '/autorizacion_solicitud' : '/video_token',
-      delays.afterCheckboxAcceptance,
-      {
-        effects: [
-          { kind: 'audit', paso: 'clausula', tipo: 'Aceptación', dato: JSON.stringify(event.acceptance) },
-          { kind: 'userDatum', description: 'req_elec_acepted', value: 'true' },
-          { kind: 'lifecycle', step: 'clausula', status: 'OK', description: 'Aceptación de cláusula' },
-          ...stepOk('clausula', ctx),
-        ],
-      },
-    );
+    return go(paramEnabled(ctx.params, 'ENABLE_CONSENTIMIENTO_3') ? '/autorizacion_solicitud' : '/video_token', delays.afterCheckboxAcceptance, {
+      effects: [
+        { kind: 'audit', paso: 'clausula', tipo: 'Aceptación', dato: JSON.stringify(event.acceptance) },
+        { kind: 'userDatum', description: 'req_elec_acepted', value: 'true' },
+        { kind: 'lifecycle', step: 'clausula', status: 'OK', description: 'Aceptación de cláusula' },
+        ...stepOk('clausula', ctx),
+      ],
+    });
   },
 
   autorizacion_solicitud(event, ctx) {
@@ -275,11 +259,7 @@ const handlers: Handlers = {
   video_token(event, ctx) {
     switch (event.type) {
       case 'matched':
-        return go(
-          paramEnabled(ctx.params, 'ENABLE_CONSULTA_HISTORIAL') ? '/consulta_historial' : '/finalizado',
-          delays.afterFaceMatch,
-          { effects: stepOk('video_token', ctx) },
-        );
+        return go(paramEnabled(ctx.params, 'ENABLE_CONSULTA_HISTORIAL') ? '/consulta_historial' : '/finalizado', delays.afterFaceMatch, { effects: stepOk('video_token', ctx) });
       case 'abandon':
         return abandon('video_token', ctx);
       case 'cancelConfirmed':
@@ -400,9 +380,7 @@ const handlers: Handlers = {
     switch (event.type) {
       case 'enter': {
         const expiry = Number(ctx.fechavigencia);
-        return ctx.fechavigencia && Number.isFinite(expiry) && ctx.now > expiry
-          ? go('/pdf_token_error', 0, { replace: true })
-          : null;
+        return ctx.fechavigencia && Number.isFinite(expiry) && ctx.now > expiry ? go('/pdf_token_error', 0, { replace: true }) : null;
       }
       case 'continue':
         return go('/pdf_video_token');
@@ -476,10 +454,7 @@ function processFailed(step: StepId, ctx: JourneyContext): Effect[] {
 }
 
 function idCaptured(ctx: JourneyContext): Effect[] {
-  return [
-    { kind: 'lifecycle', step: 'identificacion', status: 'OK', description: 'Identificación capturada' },
-    ...stepOk('identificacion', ctx),
-  ];
+  return [{ kind: 'lifecycle', step: 'identificacion', status: 'OK', description: 'Identificación capturada' }, ...stepOk('identificacion', ctx)];
 }
 
 /** Spec §2: the cancel link of the face video's error dialog goes to /cancelar_flujo/{route}. */

@@ -42,7 +42,10 @@ describe('the journey order in the browser (journey/order.ts)', () => {
   });
 
   it('skips the consents the grantor switched off, and leaves the entry, the link flow and help open', () => {
-    const params = [{ idCampo: 'REQ_ACEPTACION_DE_DATOS', valor: 'FALSO' }, { idCampo: 'ENABLE_CONSENTIMIENTO_2', valor: 'false' }];
+    const params = [
+      { idCampo: 'REQ_ACEPTACION_DE_DATOS', valor: 'FALSO' },
+      { idCampo: 'ENABLE_CONSENTIMIENTO_2', valor: 'false' },
+    ];
     expect(dueRoute('identificacion', { ...started, params })).toBeNull();
     expect(dueRoute('video_token', { ...started, id: true, autorizacion: true, params })).toBeNull();
     for (const step of ['inicio', 'pdf_token', 'pdf_token_error', 'ayuda', 'cancelar_flujo', 'pivote']) expect(dueRoute(step, nothing), step).toBeNull();

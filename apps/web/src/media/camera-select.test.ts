@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CameraError,
-  cameraErrorDatum,
-  cameraErrorNeedsPermission,
-  classifyCameraError,
-  devicesHaveLabels,
-  documentVideoConstraints,
-  findBackCamera,
-  type DeviceLike,
-} from './camera-select';
+import { CameraError, cameraErrorDatum, cameraErrorNeedsPermission, classifyCameraError, devicesHaveLabels, documentVideoConstraints, findBackCamera, type DeviceLike } from './camera-select';
 import { documentAspect, documentMask, containRect } from './geometry';
 import { isIOS, isMobileDevice, originOS } from './platform';
 
@@ -64,7 +55,7 @@ describe('camera errors (docs/flow.md §8)', () => {
     expect(classifyCameraError(null)).toBe('other');
   });
 
-  it('keeps the class of the flow\'s own failures (no video track, no frames in time)', () => {
+  it("keeps the class of the flow's own failures (no video track, no frames in time)", () => {
     expect(classifyCameraError(new CameraError('inUse', 'no video track'))).toBe('inUse');
   });
 
@@ -89,7 +80,7 @@ describe('document guide geometry', () => {
     expect(mask.y).toBe(72);
   });
 
-  it('takes 90% of a portrait frame\'s width', () => {
+  it("takes 90% of a portrait frame's width", () => {
     const mask = documentMask({ width: 1080, height: 1920 });
     expect(mask.width).toBe(972);
     expect(Math.abs(mask.y + mask.height / 2 - 960)).toBeLessThanOrEqual(1);

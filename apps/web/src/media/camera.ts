@@ -1,10 +1,4 @@
-import {
-  CameraError,
-  devicesHaveLabels,
-  documentVideoConstraints,
-  findBackCamera,
-  type DeviceLike,
-} from './camera-select';
+import { CameraError, devicesHaveLabels, documentVideoConstraints, findBackCamera, type DeviceLike } from './camera-select';
 
 /** Spec §9: "camera check timeout 3.5 s": the stream must show a frame within this time. */
 export const cameraCheckTimeoutMs = 3500;

@@ -36,7 +36,7 @@ describe('crop rectangle', () => {
     expect(resizeCrop(rect, 'sw', 0, 1000, bounds)).toEqual({ x: 100, y: 100, width: 600, height: 500 });
   });
 
-  it('never gets smaller than 320x240 (the server\'s minimum) or 20% of a large window, nor turns inside out', () => {
+  it("never gets smaller than 320x240 (the server's minimum) or 20% of a large window, nor turns inside out", () => {
     const shrunk = resizeCrop(rect, 'se', -5000, -5000, bounds);
     expect(shrunk).toEqual({ x: 100, y: 100, width: 320, height: 240 });
     const fromLeft = resizeCrop(rect, 'nw', 5000, 5000, bounds);

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentMask, type Rect } from './geometry';
-import {
-  assessQuality,
-  downscaleGrey,
-  glareShare,
-  laplacianVariance,
-  qualityThresholds,
-  rgbaToGrey,
-  sideEdgeCoverage,
-  type GreyImage,
-} from './quality';
+import { assessQuality, downscaleGrey, glareShare, laplacianVariance, qualityThresholds, rgbaToGrey, sideEdgeCoverage, type GreyImage } from './quality';
 
 /** Deterministic pseudo-random numbers (LCG), so the synthetic scenes are the same on every run. */
 function random(seed: number): () => number {

@@ -328,8 +328,7 @@ export function documentEvidence(image: GreyImage, mask: Rect, t: QualityThresho
   };
   const edgesFound = Object.values(edges).filter((coverage) => coverage >= t.edgeMinCoverage).length;
   const contrast = cardContrast(image, mask, t);
-  const found =
-    edgesFound >= t.documentMinEdges || (edgesFound >= t.documentContrastEdges && contrast >= t.documentMinContrast);
+  const found = edgesFound >= t.documentMinEdges || (edgesFound >= t.documentContrastEdges && contrast >= t.documentMinContrast);
   return { edges, edgesFound, contrast, found };
 }
 

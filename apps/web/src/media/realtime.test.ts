@@ -136,14 +136,7 @@ describe('connectRealtime', () => {
     const message = startMessage({ uuidUser: 'u', uuidTrx: 't', apikey: 'k', code, type: 'VIDEO_TOKEN', service: 's', passport: false, platform: { userAgent: '' } });
 
     const session = await connectRealtime({ stream, signalling, message, createPeer: () => peer });
-    expect(log).toEqual([
-      'POST /record/connections',
-      'remote:offer',
-      'track:video',
-      'track:audio',
-      'local:answer',
-      'POST /record/connections/c-1/remote-description v=0 answer +candidates',
-    ]);
+    expect(log).toEqual(['POST /record/connections', 'remote:offer', 'track:video', 'track:audio', 'local:answer', 'POST /record/connections/c-1/remote-description v=0 answer +candidates']);
     expect(channel.sent).toEqual([]);
     session.start();
     expect(JSON.parse(channel.sent[0] ?? '')).toEqual(message);
@@ -182,9 +175,7 @@ describe('connectRealtime', () => {
 
     deliver = false;
     const second = fakePeer(log);
-    await expect(
-      connectRealtime({ stream, signalling, message, createPeer: () => second.peer, setupTimeoutMs: 20 }),
-    ).rejects.toThrow(/data channel/);
+    await expect(connectRealtime({ stream, signalling, message, createPeer: () => second.peer, setupTimeoutMs: 20 })).rejects.toThrow(/data channel/);
     expect(log).toContain('DELETE c-2');
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { chooseRecorderMime, recordingExtension } from './recorder';
 
-const supports = (...types: string[]) => (mime: string) => types.includes(mime);
+const supports =
+  (...types: string[]) =>
+  (mime: string) =>
+    types.includes(mime);
 
 describe('recorder type (docs/flow.md §9: "mp4 on iOS, webm vp9 or vp8 otherwise")', () => {
   it('prefers vp9, then vp8, then plain webm outside iOS', () => {

@@ -6,11 +6,7 @@ import { CameraError, classifyCameraError, type CameraErrorKind } from './camera
  * Holds a camera stream while `enabled`: opens it with `open`, reports failures (classified) through
  * `onFailure`, and stops every track when disabled or unmounted.
  */
-export function useCamera(
-  enabled: boolean,
-  open: () => Promise<MediaStream>,
-  onFailure: (kind: CameraErrorKind, error: unknown) => void,
-): MediaStream | null {
+export function useCamera(enabled: boolean, open: () => Promise<MediaStream>, onFailure: (kind: CameraErrorKind, error: unknown) => void): MediaStream | null {
   const [stream, setStream] = useState<MediaStream | null>(null);
   const openRef = useRef(open);
   const failureRef = useRef(onFailure);

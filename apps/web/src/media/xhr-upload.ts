@@ -26,7 +26,10 @@ export const xhrUpload: UploadTransport = (url, init, callbacks) =>
     xhr.addEventListener('loadend', () => signal?.removeEventListener('abort', onAbort));
     xhr.addEventListener('load', () => {
       const headers = new Headers();
-      for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
+      for (const line of xhr
+        .getAllResponseHeaders()
+        .trim()
+        .split(/[\r\n]+/)) {
         const colon = line.indexOf(':');
         if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
       }
@@ -38,4 +41,3 @@ export const xhrUpload: UploadTransport = (url, init, callbacks) =>
     xhr.addEventListener('abort', () => reject(new DOMException('The upload was aborted', 'AbortError')));
     xhr.send(init.body as XMLHttpRequestBodyInit | null);
   });
-

@@ -33,10 +33,7 @@ function decode(segment: string): string {
 
 function score(path: string): number {
   if (path === '') return indexScore;
-  return segmentsOf(path).reduce(
-    (sum, segment) => sum + (segment === '*' ? splatPenalty : segment.startsWith(':') ? paramScore : staticScore),
-    0,
-  );
+  return segmentsOf(path).reduce((sum, segment) => sum + (segment === '*' ? splatPenalty : segment.startsWith(':') ? paramScore : staticScore), 0);
 }
 
 function matchOne<R extends RoutePattern>(route: R, segments: readonly string[]): RouteMatch<R> | null {

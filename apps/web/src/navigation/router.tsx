@@ -1,13 +1,4 @@
-import {
-  Component as ClassComponent,
-  createContext,
-  useContext,
-  useEffect,
-  useMemo,
-  useState,
-  type ComponentType,
-  type ReactNode,
-} from 'react';
+import { Component as ClassComponent, createContext, useContext, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { matchRoute, type RoutePattern } from './match';
 
 /**

@@ -7,13 +7,7 @@ export type GrantorParams = readonly GrantorParam[];
 export function isGrantorParamList(value: unknown): value is GrantorParam[] {
   return (
     Array.isArray(value) &&
-    value.every(
-      (item: unknown) =>
-        typeof item === 'object' &&
-        item !== null &&
-        typeof (item as GrantorParam).idCampo === 'string' &&
-        typeof (item as GrantorParam).valor === 'string',
-    )
+    value.every((item: unknown) => typeof item === 'object' && item !== null && typeof (item as GrantorParam).idCampo === 'string' && typeof (item as GrantorParam).valor === 'string')
   );
 }
 

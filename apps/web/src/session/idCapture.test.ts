@@ -32,7 +32,7 @@ describe('ID reads in the browser state (docs/flow.md §3 ocrFront, ocrBack, ocr
 });
 
 describe('intentsData (display mirror of the attempts)', () => {
-  it('defaults to nothing counted and keeps other steps\' keys', () => {
+  it("defaults to nothing counted and keeps other steps' keys", () => {
     const storage = createStateStorage(null);
     expect(readIntents(storage)).toEqual({ id_frontal: 0, id_reverso: 0, id_frontal_tolerado: false });
     storage.set('intentsData', JSON.stringify({ video_token: 2, id_frontal: 'x' }));

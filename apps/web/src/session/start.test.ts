@@ -21,11 +21,7 @@ describe('START state (docs/flow.md §4)', () => {
     const storage = createStateStorage(null);
     const cliente = '11111111-2222-4333-8444-555555555555';
     const trx = '66666666-7777-4888-9999-AAAAAAAAAAAA';
-    const started = beginJourney(
-      { apikey: 'k1', search: `?cliente=${cliente}&uuidTrx=${trx}&referer=https://partner.example/x&jwt=abc&schema=com.app` },
-      storage,
-      ids(),
-    );
+    const started = beginJourney({ apikey: 'k1', search: `?cliente=${cliente}&uuidTrx=${trx}&referer=https://partner.example/x&jwt=abc&schema=com.app` }, storage, ids());
     expect(started).toEqual({ uuidUser: cliente, uuidTrx: trx.toLowerCase(), apikey: 'k1' });
     expect(storage.get('uuidUser')).toBe(cliente);
     expect(storage.get('externalReference')).toBe('https://partner.example/x');

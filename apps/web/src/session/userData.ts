@@ -12,11 +12,7 @@ export function readUserData(storage: StateStorage): UserDatum[] {
   const stored = readJson(storage, 'data_user');
   if (!Array.isArray(stored)) return [];
   return stored.filter(
-    (item: unknown): item is UserDatum =>
-      typeof item === 'object' &&
-      item !== null &&
-      typeof (item as UserDatum).description === 'string' &&
-      typeof (item as UserDatum).value === 'string',
+    (item: unknown): item is UserDatum => typeof item === 'object' && item !== null && typeof (item as UserDatum).description === 'string' && typeof (item as UserDatum).value === 'string',
   );
 }
 

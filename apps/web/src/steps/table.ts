@@ -1,13 +1,5 @@
 import type { ComponentType } from 'react';
-import type {
-  CancelConfirmed,
-  Enter,
-  FaceVideoEvent,
-  FinishEvent,
-  IdCaptureEvent,
-  ProofCaptureEvent,
-  TermsAcceptance,
-} from '../journey/events';
+import type { CancelConfirmed, Enter, FaceVideoEvent, FinishEvent, IdCaptureEvent, ProofCaptureEvent, TermsAcceptance } from '../journey/events';
 import type { IdSide } from '../session/idCapture';
 
 /**

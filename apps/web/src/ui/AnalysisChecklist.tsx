@@ -31,12 +31,7 @@ export function AnalysisChecklist({ items, percent, status }: AnalysisChecklistP
       </p>
       <ul className="analysis__list" aria-live="polite">
         {items.map((item, index) => (
-          <li
-            key={item.id}
-            className={`analysis__item analysis__item--${item.status}`}
-            style={{ animationDelay: `${index * 180}ms` }}
-            data-status={item.status}
-          >
+          <li key={item.id} className={`analysis__item analysis__item--${item.status}`} style={{ animationDelay: `${index * 180}ms` }} data-status={item.status}>
             <span className="analysis__icon" aria-hidden="true">
               {item.status === 'done' ? <Icon name="check" /> : item.status === 'active' ? <span className="analysis__spinner" /> : null}
             </span>

@@ -53,9 +53,7 @@ export function BootFallback() {
 /** Unknown routes get the bad-URL notice; anything else (e.g. a chunk that failed to load) a retry. */
 export function RootError() {
   const error = useRouteError();
-  return (
-    <Frame>{error instanceof RouteNotFoundError ? <BadUrlNotice /> : <UnexpectedErrorNotice />}</Frame>
-  );
+  return <Frame>{error instanceof RouteNotFoundError ? <BadUrlNotice /> : <UnexpectedErrorNotice />}</Frame>;
 }
 
 /** "/" and unmatched paths: no api key, so the URL is not valid. */

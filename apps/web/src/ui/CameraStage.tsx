@@ -70,10 +70,7 @@ export function CameraStage({ stream, videoRef, label, guide, mirrored = false, 
   const box = frame && stage ? containRect(stage, frame) : null;
   return (
     <div className="camera-stage" ref={stageRef}>
-      <div
-        className="camera-stage__frame"
-        style={box ? { left: box.x, top: box.y, width: box.width, height: box.height } : { inset: 0 }}
-      >
+      <div className="camera-stage__frame" style={box ? { left: box.x, top: box.y, width: box.width, height: box.height } : { inset: 0 }}>
         <video
           ref={videoRef}
           className={mirrored ? 'camera-stage__video camera-stage__video--mirrored' : 'camera-stage__video'}

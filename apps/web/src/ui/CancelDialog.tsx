@@ -13,13 +13,7 @@ interface CancelDialogProps {
 }
 
 /** 'Cancelar proceso' confirmation with NO (safe default, focused first) and SI. */
-export function CancelDialog({
-  open,
-  onDismiss,
-  onConfirm,
-  title = copy.cancelDialog.title,
-  message = copy.cancelDialog.message,
-}: CancelDialogProps) {
+export function CancelDialog({ open, onDismiss, onConfirm, title = copy.cancelDialog.title, message = copy.cancelDialog.message }: CancelDialogProps) {
   const [confirmed, setConfirmed] = useState(false);
   return (
     <Dialog

@@ -51,11 +51,7 @@ export function CropAdjust({ image, initialCrop, previewScale, busy, onDone, onR
     const current = drag.current;
     if (!current || current.pointerId !== event.pointerId) return;
     const [dx, dy] = toImagePixels(event.clientX - current.x, event.clientY - current.y);
-    setCrop(
-      current.mode.kind === 'move'
-        ? moveCrop(current.start, dx, dy, view)
-        : resizeCrop(current.start, current.mode.corner, dx, dy, view),
-    );
+    setCrop(current.mode.kind === 'move' ? moveCrop(current.start, dx, dy, view) : resizeCrop(current.start, current.mode.corner, dx, dy, view));
   };
 
   const endDrag = (event: PointerEvent<HTMLElement>) => {

@@ -72,9 +72,7 @@ export function DocumentAcceptScreen(props: DocumentAcceptScreenProps) {
       }
     >
       {before}
-      <div className={`${block}__text`}>
-        {document.text.split('\n').map((line, index) => (line.trim() ? <p key={index}>{line}</p> : null))}
-      </div>
+      <div className={`${block}__text`}>{document.text.split('\n').map((line, index) => (line.trim() ? <p key={index}>{line}</p> : null))}</div>
       {children}
     </Screen>
   );

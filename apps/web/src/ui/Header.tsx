@@ -13,13 +13,5 @@ export function Header() {
   const params = useGrantorParams();
   const logo = safeLogoSource(paramValue(params, 'LOGO_OTORGANTE'));
   const name = paramValue(params, 'NOMBRE_CORTO');
-  return (
-    <header className="app-header">
-      {logo ? (
-        <img className="app-header__logo" src={logo} alt={name} />
-      ) : name ? (
-        <span className="app-header__name">{name}</span>
-      ) : null}
-    </header>
-  );
+  return <header className="app-header">{logo ? <img className="app-header__logo" src={logo} alt={name} /> : name ? <span className="app-header__name">{name}</span> : null}</header>;
 }

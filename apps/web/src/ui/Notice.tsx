@@ -36,14 +36,7 @@ export function Notice({ title, message, children, actionLabel = copy.common.ret
 }
 
 export function BadUrlNotice({ onRetry }: { onRetry?: () => void }) {
-  return (
-    <Notice
-      title={copy.notices.badUrlTitle}
-      message={copy.notices.badUrl}
-      step="url_invalida"
-      {...(onRetry ? { onAction: onRetry } : {})}
-    />
-  );
+  return <Notice title={copy.notices.badUrlTitle} message={copy.notices.badUrl} step="url_invalida" {...(onRetry ? { onAction: onRetry } : {})} />;
 }
 
 export function CookiesNotice() {

@@ -115,19 +115,14 @@ export const captureCopy = {
     title: 'No pudimos usar tu cámara',
     inUse: 'Es posible que tu cámara esté abierta en otra pestaña o aplicación. Ciérrala y presiona REINTENTAR.',
     permission: 'Necesitamos permiso para usar tu cámara. Para darlo:',
-    permissionSteps: [
-      'Toca el ícono del candado o de la cámara junto a la dirección de esta página.',
-      'Permite el acceso a la cámara para este sitio.',
-      'Presiona REINTENTAR.',
-    ],
+    permissionSteps: ['Toca el ícono del candado o de la cámara junto a la dirección de esta página.', 'Permite el acceso a la cámara para este sitio.', 'Presiona REINTENTAR.'],
     retry: 'REINTENTAR', // spec
   },
   results: {
     title: 'Verifica tu información', // spec
     introEditable: 'Revisa que tus datos coincidan con tu identificación y corrígelos si es necesario.',
     introReadOnly: 'Estos son los datos que leímos de tu identificación. Si alguno no es correcto, captúrala nuevamente.',
-    introReadOnlyUnread:
-      'Estos son los datos que leímos de tu identificación. Escribe los que no pudimos leer; si alguno no es correcto, captúrala nuevamente.',
+    introReadOnlyUnread: 'Estos son los datos que leímos de tu identificación. Escribe los que no pudimos leer; si alguno no es correcto, captúrala nuevamente.',
     unreadHint: 'No pudimos leer este dato: escríbelo tal como aparece en tu identificación.',
     labels: {
       nombreCompleto: 'Nombre completo',
@@ -157,11 +152,7 @@ export const captureCopy = {
   hologram: {
     title: 'Calibra tu identificación',
     intro: 'Vamos a grabar unos segundos tu identificación para revisar su holograma.',
-    steps: [
-      'Coloca tu identificación en el centro del recuadro.',
-      'Presiona CAPTURAR Y CALIBRAR.',
-      'Mueve tu dispositivo lentamente de un lado a otro, para que la luz pase sobre el holograma.',
-    ],
+    steps: ['Coloca tu identificación en el centro del recuadro.', 'Presiona CAPTURAR Y CALIBRAR.', 'Mueve tu dispositivo lentamente de un lado a otro, para que la luz pase sobre el holograma.'],
     calibrate: 'CALIBRAR', // spec
     captureCalibrate: 'CAPTURAR Y CALIBRAR', // spec
     calibrating: 'CALIBRANDO ...', // spec

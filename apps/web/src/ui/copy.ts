@@ -54,8 +54,7 @@ export const copy = {
   },
   cancelDialog: {
     title: 'Cancelar proceso', // spec
-    message:
-      'Si cancelas, no se guardará ningún dato y perderás el avance de tu proceso. Esta acción no se puede deshacer. ¿Deseas cancelar el proceso?',
+    message: 'Si cancelas, no se guardará ningún dato y perderás el avance de tu proceso. Esta acción no se puede deshacer. ¿Deseas cancelar el proceso?',
     cancelling: 'Cancelando tu proceso…',
   },
   safari: {

@@ -3,15 +3,7 @@ import { contrastRatio, parseColor, readableOn, toHex, uiContrast, white, type R
 
 /** CSS variables the stylesheets use; set on :root from the grantor's colours. */
 export type ThemeVariables = Record<
-  | '--color-primary'
-  | '--color-on-primary'
-  | '--color-primary-text'
-  | '--color-secondary'
-  | '--color-on-secondary'
-  | '--color-accent'
-  | '--color-focus'
-  | '--color-text'
-  | '--color-background',
+  '--color-primary' | '--color-on-primary' | '--color-primary-text' | '--color-secondary' | '--color-on-secondary' | '--color-accent' | '--color-focus' | '--color-text' | '--color-background',
   string
 >;
 

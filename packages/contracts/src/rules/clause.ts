@@ -6,8 +6,6 @@ import { limits } from './limits.js';
  */
 export function clauseButtonEnabled(first: string, second: string, dniVariant: boolean): boolean {
   const firstLength = first.trim().length;
-  const firstOk = dniVariant
-    ? firstLength >= limits.dniMinLength
-    : firstLength >= limits.frontCurpMinLength && firstLength <= limits.curpLength;
+  const firstOk = dniVariant ? firstLength >= limits.dniMinLength : firstLength >= limits.frontCurpMinLength && firstLength <= limits.curpLength;
   return firstOk && second.trim().length >= limits.clauseSecondMinLength;
 }

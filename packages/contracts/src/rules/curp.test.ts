@@ -1,13 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  curpBirthDate,
-  curpCheckDigit,
-  curpSex,
-  curpState,
-  curpStateCodes,
-  isCurpCheckDigitValid,
-  isCurpFormat,
-} from './curp.js';
+import { curpBirthDate, curpCheckDigit, curpSex, curpState, curpStateCodes, isCurpCheckDigitValid, isCurpFormat } from './curp.js';
 
 // Known CURPs whose check digit was worked out by hand through RENAPO's algorithm
 // (dictionary 0-9 = 0-9, A = 10 ... N = 23, Ñ = 24, O = 25 ... Z = 36; weights 18 down to 2;

@@ -2,8 +2,39 @@ import { isCalendarDate, type DateParts } from './dates.js';
 
 /** RENAPO state codes; NE is "nacido en el extranjero" (born abroad). */
 export const curpStateCodes = [
-  'AS', 'BC', 'BS', 'CC', 'CL', 'CM', 'CS', 'CH', 'DF', 'DG', 'GT', 'GR', 'HG', 'JC', 'MC', 'MN', 'MS',
-  'NT', 'NL', 'OC', 'PL', 'QT', 'QR', 'SP', 'SL', 'SR', 'TC', 'TS', 'TL', 'VZ', 'YN', 'ZS', 'NE',
+  'AS',
+  'BC',
+  'BS',
+  'CC',
+  'CL',
+  'CM',
+  'CS',
+  'CH',
+  'DF',
+  'DG',
+  'GT',
+  'GR',
+  'HG',
+  'JC',
+  'MC',
+  'MN',
+  'MS',
+  'NT',
+  'NL',
+  'OC',
+  'PL',
+  'QT',
+  'QR',
+  'SP',
+  'SL',
+  'SR',
+  'TC',
+  'TS',
+  'TL',
+  'VZ',
+  'YN',
+  'ZS',
+  'NE',
 ] as const;
 export type CurpState = (typeof curpStateCodes)[number];
 
@@ -11,10 +42,7 @@ export type CurpState = (typeof curpStateCodes)[number];
 export const curpSexCodes = ['H', 'M', 'X'] as const;
 export type CurpSex = (typeof curpSexCodes)[number];
 
-const curpPattern = new RegExp(
-  '^[A-Z][AEIOUX][A-Z]{2}\\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])[HMX]' +
-    `(${curpStateCodes.join('|')})[B-DF-HJ-NP-TV-Z]{3}[0-9A-Z]\\d$`,
-);
+const curpPattern = new RegExp('^[A-Z][AEIOUX][A-Z]{2}\\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])[HMX]' + `(${curpStateCodes.join('|')})[B-DF-HJ-NP-TV-Z]{3}[0-9A-Z]\\d$`);
 
 /**
  * The spec's CURP pattern on an already normalised (trimmed, uppercase) value, plus a real

@@ -1,13 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  formatDate,
-  fullYearFromTwoDigits,
-  isAfterToday,
-  isCalendarDate,
-  maskDate,
-  parseFlexibleDate,
-  parseStrictDate,
-} from './dates.js';
+import { formatDate, fullYearFromTwoDigits, isAfterToday, isCalendarDate, maskDate, parseFlexibleDate, parseStrictDate } from './dates.js';
 
 const mid2025 = new Date(2025, 5, 15, 12);
 

@@ -1,18 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  codigoPostal,
-  curp,
-  dni,
-  fechaNacimiento,
-  fieldValidators,
-  nombreCompleto,
-  optional,
-  required,
-  validateField,
-  validateForm,
-  vigencia,
-  vigenciaPasaporte,
-} from './fields.js';
+import { codigoPostal, curp, dni, fechaNacimiento, fieldValidators, nombreCompleto, optional, required, validateField, validateForm, vigencia, vigenciaPasaporte } from './fields.js';
 import { fieldMaxLength } from './limits.js';
 
 const REQUIRED = 'Debes ingresar un valor válido';

@@ -7,9 +7,7 @@ export interface FrontData {
   dni?: string | null;
 }
 
-export type FrontDataCheck =
-  | { ok: true }
-  | { ok: false; reason: typeof messages.frontDataFormat | typeof messages.frontDataIncomplete };
+export type FrontDataCheck = { ok: true } | { ok: false; reason: typeof messages.frontDataFormat | typeof messages.frontDataIncomplete };
 
 /**
  * Spec §5: acceptable only with a name and a CURP or DNI; the name needs 10 characters and the
@@ -21,7 +19,5 @@ export function frontDataCheck(front: FrontData): FrontDataCheck {
   const dni = front.dni?.trim() ?? '';
   if (name === '' || (curp === '' && dni === '')) return { ok: false, reason: messages.frontDataIncomplete };
   const idLongEnough = dni.length >= limits.dniMinLength || curp.length >= limits.frontCurpMinLength;
-  return idLongEnough && name.length >= limits.nameMinLength
-    ? { ok: true }
-    : { ok: false, reason: messages.frontDataFormat };
+  return idLongEnough && name.length >= limits.nameMinLength ? { ok: true } : { ok: false, reason: messages.frontDataFormat };
 }

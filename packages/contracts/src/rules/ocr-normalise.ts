@@ -13,11 +13,8 @@ export function normaliseOcrBirthDate(raw: string, today: Date = new Date()): st
   if (cleaned.length < 7 || cleaned.length > 9) return cleaned;
   const parts = cleaned.split('/');
   const digits = parts.join('');
-  const [day = '', month = '', yearText = ''] =
-    parts.length === 3 ? parts : [digits.slice(0, 2), digits.slice(2, 4), digits.slice(4)];
-  const year = /^(19|20)\d{2}$/.test(yearText)
-    ? yearText
-    : String(fullYearFromTwoDigits(Number(yearText.slice(-2)), today));
+  const [day = '', month = '', yearText = ''] = parts.length === 3 ? parts : [digits.slice(0, 2), digits.slice(2, 4), digits.slice(4)];
+  const year = /^(19|20)\d{2}$/.test(yearText) ? yearText : String(fullYearFromTwoDigits(Number(yearText.slice(-2)), today));
   return `${day.padStart(2, '0')}/${month.padStart(2, '0')}/${year}`;
 }
 

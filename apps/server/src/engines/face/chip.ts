@@ -81,7 +81,7 @@ export function faceChip(image: RgbImage, mesh: readonly Point3[], options: Chip
             const px = x0 + (k & 1);
             const py = y0 + (k >> 1);
             if (px < 0 || py < 0 || px >= width || py >= height) continue;
-            const w = ((k & 1) ? fx : 1 - fx) * ((k >> 1) ? fy : 1 - fy);
+            const w = (k & 1 ? fx : 1 - fx) * (k >> 1 ? fy : 1 - fy);
             const at = (py * width + px) * 3;
             r += data[at]! * w;
             g += data[at + 1]! * w;

@@ -83,8 +83,13 @@ function fileModelLoader(tf: Tf, read: Set<string>) {
     return {
       load: async () => {
         const json = JSON.parse(readFileSync(file, 'utf8')) as {
-          modelTopology: object; format?: string; generatedBy?: string; convertedBy?: string; signature?: object;
-          userDefinedMetadata?: object; weightsManifest: Array<{ paths: string[]; weights: object[] }>;
+          modelTopology: object;
+          format?: string;
+          generatedBy?: string;
+          convertedBy?: string;
+          signature?: object;
+          userDefinedMetadata?: object;
+          weightsManifest: Array<{ paths: string[]; weights: object[] }>;
         };
         const dir = path.dirname(file);
         const weights = Buffer.concat(json.weightsManifest.flatMap((group) => group.paths.map((p) => readFileSync(path.join(dir, p)))));
@@ -193,7 +198,16 @@ export async function loadHumanDetector(options: HumanOptions = {}): Promise<Hum
       const input = tf.tidy(() => {
         const full = tf.tensor4d(floats, [1, image.height, image.width, 3], 'float32');
         const sized = scale < 1 ? tf.image.resizeBilinear(full, [height, width]) : full;
-        return tf.pad(sized, [[0, 0], [dy, paddedHeight - height - dy], [dx, paddedWidth - width - dx], [0, 0]], PAD_GREY);
+        return tf.pad(
+          sized,
+          [
+            [0, 0],
+            [dy, paddedHeight - height - dy],
+            [dx, paddedWidth - width - dx],
+            [0, 0],
+          ],
+          PAD_GREY,
+        );
       });
       try {
         const result = await human.detect(input, configFor(mode));

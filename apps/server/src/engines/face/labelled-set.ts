@@ -45,7 +45,9 @@ function csvFields(line: string): string[] {
  * people joined by '+'; the notes say "left to right: a, b", which orders them.
  */
 export function readIdentities(dir: string): LabelledPhoto[] {
-  const lines = readFileSync(path.join(dir, 'identities.csv'), 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
+  const lines = readFileSync(path.join(dir, 'identities.csv'), 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '');
   const header = csvFields(lines[0]!);
   const col = (name: string) => {
     const at = header.indexOf(name);
@@ -56,9 +58,16 @@ export function readIdentities(dir: string): LabelledPhoto[] {
   return lines.slice(1).map((line) => {
     const f = csvFields(line);
     const notes = f[notesAt] ?? '';
-    let identities = (f[identityAt] ?? '').split('+').map((s) => s.trim()).filter(Boolean);
+    let identities = (f[identityAt] ?? '')
+      .split('+')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const order = /left to right:\s*([^;]+)/i.exec(notes)?.[1];
-    if (order) identities = order.split(',').map((s) => s.trim()).filter(Boolean);
+    if (order)
+      identities = order
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     return { file: f[fileAt]!, identities, kind: (f[kindAt] ?? 'single') as LabelledPhoto['kind'], notes };
   });
 }

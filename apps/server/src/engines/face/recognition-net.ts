@@ -93,9 +93,20 @@ export function loadRecognitionNet(tf: Tf, modelsDir = faceApiModelsDir()): Reco
     let out = layer(layer(x, p.conv1, 2, true, 'valid'), p.conv2, 1, false);
     let pooled = tf.avgPool(x, 2, 2, 'valid');
     if (pooled.shape[1] !== out.shape[1] || pooled.shape[2] !== out.shape[2]) {
-      out = tf.pad(out, [[0, 0], [0, pooled.shape[1] - out.shape[1]], [0, pooled.shape[2] - out.shape[2]], [0, 0]]);
+      out = tf.pad(out, [
+        [0, 0],
+        [0, pooled.shape[1] - out.shape[1]],
+        [0, pooled.shape[2] - out.shape[2]],
+        [0, 0],
+      ]);
     }
-    if (pooled.shape[3] !== out.shape[3]) pooled = tf.pad(pooled, [[0, 0], [0, 0], [0, 0], [0, out.shape[3] - pooled.shape[3]]]);
+    if (pooled.shape[3] !== out.shape[3])
+      pooled = tf.pad(pooled, [
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, out.shape[3] - pooled.shape[3]],
+      ]);
     return tf.relu(tf.add(pooled, out) as Tensor4D);
   };
 

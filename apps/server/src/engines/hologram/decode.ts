@@ -48,10 +48,26 @@ export async function sampleFrames(video: Buffer, options: DecodeOptions = {}): 
     const input = path.join(dir, 'input');
     await writeFile(input, video);
     const args = [
-      '-hide_banner', '-nostdin', '-loglevel', 'info', '-t', String(options.maxSeconds ?? 65), '-i', input,
-      '-an', '-sn', '-dn',
-      '-vf', `fps=${fps},scale=w=${maxSide}:h=${maxSide}:force_original_aspect_ratio=decrease:force_divisible_by=2,format=gray`,
-      '-frames:v', String(maxFrames), '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1',
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'info',
+      '-t',
+      String(options.maxSeconds ?? 65),
+      '-i',
+      input,
+      '-an',
+      '-sn',
+      '-dn',
+      '-vf',
+      `fps=${fps},scale=w=${maxSide}:h=${maxSide}:force_original_aspect_ratio=decrease:force_divisible_by=2,format=gray`,
+      '-frames:v',
+      String(maxFrames),
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      'pipe:1',
     ];
     const bin = options.ffmpeg ?? ffmpegBinary();
     const { stdout, stderr, code, timedOut } = await runFfmpeg(bin, args, { timeoutMs: options.timeoutMs ?? 30_000, stdoutLimitBytes: maxOutputBytes }).catch((error: unknown) => {
@@ -73,6 +89,9 @@ export async function sampleFrames(video: Buffer, options: DecodeOptions = {}): 
 }
 
 function lastLine(text: string): string {
-  const lines = text.trim().split('\n').filter((l) => !/^\s/.test(l) && l.trim() !== '');
+  const lines = text
+    .trim()
+    .split('\n')
+    .filter((l) => !/^\s/.test(l) && l.trim() !== '');
   return (lines[lines.length - 1] ?? 'no detail').slice(0, 200);
 }

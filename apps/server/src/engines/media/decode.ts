@@ -77,7 +77,6 @@ export interface DecodeOptions {
 export const AUDIO_RATE = 16_000;
 export const ENVELOPE_STEP_MS = 20;
 
-
 export type MediaInput = { path: string } | { buffer: Buffer };
 
 async function run(bin: string, args: string[], timeoutMs: number): Promise<FfmpegRun> {
@@ -95,7 +94,11 @@ function failureOf(stderr: string): MediaError {
   if (/matches no streams|does not contain any stream|Output file #0 does not contain/i.test(stderr)) {
     return new MediaError('no_video_stream', 'the file has no video stream');
   }
-  const line = stderr.split('\n').map((l) => l.trim()).filter((l) => /invalid|error|corrupt|EBML|moov atom/i.test(l)).at(-1);
+  const line = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /invalid|error|corrupt|EBML|moov atom/i.test(l))
+    .at(-1);
   return new MediaError('corrupt', `the video could not be decoded${line ? `: ${line.slice(0, 200)}` : ''}`);
 }
 

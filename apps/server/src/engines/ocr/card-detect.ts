@@ -186,8 +186,7 @@ export function detectCard(image: GreyImage, minCoverage = 0.12): CardDetection 
 
   // Rough corners from the extremes of x+y and x-y.
   const points: Point[] = [...top.map(([x, y]): Point => [x, y]), ...bottom.map(([x, y]): Point => [x, y])];
-  const extreme = (score: (p: Point) => number): Point =>
-    points.reduce((best, p) => (score(p) > score(best) ? p : best), points[0]!);
+  const extreme = (score: (p: Point) => number): Point => points.reduce((best, p) => (score(p) > score(best) ? p : best), points[0]!);
   const tl = extreme(([x, y]) => -x - y);
   const tr = extreme(([x, y]) => x - y);
   const br = extreme(([x, y]) => x + y);
@@ -200,8 +199,7 @@ export function detectCard(image: GreyImage, minCoverage = 0.12): CardDetection 
     const margin = (hi - lo) * 0.15;
     return t >= lo + margin && t <= hi - margin;
   };
-  const fit = (samples: Array<[number, number]>, from: number, to: number) =>
-    robustLineFit(samples.filter(([t]) => within(t, from, to)));
+  const fit = (samples: Array<[number, number]>, from: number, to: number) => robustLineFit(samples.filter(([t]) => within(t, from, to)));
   const topLine = fit(top, tl[0], tr[0]);
   const bottomLine = fit(bottom, bl[0], br[0]);
   const leftLine = fit(left, tl[1], bl[1]);
@@ -300,8 +298,7 @@ export function textBlockExtent(image: GreyImage): CardDetection | null {
     for (let x = 0; x < width; x++) {
       const x0 = Math.max(0, x - r);
       const x1 = Math.min(width, x + r + 1);
-      const sum = integral[y1 * (width + 1) + x1]! - integral[y0 * (width + 1) + x1]! - integral[y1 * (width + 1) + x0]! +
-        integral[y0 * (width + 1) + x0]!;
+      const sum = integral[y1 * (width + 1) + x1]! - integral[y0 * (width + 1) + x1]! - integral[y1 * (width + 1) + x0]! + integral[y0 * (width + 1) + x0]!;
       const mean = sum / ((x1 - x0) * (y1 - y0));
       if (data[y * width + x]! < mean - INK_CONTRAST) {
         rows[y]!++;
@@ -332,7 +329,15 @@ export function textBlockExtent(image: GreyImage): CardDetection | null {
   const y1 = Math.min(height, bottom + my);
   const coverage = ((x1 - x0) * (y1 - y0)) / (width * height);
   if (coverage > 0.85 || x1 - x0 < width * 0.2 || y1 - y0 < height * 0.2) return null;
-  return { quad: [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], coverage };
+  return {
+    quad: [
+      [x0, y0],
+      [x1, y0],
+      [x1, y1],
+      [x0, y1],
+    ],
+    coverage,
+  };
 }
 
 /** How much darker than its neighbourhood a pixel must be to count as print. */

@@ -16,21 +16,40 @@ type Known = Exclude<ReadDocumentType, 'UNKNOWN' | 'VISA'>;
 /** Phrases, each worth its weight when all its words are found (words may be misread by one letter). */
 const PHRASES: Record<Known, Array<[string, number]>> = {
   INE: [
-    ['INSTITUTO NACIONAL ELECTORAL', 3], ['CREDENCIAL PARA VOTAR', 3], ['INSTITUTO FEDERAL ELECTORAL', 3],
-    ['ELECTORAL', 1], ['CREDENCIAL', 1], ['VOTAR', 1], ['IFE', 1],
+    ['INSTITUTO NACIONAL ELECTORAL', 3],
+    ['CREDENCIAL PARA VOTAR', 3],
+    ['INSTITUTO FEDERAL ELECTORAL', 3],
+    ['ELECTORAL', 1],
+    ['CREDENCIAL', 1],
+    ['VOTAR', 1],
+    ['IFE', 1],
   ],
-  PASAPORTE: [['PASAPORTE', 3], ['PASSPORT', 2], ['PASSEPORT', 1]],
+  PASAPORTE: [
+    ['PASAPORTE', 3],
+    ['PASSPORT', 2],
+    ['PASSEPORT', 1],
+  ],
   FMM: [
-    ['FORMA MIGRATORIA', 3], ['FMM', 2], ['MIGRATORIA', 1], ['INSTITUTO NACIONAL DE MIGRACION', 2], ['MULTIPLE', 1],
+    ['FORMA MIGRATORIA', 3],
+    ['FMM', 2],
+    ['MIGRATORIA', 1],
+    ['INSTITUTO NACIONAL DE MIGRACION', 2],
+    ['MULTIPLE', 1],
   ],
   DNI_PERU: [
-    ['DOCUMENTO NACIONAL DE IDENTIDAD', 3], ['REPUBLICA DEL PERU', 3], ['PERU', 2], ['RENIEC', 2],
+    ['DOCUMENTO NACIONAL DE IDENTIDAD', 3],
+    ['REPUBLICA DEL PERU', 3],
+    ['PERU', 2],
+    ['RENIEC', 2],
     ['IDENTIFICACION Y ESTADO CIVIL', 1],
   ],
 };
 
 function words(text: string): string[] {
-  return plainForm(text.toUpperCase()).replace(/[^A-Z0-9]+/g, ' ').split(' ').filter(Boolean);
+  return plainForm(text.toUpperCase())
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .split(' ')
+    .filter(Boolean);
 }
 
 /** Same length and at most one different letter (long words), or equal (short words). */
@@ -69,12 +88,7 @@ export function mrzDocument(lines: readonly string[] | null): Classification | n
   return null;
 }
 
-export function classify(input: {
-  text: string;
-  mrzLines: readonly string[] | null;
-  declaredSide: IdSide;
-  passportHint?: boolean | undefined;
-}): Classification {
+export function classify(input: { text: string; mrzLines: readonly string[] | null; declaredSide: IdSide; passportHint?: boolean | undefined }): Classification {
   const fromMrz = mrzDocument(input.mrzLines);
   if (fromMrz) return fromMrz;
   const scores = textScores(input.text);

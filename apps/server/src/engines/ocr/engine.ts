@@ -38,9 +38,7 @@ export class OcrImageError extends Error {
   override readonly name = 'OcrImageError';
 }
 
-const READERS: Record<string, DocumentReader> = Object.fromEntries(
-  [ineFront, ineBack, passportFront, fmm, dniPeruFront, dniPeruBack].map((r) => [`${r.documentType}:${r.side}`, r]),
-);
+const READERS: Record<string, DocumentReader> = Object.fromEntries([ineFront, ineBack, passportFront, fmm, dniPeruFront, dniPeruBack].map((r) => [`${r.documentType}:${r.side}`, r]));
 
 const EMPTY_READ: RawRead = { text: '', lines: [] };
 
@@ -133,9 +131,7 @@ class TesseractOcrEngine implements OcrEngine {
 
     if (classification.side !== input.side) warnings.push('side_mismatch');
     const reader = READERS[`${classification.documentType}:${classification.side}`];
-    const mrzReading: MrzReading | undefined = mrz
-      ? { format: mrz.format, lines: mrz.lines, valid: mrz.valid, checkDigits: mrz.checkDigits, fields: mrz.fields }
-      : undefined;
+    const mrzReading: MrzReading | undefined = mrz ? { format: mrz.format, lines: mrz.lines, valid: mrz.valid, checkDigits: mrz.checkDigits, fields: mrz.fields } : undefined;
     const base = { ...classification, geometry: card.geometry, ...(mrzReading ? { mrz: mrzReading } : {}) };
     if (!reader) {
       lap('total', started);
@@ -169,8 +165,7 @@ class TesseractOcrEngine implements OcrEngine {
     const whole = await this.proofPage(image);
     // A photo of the page on a table: the page found and straightened reads far better than the whole frame.
     const page = await straighten(image, { cardWidth: PROOF_PAGE_WIDTH, quarterTurns: 3 }).catch(() => undefined);
-    const usePage = page !== undefined && page.geometry.cardFound && page.grey.height > page.grey.width
-      && quadArea(page.quad) >= PROOF_MIN_PAGE_SHARE * page.source.width * page.source.height;
+    const usePage = page !== undefined && page.geometry.cardFound && page.grey.height > page.grey.width && quadArea(page.quad) >= PROOF_MIN_PAGE_SHARE * page.source.width * page.source.height;
     const prepared = Math.round(performance.now() - started);
     const first = await this.readProofPng(usePage ? await encodeGreyPng(page.grey) : whole);
     let result = first;
@@ -188,10 +183,12 @@ class TesseractOcrEngine implements OcrEngine {
       const longest = Math.max(width, height);
       // Small pictures (a webcam frame, a phone photo of the whole page) are enlarged: tesseract reads their small
       // print far better at 2400 px; a page already scanned at ~200 dpi is read as it is.
-      const side = Math.min(width, height) >= PROOF_MIN_WIDTH
-        ? Math.min(longest, PROOF_MAX_SIDE)
-        : Math.min(PROOF_MAX_SIDE, longest * PROOF_MAX_ENLARGEMENT);
-      return await oriented.greyscale().resize({ width: Math.round(side), height: Math.round(side), fit: 'inside' }).png().toBuffer();
+      const side = Math.min(width, height) >= PROOF_MIN_WIDTH ? Math.min(longest, PROOF_MAX_SIDE) : Math.min(PROOF_MAX_SIDE, longest * PROOF_MAX_ENLARGEMENT);
+      return await oriented
+        .greyscale()
+        .resize({ width: Math.round(side), height: Math.round(side), fit: 'inside' })
+        .png()
+        .toBuffer();
     } catch (error) {
       throw new OcrImageError(`image could not be read: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -217,11 +214,7 @@ class TesseractOcrEngine implements OcrEngine {
    * document; otherwise the header words (and the whole card's when the header says nothing) on the card turned
    * as its MRZ reads.
    */
-  private async identify(
-    card: StraightenedCard,
-    input: OcrInput,
-    lookForMrz = true,
-  ): Promise<{ classification: Classification; mrz: MrzResult | null; card: StraightenedCard }> {
+  private async identify(card: StraightenedCard, input: OcrInput, lookForMrz = true): Promise<{ classification: Classification; mrz: MrzResult | null; card: StraightenedCard }> {
     let oriented: { card: StraightenedCard; mrz: MrzResult | null } = lookForMrz
       ? await readMrzAnyOrientation(this.pool, card, input.side === 'back' || input.passportHint === true)
       : { card, mrz: null };
@@ -249,11 +242,7 @@ class TesseractOcrEngine implements OcrEngine {
    * Every field of the layout (codes also by the legacy engine), parsed; fields the parse flags, or whose
    * read looks doubtful, are read again from other renditions and the side parsed once more.
    */
-  private async readSide(
-    card: StraightenedCard,
-    reader: DocumentReader,
-    context: Pick<ParseInput, 'mrz' | 'today' | 'front'>,
-  ): Promise<ParsedSide> {
+  private async readSide(card: StraightenedCard, reader: DocumentReader, context: Pick<ParseInput, 'mrz' | 'today' | 'front'>): Promise<ParsedSide> {
     // Label-anchored readers read the whole card first; its labels say where each field is cut from.
     const page = reader.page ? await this.readPage(card, reader.page.scale) : undefined;
     const located = page && reader.locate ? reader.locate(page, card.grey.width, card.grey.height) : undefined;
@@ -263,15 +252,17 @@ class TesseractOcrEngine implements OcrEngine {
     const firstPass = fields.filter((f) => !located?.skip.includes(f.key));
     const [firstReads, legacyReads] = await Promise.all([
       this.readFields(card, firstPass, FIRST_RENDITION),
-      this.readCodes(card, firstPass.filter((f) => f.legacyToo)),
+      this.readCodes(
+        card,
+        firstPass.filter((f) => f.legacyToo),
+      ),
     ]);
     const reads: Record<string, RawRead> = { ...Object.fromEntries(fields.map((f) => [f.key, EMPTY_READ])), ...firstReads };
     const alternates: Record<string, RawRead[]> = {};
     for (const [key, read] of Object.entries(legacyReads)) alternates[key] = [read];
     const parseInput: ParseInput = { reads, alternates, card: card.grey, ...context, ...(page ? { page } : {}) };
     const first = reader.parse(parseInput);
-    const retry = fields.filter((f) =>
-      f.retryOn?.some((w) => first.warnings.includes(w)) || needsAnotherLook(f, reads[f.key]!));
+    const retry = fields.filter((f) => f.retryOn?.some((w) => first.warnings.includes(w)) || needsAnotherLook(f, reads[f.key]!));
     if (retry.length === 0) return first;
     const renditions = await Promise.all(RETRY_RENDITIONS.map((r) => this.readFields(card, retry, r)));
     for (const field of retry) {
@@ -287,7 +278,9 @@ class TesseractOcrEngine implements OcrEngine {
     return {
       text: read.text,
       lines: read.lines.map((l) => ({
-        ...l, box: box(l.box), words: l.words.map((w) => ({ ...w, box: box(w.box), symbols: [] })),
+        ...l,
+        box: box(l.box),
+        words: l.words.map((w) => ({ ...w, box: box(w.box), symbols: [] })),
       })),
     };
   }
@@ -300,37 +293,35 @@ class TesseractOcrEngine implements OcrEngine {
 
   private async readCodes(card: StraightenedCard, fields: FieldSpec[]): Promise<Record<string, RawRead>> {
     const { grey } = card;
-    const entries = await Promise.all(fields.map(async (field) => {
-      const image = await fieldImage(grey, regionToPixels(field.region, grey.width, grey.height));
-      const read = image.inked
-        ? await this.pool.readCode(image.png, field.whitelist ?? '', field.adaptiveThreshold === true)
-        : EMPTY_READ;
-      return [field.key, read] as const;
-    }));
+    const entries = await Promise.all(
+      fields.map(async (field) => {
+        const image = await fieldImage(grey, regionToPixels(field.region, grey.width, grey.height));
+        const read = image.inked ? await this.pool.readCode(image.png, field.whitelist ?? '', field.adaptiveThreshold === true) : EMPTY_READ;
+        return [field.key, read] as const;
+      }),
+    );
     return Object.fromEntries(entries);
   }
 
-  private async readFields(
-    card: StraightenedCard,
-    fields: FieldSpec[],
-    rendition: Rendition,
-  ): Promise<Record<string, RawRead>> {
+  private async readFields(card: StraightenedCard, fields: FieldSpec[], rendition: Rendition): Promise<Record<string, RawRead>> {
     const { grey } = card;
-    const entries = await Promise.all(fields.map(async (field) => {
-      const image = await fieldImage(grey, regionToPixels(field.region, grey.width, grey.height), {
-        binarise: rendition.binarise ?? field.binarise === true,
-        ...(rendition.level !== undefined ? { level: rendition.level } : {}),
-        scale: rendition.scale,
-      });
-      const read = image.inked
-        ? await this.pool.readText(image.png, {
-          segmentation: field.segmentation,
-          ...(field.whitelist ? { whitelist: field.whitelist } : {}),
-          adaptiveThreshold: field.adaptiveThreshold === true,
-        })
-        : EMPTY_READ;
-      return [field.key, read] as const;
-    }));
+    const entries = await Promise.all(
+      fields.map(async (field) => {
+        const image = await fieldImage(grey, regionToPixels(field.region, grey.width, grey.height), {
+          binarise: rendition.binarise ?? field.binarise === true,
+          ...(rendition.level !== undefined ? { level: rendition.level } : {}),
+          scale: rendition.scale,
+        });
+        const read = image.inked
+          ? await this.pool.readText(image.png, {
+              segmentation: field.segmentation,
+              ...(field.whitelist ? { whitelist: field.whitelist } : {}),
+              adaptiveThreshold: field.adaptiveThreshold === true,
+            })
+          : EMPTY_READ;
+        return [field.key, read] as const;
+      }),
+    );
     return Object.fromEntries(entries);
   }
 }

@@ -66,11 +66,7 @@ function inkColumns(card: RawImage, box: Box, threshold: number): Box {
  * strokes thin): tesseract's own thresholding of a small blurred crop that is mostly background loses
  * the print (a lone 'H' reads as nothing).
  */
-export async function fieldImage(
-  card: RawImage,
-  region: Box,
-  options: { binarise?: boolean; level?: number; scale?: number } = {},
-): Promise<FieldImage> {
+export async function fieldImage(card: RawImage, region: Box, options: { binarise?: boolean; level?: number; scale?: number } = {}): Promise<FieldImage> {
   const { background, darkest } = levels(card, region);
   const inked = background - darkest >= MIN_CONTRAST;
   const box = inked ? inkColumns(card, region, Math.round((background + darkest) / 2)) : region;
@@ -80,7 +76,11 @@ export async function fieldImage(
   let pipeline = sharp(card.data, { raw: { width: card.width, height: card.height, channels: 1 } })
     .extract({ left: box.x0, top: box.y0, width, height })
     .extend({
-      top: pad, bottom: pad, left: pad, right: pad, background: { r: background, g: background, b: background },
+      top: pad,
+      bottom: pad,
+      left: pad,
+      right: pad,
+      background: { r: background, g: background, b: background },
     });
   if (options.binarise) {
     pipeline = pipeline.threshold(Math.round(darkest + (background - darkest) * (options.level ?? 0.4)));
@@ -88,9 +88,6 @@ export async function fieldImage(
   if (options.scale && options.scale !== 1) {
     pipeline = pipeline.resize({ width: Math.round((width + 2 * pad) * options.scale) });
   }
-  const png = await pipeline
-    .toColourspace('b-w')
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+  const png = await pipeline.toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
   return { png, inked };
 }

@@ -5,9 +5,7 @@
  */
 import sharp from 'sharp';
 import { detectCard, textBlockExtent, type GreyImage } from './card-detect.js';
-import {
-  quadSize, scaleQuad, topEdgeAngleDeg, warpQuad, warpQuadYielding, type Quad, type RawImage,
-} from './homography.js';
+import { quadSize, scaleQuad, topEdgeAngleDeg, warpQuad, warpQuadYielding, type Quad, type RawImage } from './homography.js';
 import type { OcrResult } from './types.js';
 
 /** Width/height of the documents read here: ID-1 cards, the ID-3 passport page, the FMM form. */
@@ -62,12 +60,7 @@ async function orientedSize(image: Buffer): Promise<{ width: number; height: num
 }
 
 async function smallGrey(image: Buffer, width: number): Promise<GreyImage> {
-  const { data, info } = await sharp(image)
-    .rotate()
-    .greyscale()
-    .resize({ width, withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(image).rotate().greyscale().resize({ width, withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
@@ -83,7 +76,12 @@ export async function straighten(image: Buffer, options: StraightenOptions): Pro
   const located = detection ?? block;
   const found: Quad = located
     ? scaleQuad(located.quad, toFull)
-    : [[0, 0], [size.width, 0], [size.width, size.height], [0, size.height]];
+    : [
+        [0, 0],
+        [size.width, 0],
+        [size.width, size.height],
+        [0, size.height],
+      ];
   // Cards are read landscape: a portrait card is turned a quarter first.
   const portrait = quadSize(found).height > quadSize(found).width;
   const fullQuad = turnQuad(found, (portrait ? 1 : 0) + (options.quarterTurns ?? 0));
@@ -93,13 +91,7 @@ export async function straighten(image: Buffer, options: StraightenOptions): Pro
   const cardPixels = quadSize(fullQuad).width;
   const decodeScale = Math.min(1, (options.cardWidth * 1.3) / cardPixels);
   const decodeWidth = Math.max(2, Math.round(size.width * decodeScale));
-  const { data, info } = await sharp(image)
-    .rotate()
-    .resize({ width: decodeWidth })
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(image).rotate().resize({ width: decodeWidth }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   const source: RawImage = { data, width: info.width, height: info.height, channels: info.channels };
   const quad = scaleQuad(fullQuad, info.width / size.width, info.height / size.height);
 
@@ -122,11 +114,7 @@ function turnQuad(quad: Quad, turns: number): Quad {
  * Colour crop of a region of the upright card (fractions of its width and height) as PNG, warped straight
  * from the photo at no more than `maxWidth` pixels wide.
  */
-export async function cropUpright(
-  card: StraightenedCard,
-  box: { left: number; top: number; width: number; height: number },
-  maxWidth: number,
-): Promise<Buffer> {
+export async function cropUpright(card: StraightenedCard, box: { left: number; top: number; width: number; height: number }, maxWidth: number): Promise<Buffer> {
   // The crop is sampled on a grid of the card at a scale giving `maxWidth` for this region.
   const scale = Math.min(1, maxWidth / (box.width * card.grey.width));
   const ow = Math.round(card.grey.width * scale);
@@ -146,11 +134,7 @@ export async function cropUpright(
 }
 
 /** PNG (greyscale) of a raw image or of a band of it, for tesseract. */
-export async function encodeGreyPng(
-  image: RawImage,
-  band?: { top: number; height: number; left?: number; width?: number },
-  scale = 1,
-): Promise<Buffer> {
+export async function encodeGreyPng(image: RawImage, band?: { top: number; height: number; left?: number; width?: number }, scale = 1): Promise<Buffer> {
   const raw = { width: image.width, height: image.height, channels: image.channels as 1 };
   let pipeline = sharp(image.data, { raw });
   if (band) {

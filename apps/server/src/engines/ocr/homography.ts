@@ -32,11 +32,7 @@ export function invert3(m: Matrix3): Matrix3 {
   const B = -(d * i - f * g);
   const C = d * h - e * g;
   const det = a * A + b * B + c * C;
-  return [
-    A / det, -(b * i - c * h) / det, (b * f - c * e) / det,
-    B / det, (a * i - c * g) / det, -(a * f - c * d) / det,
-    C / det, -(a * h - b * g) / det, (a * e - b * d) / det,
-  ];
+  return [A / det, -(b * i - c * h) / det, (b * f - c * e) / det, B / det, (a * i - c * g) / det, -(a * f - c * d) / det, C / det, -(a * h - b * g) / det, (a * e - b * d) / det];
 }
 
 export interface RawImage {
@@ -58,13 +54,7 @@ export interface WarpRegion {
  * image (bilinear, edge pixels clamped). `region` limits the output to a window of the upright card (for
  * the face crop).
  */
-export function warpQuad(
-  src: RawImage,
-  quad: Quad,
-  outWidth: number,
-  outHeight: number,
-  region?: WarpRegion,
-): RawImage {
+export function warpQuad(src: RawImage, quad: Quad, outWidth: number, outHeight: number, region?: WarpRegion): RawImage {
   const target = newTarget(src, outWidth, outHeight, region);
   warpRows(src, unitSquareToQuad(quad), target, 0, target.region.height);
   return target.image;
@@ -74,13 +64,7 @@ export function warpQuad(
  * The same warp done a band of rows at a time, giving the event loop a turn between bands: a full card is
  * tens of milliseconds of JavaScript, too long to hold a server's event loop in one piece.
  */
-export async function warpQuadYielding(
-  src: RawImage,
-  quad: Quad,
-  outWidth: number,
-  outHeight: number,
-  rowsPerSlice = 128,
-): Promise<RawImage> {
+export async function warpQuadYielding(src: RawImage, quad: Quad, outWidth: number, outHeight: number, rowsPerSlice = 128): Promise<RawImage> {
   const target = newTarget(src, outWidth, outHeight);
   const m = unitSquareToQuad(quad);
   for (let y = 0; y < target.region.height; y += rowsPerSlice) {
@@ -100,7 +84,9 @@ interface WarpTarget {
 function newTarget(src: RawImage, outWidth: number, outHeight: number, region?: WarpRegion): WarpTarget {
   const window = region ?? { left: 0, top: 0, width: outWidth, height: outHeight };
   const image = {
-    data: Buffer.alloc(window.width * window.height * src.channels), width: window.width, height: window.height,
+    data: Buffer.alloc(window.width * window.height * src.channels),
+    width: window.width,
+    height: window.height,
     channels: src.channels,
   };
   return { image, region: window, outWidth, outHeight };

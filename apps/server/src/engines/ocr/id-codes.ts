@@ -5,21 +5,49 @@
  * date, sex or names) says so AND the check digit then holds; a failed check digit alone never changes
  * anything: it is reported.
  */
-import {
-  curpCheckDigit, curpStateCodes, isCurpCheckDigitValid, isCurpFormat, type DateParts,
-} from '@kyc/contracts/rules';
+import { curpCheckDigit, curpStateCodes, isCurpCheckDigitValid, isCurpFormat, type DateParts } from '@kyc/contracts/rules';
 import { DIGIT_FOR_LETTER, LETTER_FOR_DIGIT } from './shapes.js';
 
 const TO_DIGIT = DIGIT_FOR_LETTER;
 const TO_LETTER = LETTER_FOR_DIGIT;
 /** Shapes OCR swaps within a class, used only to accept a correction confirmed by another reading. */
 const CONFUSABLE: Record<string, string> = {
-  '0': '689DOQ', '1': '7IL', '2': 'Z7', '3': '8985', '5': '6S38', '6': '5809G', '7': '1T2', '8': '3605B9', '9': '8063',
-  A: 'R4', B: '8RE', C: 'GO', D: 'O0', E: 'FB', F: 'EP', G: 'C6S', H: 'MN', I: 'L1TJ', J: 'TI1', K: 'X', L: 'I1',
-  M: 'NH', N: 'MH', O: 'DQ0C', P: 'FR', Q: 'O', R: 'PBA', S: 'G5', T: 'I7J', U: 'V', V: 'UY', X: 'K', Y: 'V', Z: '2',
+  '0': '689DOQ',
+  '1': '7IL',
+  '2': 'Z7',
+  '3': '8985',
+  '5': '6S38',
+  '6': '5809G',
+  '7': '1T2',
+  '8': '3605B9',
+  '9': '8063',
+  A: 'R4',
+  B: '8RE',
+  C: 'GO',
+  D: 'O0',
+  E: 'FB',
+  F: 'EP',
+  G: 'C6S',
+  H: 'MN',
+  I: 'L1TJ',
+  J: 'TI1',
+  K: 'X',
+  L: 'I1',
+  M: 'NH',
+  N: 'MH',
+  O: 'DQ0C',
+  P: 'FR',
+  Q: 'O',
+  R: 'PBA',
+  S: 'G5',
+  T: 'I7J',
+  U: 'V',
+  V: 'UY',
+  X: 'K',
+  Y: 'V',
+  Z: '2',
 };
-const confusable = (a: string, b: string): boolean =>
-  (CONFUSABLE[a] ?? '').includes(b) || (CONFUSABLE[b] ?? '').includes(a);
+const confusable = (a: string, b: string): boolean => (CONFUSABLE[a] ?? '').includes(b) || (CONFUSABLE[b] ?? '').includes(a);
 
 export interface CodeRepair {
   value: string;
@@ -28,7 +56,10 @@ export interface CodeRepair {
 
 /** Uppercase alphanumerics only; Ñ is read where N is printed in these codes. */
 export function cleanCode(raw: string): string {
-  return raw.toUpperCase().replace(/Ñ/g, 'N').replace(/[^A-Z0-9]/g, '');
+  return raw
+    .toUpperCase()
+    .replace(/Ñ/g, 'N')
+    .replace(/[^A-Z0-9]/g, '');
 }
 
 type CodeClass = 'L' | 'D' | 'S' | '*';
@@ -52,7 +83,10 @@ function fitLength(code: string, template: string, tieBreak: (candidate: string)
   for (let offset = 0; offset + n <= code.length; offset++) candidates.add(code.slice(offset, offset + n));
   const deleteOne = (text: string) => [...text].map((_, i) => text.slice(0, i) + text.slice(i + 1));
   if (code.length - n === 1) deleteOne(code).forEach((c) => candidates.add(c));
-  if (code.length - n === 2) deleteOne(code).flatMap(deleteOne).forEach((c) => candidates.add(c));
+  if (code.length - n === 2)
+    deleteOne(code)
+      .flatMap(deleteOne)
+      .forEach((c) => candidates.add(c));
   let best = code.slice(0, n);
   let bestScore = -Infinity;
   for (const candidate of candidates) {
@@ -68,16 +102,17 @@ function fitLength(code: string, template: string, tieBreak: (candidate: string)
 }
 
 function byClass(code: string, template: string): string {
-  return [...code].map((c, i) => {
-    const cls = template[i];
-    if (cls === 'D') return TO_DIGIT[c] ?? c;
-    if (cls === 'L' || cls === 'S') return TO_LETTER[c] ?? c;
-    return c;
-  }).join('');
+  return [...code]
+    .map((c, i) => {
+      const cls = template[i];
+      if (cls === 'D') return TO_DIGIT[c] ?? c;
+      if (cls === 'L' || cls === 'S') return TO_LETTER[c] ?? c;
+      return c;
+    })
+    .join('');
 }
 
-const yymmdd = (d: DateParts): string =>
-  `${String(d.year % 100).padStart(2, '0')}${String(d.month).padStart(2, '0')}${String(d.day).padStart(2, '0')}`;
+const yymmdd = (d: DateParts): string => `${String(d.year % 100).padStart(2, '0')}${String(d.month).padStart(2, '0')}${String(d.day).padStart(2, '0')}`;
 
 // ---------------------------------------------------------------------------------------------------
 // CURP
@@ -166,12 +201,7 @@ function expectedAt(expected: Array<[number, string]>): Map<number, string> {
  * A reading that lost one or two characters, completed with characters another reading says stand at
  * those places; the first completion `accept` returns a value for wins (null: none).
  */
-function restoreLost(
-  read: string,
-  length: number,
-  known: ReadonlyMap<number, string>,
-  accept: (candidate: string) => string | null,
-): string | null {
+function restoreLost(read: string, length: number, known: ReadonlyMap<number, string>, accept: (candidate: string) => string | null): string | null {
   const missing = length - read.length;
   if (missing < 1 || missing > 2) return null;
   const places = [...known.keys()].filter((p) => p < length).sort((a, b) => a - b);
@@ -193,8 +223,7 @@ function restoreLost(
 
 export function repairCurp(raw: string, context: CurpContext = {}): CodeRepair {
   const template = templateFor(context);
-  const score = (candidate: string): number => (isCurpFormat(byClass(candidate, template)) ? 1 : 0) +
-    (isCurpCheckDigitValid(byClass(candidate, template)) ? 1 : 0);
+  const score = (candidate: string): number => (isCurpFormat(byClass(candidate, template)) ? 1 : 0) + (isCurpCheckDigitValid(byClass(candidate, template)) ? 1 : 0);
   const cleaned = cleanCode(raw);
   let result: { code: string; corrected: boolean } | null = null;
   if (cleaned.length >= 18) {
@@ -225,26 +254,18 @@ export function repairCurp(raw: string, context: CurpContext = {}): CodeRepair {
 export function repairCurpFrom(readings: string[], context: CurpContext = {}): CodeRepair {
   const repairs = readings.map((text) => repairCurp(text, context));
   // An incomplete reading (too short to check) is not sound either.
-  const sound = repairs.find((r) => !r.warnings.includes('curp_check_digit_failed') &&
-    !r.warnings.includes('curp_format_invalid') && !r.warnings.includes('curp_incomplete'));
+  const sound = repairs.find((r) => !r.warnings.includes('curp_check_digit_failed') && !r.warnings.includes('curp_format_invalid') && !r.warnings.includes('curp_incomplete'));
   if (sound) return sound;
-  const rank = (r: CodeRepair) =>
-    (r.value.length === 18 ? 100 : 0) + (r.warnings.includes('curp_format_invalid') ? 0 : 10) - r.warnings.length;
-  return repairs.reduce<CodeRepair | undefined>((best, r) => (!best || rank(r) > rank(best) ? r : best), undefined) ??
-    { value: '', warnings: [] };
+  const rank = (r: CodeRepair) => (r.value.length === 18 ? 100 : 0) + (r.warnings.includes('curp_format_invalid') ? 0 : 10) - r.warnings.length;
+  return repairs.reduce<CodeRepair | undefined>((best, r) => (!best || rank(r) > rank(best) ? r : best), undefined) ?? { value: '', warnings: [] };
 }
 
 /**
  * The variant with the fewest corrections applied (each confirmed by another reading) whose format and
  * check digit hold; null when none does.
  */
-function confirmedVariant(
-  code: string,
-  corrections: Array<[number, string]>,
-  uncertain: ReadonlySet<number>,
-): string | null {
-  const subsets = [...Array(1 << corrections.length).keys()].slice(1)
-    .sort((a, b) => bitCount(a) - bitCount(b));
+function confirmedVariant(code: string, corrections: Array<[number, string]>, uncertain: ReadonlySet<number>): string | null {
+  const subsets = [...Array(1 << corrections.length).keys()].slice(1).sort((a, b) => bitCount(a) - bitCount(b));
   for (const subset of subsets) {
     let variant: string | null = code;
     corrections.forEach(([from, expected], i) => {
@@ -275,8 +296,38 @@ function repairState(code: string): string {
 
 /** INE entity numbers (01 Aguascalientes ... 32 Zacatecas) as CURP state codes. */
 const INE_STATE_CURP = [
-  'AS', 'BC', 'BS', 'CC', 'CL', 'CM', 'CS', 'CH', 'DF', 'DG', 'GT', 'GR', 'HG', 'JC', 'MC', 'MN', 'MS', 'NT', 'NL',
-  'OC', 'PL', 'QT', 'QR', 'SP', 'SL', 'SR', 'TC', 'TS', 'TL', 'VZ', 'YN', 'ZS',
+  'AS',
+  'BC',
+  'BS',
+  'CC',
+  'CL',
+  'CM',
+  'CS',
+  'CH',
+  'DF',
+  'DG',
+  'GT',
+  'GR',
+  'HG',
+  'JC',
+  'MC',
+  'MN',
+  'MS',
+  'NT',
+  'NL',
+  'OC',
+  'PL',
+  'QT',
+  'QR',
+  'SP',
+  'SL',
+  'SR',
+  'TC',
+  'TS',
+  'TL',
+  'VZ',
+  'YN',
+  'ZS',
 ];
 
 /** The birth state in a clave de elector (characters 13-14, 01-32) as a CURP state code. */
@@ -294,24 +345,103 @@ export function expectedCurpCheckDigit(curp: string): number | null {
 // Letters the names give (RENAPO rules, as far as a cross-check needs them)
 // ---------------------------------------------------------------------------------------------------
 
-const PARTICLES = new Set([
-  'DA', 'DAS', 'DE', 'DEL', 'DER', 'DI', 'DIE', 'DD', 'EL', 'LA', 'LOS', 'LAS', 'LE', 'LES', 'MAC', 'MC', 'VAN', 'VON',
-  'Y',
-]);
+const PARTICLES = new Set(['DA', 'DAS', 'DE', 'DEL', 'DER', 'DI', 'DIE', 'DD', 'EL', 'LA', 'LOS', 'LAS', 'LE', 'LES', 'MAC', 'MC', 'VAN', 'VON', 'Y']);
 const SKIPPED_GIVEN = new Set(['MARIA', 'MA', 'MA.', 'M', 'M.', 'JOSE', 'J', 'J.']);
 const INCONVENIENT = new Set([
-  'BACA', 'BAKA', 'BUEI', 'BUEY', 'CACA', 'CACO', 'CAGA', 'CAGO', 'CAKA', 'CAKO', 'COGE', 'COGI', 'COJA', 'COJE',
-  'COJI', 'COJO', 'COLA', 'CULO', 'FALO', 'FETO', 'GETA', 'GUEI', 'GUEY', 'JETA', 'JOTO', 'KACA', 'KACO', 'KAGA',
-  'KAGO', 'KAKA', 'KAKO', 'KOGE', 'KOGI', 'KOJA', 'KOJE', 'KOJI', 'KOJO', 'KOLA', 'KULO', 'LILO', 'LOCA', 'LOCO',
-  'LOKA', 'LOKO', 'MAME', 'MAMO', 'MEAR', 'MEAS', 'MEON', 'MIAR', 'MION', 'MOCO', 'MOKO', 'MULA', 'MULO', 'NACA',
-  'NACO', 'PEDA', 'PEDO', 'PENE', 'PIPI', 'PITO', 'POPO', 'PUTA', 'PUTO', 'QULO', 'RATA', 'ROBA', 'ROBE', 'ROBO',
-  'RUIN', 'SENO', 'TETA', 'VACA', 'VAGA', 'VAGO', 'VAKA', 'VUEI', 'VUEY', 'WUEI', 'WUEY',
+  'BACA',
+  'BAKA',
+  'BUEI',
+  'BUEY',
+  'CACA',
+  'CACO',
+  'CAGA',
+  'CAGO',
+  'CAKA',
+  'CAKO',
+  'COGE',
+  'COGI',
+  'COJA',
+  'COJE',
+  'COJI',
+  'COJO',
+  'COLA',
+  'CULO',
+  'FALO',
+  'FETO',
+  'GETA',
+  'GUEI',
+  'GUEY',
+  'JETA',
+  'JOTO',
+  'KACA',
+  'KACO',
+  'KAGA',
+  'KAGO',
+  'KAKA',
+  'KAKO',
+  'KOGE',
+  'KOGI',
+  'KOJA',
+  'KOJE',
+  'KOJI',
+  'KOJO',
+  'KOLA',
+  'KULO',
+  'LILO',
+  'LOCA',
+  'LOCO',
+  'LOKA',
+  'LOKO',
+  'MAME',
+  'MAMO',
+  'MEAR',
+  'MEAS',
+  'MEON',
+  'MIAR',
+  'MION',
+  'MOCO',
+  'MOKO',
+  'MULA',
+  'MULO',
+  'NACA',
+  'NACO',
+  'PEDA',
+  'PEDO',
+  'PENE',
+  'PIPI',
+  'PITO',
+  'POPO',
+  'PUTA',
+  'PUTO',
+  'QULO',
+  'RATA',
+  'ROBA',
+  'ROBE',
+  'ROBO',
+  'RUIN',
+  'SENO',
+  'TETA',
+  'VACA',
+  'VAGA',
+  'VAGO',
+  'VAKA',
+  'VUEI',
+  'VUEY',
+  'WUEI',
+  'WUEY',
 ]);
 
 function words(name: string): string[] {
-  const plain = name.toUpperCase().replace(/Ñ/g, '\u0000').normalize('NFD').replace(/[\u0300-\u036f]/g, '')
+  const plain = name
+    .toUpperCase()
+    .replace(/Ñ/g, '\u0000')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/\u0000/g, 'Ñ');
-  const all = plain.replace(/[^A-ZÑ. ]/g, ' ').split(/\s+/).filter(Boolean);
+  const all = plain
+    .replace(/[^A-ZÑ. ]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   const kept = all.filter((w) => !PARTICLES.has(w));
   return kept.length > 0 ? kept : all;
 }
@@ -323,18 +453,15 @@ const firstInner = (word: string, vowel: boolean): string => {
 };
 
 /** CURP positions 1-4 and 14-16 from the holder's names; null without a first surname and a given name. */
-export function curpNameLetters(names: { apellidoPaterno: string; apellidoMaterno: string; nombres: string }):
-  { initials: string; consonants: string } | null {
+export function curpNameLetters(names: { apellidoPaterno: string; apellidoMaterno: string; nombres: string }): { initials: string; consonants: string } | null {
   const paterno = words(names.apellidoPaterno)[0];
   const materno = words(names.apellidoMaterno)[0];
   const givenWords = words(names.nombres);
   const given = givenWords.length > 1 && SKIPPED_GIVEN.has(givenWords[0]!) ? givenWords[1] : givenWords[0];
   if (!paterno || !given) return null;
-  let initials = ENYE_TO_X(paterno[0]!) + firstInner(paterno, true) + (materno ? ENYE_TO_X(materno[0]!) : 'X') +
-    ENYE_TO_X(given[0]!);
+  let initials = ENYE_TO_X(paterno[0]!) + firstInner(paterno, true) + (materno ? ENYE_TO_X(materno[0]!) : 'X') + ENYE_TO_X(given[0]!);
   if (INCONVENIENT.has(initials)) initials = `${initials[0]}X${initials.slice(2)}`;
-  const consonants = firstInner(paterno, false) + (materno ? firstInner(materno, false) : 'X') +
-    firstInner(given, false);
+  const consonants = firstInner(paterno, false) + (materno ? firstInner(materno, false) : 'X') + firstInner(given, false);
   return { initials, consonants };
 }
 
@@ -353,9 +480,7 @@ export interface ClaveContext {
 }
 
 /** Clave de elector letters: initial and first inner consonant of each surname and of the first given name. */
-export function claveNameLetters(
-  names: { apellidoPaterno: string; apellidoMaterno: string; nombres: string },
-): string | null {
+export function claveNameLetters(names: { apellidoPaterno: string; apellidoMaterno: string; nombres: string }): string | null {
   const pair = (name: string): string | null => {
     const word = words(name)[0];
     return word ? ENYE_TO_X(word[0]!) + firstInner(word, false) : null;
@@ -376,8 +501,7 @@ export function repairClaveElector(raw: string, context: ClaveContext = {}): Cod
   if (context.nameLetters) known.push([0, context.nameLetters]);
   if (context.birthDate) known.push([6, yymmdd(context.birthDate)]);
   if (context.sex) known.push([14, context.sex]);
-  const agrees = (code: string) =>
-    CLAVE_FORMAT.test(code) && known.every(([from, chars]) => code.slice(from, from + chars.length) === chars);
+  const agrees = (code: string) => CLAVE_FORMAT.test(code) && known.every(([from, chars]) => code.slice(from, from + chars.length) === chars);
   const cleaned = cleanCode(raw);
   let code: string | null = null;
   let corrected = false;
@@ -433,18 +557,50 @@ function confirmClave(code: string, from: number, expected: string, uncertain: R
 }
 
 const STATE_NAMES: Record<string, string> = {
-  AGUASCALIENTES: 'AS', 'BAJA CALIFORNIA': 'BC', 'BAJA CALIFORNIA SUR': 'BS', CAMPECHE: 'CC', COAHUILA: 'CL',
-  COLIMA: 'CM', CHIAPAS: 'CS', CHIHUAHUA: 'CH', 'CIUDAD DE MEXICO': 'DF', 'DISTRITO FEDERAL': 'DF', DURANGO: 'DG',
+  AGUASCALIENTES: 'AS',
+  'BAJA CALIFORNIA': 'BC',
+  'BAJA CALIFORNIA SUR': 'BS',
+  CAMPECHE: 'CC',
+  COAHUILA: 'CL',
+  COLIMA: 'CM',
+  CHIAPAS: 'CS',
+  CHIHUAHUA: 'CH',
+  'CIUDAD DE MEXICO': 'DF',
+  'DISTRITO FEDERAL': 'DF',
+  DURANGO: 'DG',
   GUANAJUATO: 'GT',
-  GUERRERO: 'GR', HIDALGO: 'HG', JALISCO: 'JC', MEXICO: 'MC', 'ESTADO DE MEXICO': 'MC', MICHOACAN: 'MN', MORELOS: 'MS',
-  NAYARIT: 'NT', 'NUEVO LEON': 'NL', OAXACA: 'OC', PUEBLA: 'PL', QUERETARO: 'QT', 'QUINTANA ROO': 'QR',
-  'SAN LUIS POTOSI': 'SP', SINALOA: 'SL', SONORA: 'SR', TABASCO: 'TC', TAMAULIPAS: 'TS', TLAXCALA: 'TL', VERACRUZ: 'VZ',
-  YUCATAN: 'YN', ZACATECAS: 'ZS',
+  GUERRERO: 'GR',
+  HIDALGO: 'HG',
+  JALISCO: 'JC',
+  MEXICO: 'MC',
+  'ESTADO DE MEXICO': 'MC',
+  MICHOACAN: 'MN',
+  MORELOS: 'MS',
+  NAYARIT: 'NT',
+  'NUEVO LEON': 'NL',
+  OAXACA: 'OC',
+  PUEBLA: 'PL',
+  QUERETARO: 'QT',
+  'QUINTANA ROO': 'QR',
+  'SAN LUIS POTOSI': 'SP',
+  SINALOA: 'SL',
+  SONORA: 'SR',
+  TABASCO: 'TC',
+  TAMAULIPAS: 'TS',
+  TLAXCALA: 'TL',
+  VERACRUZ: 'VZ',
+  YUCATAN: 'YN',
+  ZACATECAS: 'ZS',
 };
 
 /** A Mexican state printed by name (the passport's place of birth) as a CURP state code. */
 export function stateCodeFromName(name: string): string | null {
-  const plain = name.toUpperCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Z ]/g, ' ')
-    .replace(/\s+/g, ' ').trim();
+  const plain = name
+    .toUpperCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Z ]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return STATE_NAMES[plain] ?? null;
 }

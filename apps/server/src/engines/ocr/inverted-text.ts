@@ -92,7 +92,11 @@ export function invertedTextRegions(grey: GreyImage): Box[] {
   const stack: number[] = [];
   for (let start = 0; start < dark.length; start++) {
     if (!dark[start] || seen[start]) continue;
-    let c0 = cols, c1 = -1, r0 = rows, r1 = -1, cells = 0;
+    let c0 = cols,
+      c1 = -1,
+      r0 = rows,
+      r1 = -1,
+      cells = 0;
     stack.push(start);
     seen[start] = 1;
     while (stack.length > 0) {
@@ -100,7 +104,10 @@ export function invertedTextRegions(grey: GreyImage): Box[] {
       const r = Math.floor(i / cols);
       const c = i % cols;
       cells++;
-      c0 = Math.min(c0, c); c1 = Math.max(c1, c); r0 = Math.min(r0, r); r1 = Math.max(r1, r);
+      c0 = Math.min(c0, c);
+      c1 = Math.max(c1, c);
+      r0 = Math.min(r0, r);
+      r1 = Math.max(r1, r);
       for (const j of [c > 0 ? i - 1 : -1, c < cols - 1 ? i + 1 : -1, r > 0 ? i - cols : -1, r < rows - 1 ? i + cols : -1]) {
         if (j >= 0 && dark[j] && !seen[j]) {
           seen[j] = 1;
@@ -110,8 +117,16 @@ export function invertedTextRegions(grey: GreyImage): Box[] {
     }
     // Print just above or below a band joins it in the cleaning ('13 NOV 17' over the next band): rows and columns
     // that are band over less than half the box are trimmed off.
-    const rowDark = (r: number) => { let n = 0; for (let c = c0; c <= c1; c++) n += dark[r * cols + c]!; return n; };
-    const colDark = (c: number) => { let n = 0; for (let r = r0; r <= r1; r++) n += dark[r * cols + c]!; return n; };
+    const rowDark = (r: number) => {
+      let n = 0;
+      for (let c = c0; c <= c1; c++) n += dark[r * cols + c]!;
+      return n;
+    };
+    const colDark = (c: number) => {
+      let n = 0;
+      for (let r = r0; r <= r1; r++) n += dark[r * cols + c]!;
+      return n;
+    };
     while (r0 < r1 && rowDark(r0) < (c1 - c0 + 1) / 2) r0++;
     while (r1 > r0 && rowDark(r1) < (c1 - c0 + 1) / 2) r1--;
     while (c0 < c1 && colDark(c0) < (r1 - r0 + 1) / 2) c0++;
@@ -124,7 +139,10 @@ export function invertedTextRegions(grey: GreyImage): Box[] {
     if (!carriesLetters(grey, box)) continue;
     regions.push({ box, area: boxCells });
   }
-  return regions.sort((a, b) => b.area - a.area).slice(0, MAX_REGIONS).map((r) => r.box);
+  return regions
+    .sort((a, b) => b.area - a.area)
+    .slice(0, MAX_REGIONS)
+    .map((r) => r.box);
 }
 
 /** Whether a dark box holds light print: some, not most, of its pixels well above its median. */

@@ -4,5 +4,8 @@
  * what the card prints (GOMEZ returned as GÓMEZ), see docs/decisions.md "Label-anchored ID reading".
  */
 export function plainForm(word: string): string {
-  return word.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC');
+  return word
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC');
 }

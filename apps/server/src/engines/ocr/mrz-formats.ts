@@ -124,18 +124,35 @@ function layoutOf(format: MrzFormat, lines: readonly string[]): Layout {
     const l3 = lines[2]!;
     const number = td1Number(l1);
     return {
-      documentCode: l1.slice(0, 2), issuingState: l1.slice(2, 5), name: l3,
-      number: number.number, numberCheck: number.check,
-      birth: l2.slice(0, 6), birthCheck: l2[6], sex: l2[7]!, expiry: l2.slice(8, 14), expiryCheck: l2[14],
-      nationality: l2.slice(15, 18), optional: number.optional, optional2: l2.slice(18, 29),
+      documentCode: l1.slice(0, 2),
+      issuingState: l1.slice(2, 5),
+      name: l3,
+      number: number.number,
+      numberCheck: number.check,
+      birth: l2.slice(0, 6),
+      birthCheck: l2[6],
+      sex: l2[7]!,
+      expiry: l2.slice(8, 14),
+      expiryCheck: l2[14],
+      nationality: l2.slice(15, 18),
+      optional: number.optional,
+      optional2: l2.slice(18, 29),
       composite: { field: l1.slice(5, 30) + l2.slice(0, 7) + l2.slice(8, 15) + l2.slice(18, 29), check: l2[29] },
     };
   }
   const length = MRZ_SHAPE[format].length;
   const layout: Layout = {
-    documentCode: l1.slice(0, 2), issuingState: l1.slice(2, 5), name: l1.slice(5, length),
-    number: l2.slice(0, 9), numberCheck: l2[9], nationality: l2.slice(10, 13),
-    birth: l2.slice(13, 19), birthCheck: l2[19], sex: l2[20]!, expiry: l2.slice(21, 27), expiryCheck: l2[27],
+    documentCode: l1.slice(0, 2),
+    issuingState: l1.slice(2, 5),
+    name: l1.slice(5, length),
+    number: l2.slice(0, 9),
+    numberCheck: l2[9],
+    nationality: l2.slice(10, 13),
+    birth: l2.slice(13, 19),
+    birthCheck: l2[19],
+    sex: l2[20]!,
+    expiry: l2.slice(21, 27),
+    expiryCheck: l2[27],
     optional: l2.slice(28, format === 'TD3' ? 42 : format === 'TD2' ? 35 : length),
   };
   if (format === 'TD3') {

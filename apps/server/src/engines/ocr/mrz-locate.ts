@@ -96,10 +96,7 @@ export function locateMrzBand(card: RawImage, searchFrom = SEARCH_FROM): MrzBand
   // Character height against the width, which the document fixes (a photo of two cards stacked is twice as tall).
   const minHeight = width * MIN_LINE_HEIGHT;
   // MRZ characters sit on a fixed 2.54 mm pitch: a long row with no wide blank stretch.
-  const lines = rowsOfPrint(card, searchFrom).filter(
-    (r) => r.bottom - r.top >= minHeight && (r.right - r.left) / width >= 0.6 && r.runs >= MIN_RUNS + 7 &&
-      r.maxGap <= width * 0.045,
-  );
+  const lines = rowsOfPrint(card, searchFrom).filter((r) => r.bottom - r.top >= minHeight && (r.right - r.left) / width >= 0.6 && r.runs >= MIN_RUNS + 7 && r.maxGap <= width * 0.045);
   // The lowest group that fits (print below an MRZ is another document in the same photo, or its back).
   for (let end = lines.length; end >= 2; end--) {
     const band = groupBand(lines, end, width, height);

@@ -88,11 +88,7 @@ export function locateInEveryOrientation(card: StraightenedCard): Array<{ turns:
  * bottom of the card as it is when the locator finds nothing anywhere (a back the person says carries an MRZ).
  * A zone read with no check digit right is no MRZ (texture, other print).
  */
-export async function readMrzAnyOrientation(
-  pool: OcrPool,
-  card: StraightenedCard,
-  fallback: boolean,
-): Promise<OrientedMrz> {
+export async function readMrzAnyOrientation(pool: OcrPool, card: StraightenedCard, fallback: boolean): Promise<OrientedMrz> {
   const none: OrientedMrz = { turns: 0, card, band: null, mrz: null };
   const small = halfSize(card.grey);
   const tried: Array<{ turns: number; grey: RawImage; first: FirstMrzRead }> = [];
@@ -106,8 +102,7 @@ export async function readMrzAnyOrientation(
   }
   const located = tried.length > 0;
   if (!located && fallback) tried.push({ turns: 0, grey: card.grey, first: await firstMrzRead(pool, card.grey, null) });
-  const best = tried.reduce<(typeof tried)[number] | undefined>(
-    (a, b) => (!a || firstReadScore(b.first) > firstReadScore(a.first) ? b : a), undefined);
+  const best = tried.reduce<(typeof tried)[number] | undefined>((a, b) => (!a || firstReadScore(b.first) > firstReadScore(a.first) ? b : a), undefined);
   // Nothing located and nothing checking in the bottom of the card: no zone to read further.
   if (!best || (!located && firstReadScore(best.first) <= 0)) return none;
   const mrz = await finishMrz(pool, best.grey, best.first);

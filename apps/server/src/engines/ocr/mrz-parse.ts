@@ -127,10 +127,12 @@ export function assembleMrz(ocrLines: MrzTextLine[], cardWidth: number): Assembl
   if (candidates.length < count) return null;
   const chosen = candidates.slice(-count);
   const glyphLines = chosen.map((l) => l.glyphs.filter((g) => g.char.trim() !== '').sort((a, b) => a.x - b.x));
-  const haveGlyphs = glyphLines.every((g, i) =>
-    g.length > 0 && g.map((x) => x.char).join('').length === chosen[i]!.text.length);
+  const haveGlyphs = glyphLines.every((g, i) => g.length > 0 && g.map((x) => x.char).join('').length === chosen[i]!.text.length);
   const gridded = haveGlyphs ? placeOnGrid(glyphLines, length, cardWidth, format) : null;
-  const templates = lineTemplates(format, chosen.map((l) => l.text));
+  const templates = lineTemplates(
+    format,
+    chosen.map((l) => l.text),
+  );
   const lines = gridded ?? chosen.map((l, i) => fitByText(l.text, length, templates[i] ?? ''));
   const confidences = glyphLines.map((g) => (g.length > 0 ? g.reduce((sum, x) => sum + x.confidence, 0) / g.length : 0));
   return { format, lines, rows: chosen.map((l) => ({ top: l.top, bottom: l.bottom })), confidences };
@@ -169,18 +171,40 @@ const TO_DIGIT = DIGIT_FOR_LETTER;
 const TO_LETTER = LETTER_FOR_DIGIT;
 /** Letters the legacy engine confuses with one another in country codes. */
 const LETTER_CONFUSIONS: Record<string, string> = {
-  H: 'MN', N: 'MH', M: 'NH', W: 'MN', O: 'DQ', D: 'O', Q: 'O', E: 'F', F: 'EP', P: 'FR', R: 'PB', B: 'RE', C: 'GO',
-  G: 'C', U: 'V', V: 'UY', I: 'LT', L: 'I',
+  H: 'MN',
+  N: 'MH',
+  M: 'NH',
+  W: 'MN',
+  O: 'DQ',
+  D: 'O',
+  Q: 'O',
+  E: 'F',
+  F: 'EP',
+  P: 'FR',
+  R: 'PB',
+  B: 'RE',
+  C: 'GO',
+  G: 'C',
+  U: 'V',
+  V: 'UY',
+  I: 'LT',
+  L: 'I',
 };
 
 function fitsClass(char: string, cls: string): boolean {
   switch (cls) {
-    case 'A': return /[A-Z<]/.test(char);
-    case 'N': return /[0-9]/.test(char);
-    case 'C': return /[0-9<]/.test(char);
-    case 'S': return /[MFH<]/.test(char);
-    case 'F': return char === '<';
-    default: return true;
+    case 'A':
+      return /[A-Z<]/.test(char);
+    case 'N':
+      return /[0-9]/.test(char);
+    case 'C':
+      return /[0-9<]/.test(char);
+    case 'S':
+      return /[MFH<]/.test(char);
+    case 'F':
+      return char === '<';
+    default:
+      return true;
   }
 }
 
@@ -205,12 +229,18 @@ export function lineTemplates(format: MrzFormat, lines: readonly string[]): stri
 
 function repairChar(char: string, cls: string): string {
   switch (cls) {
-    case 'A': return TO_LETTER[char] ?? char;
-    case 'N': return TO_DIGIT[char] ?? char;
-    case 'C': return char === '<' ? char : (TO_DIGIT[char] ?? char);
-    case 'S': return char === 'N' ? 'M' : char;
-    case 'F': return '<';
-    default: return char;
+    case 'A':
+      return TO_LETTER[char] ?? char;
+    case 'N':
+      return TO_DIGIT[char] ?? char;
+    case 'C':
+      return char === '<' ? char : (TO_DIGIT[char] ?? char);
+    case 'S':
+      return char === 'N' ? 'M' : char;
+    case 'F':
+      return '<';
+    default:
+      return char;
   }
 }
 

@@ -8,10 +8,7 @@
 import sharp from 'sharp';
 import { otsuThreshold } from './card-detect.js';
 import type { RawImage } from './homography.js';
-import {
-  assembleMrz, checkMrz, countValidCheckDigits, mergeNameField, repairMrz, type MrzCheck, type MrzFormat,
-  type MrzTextLine,
-} from './mrz-parse.js';
+import { assembleMrz, checkMrz, countValidCheckDigits, mergeNameField, repairMrz, type MrzCheck, type MrzFormat, type MrzTextLine } from './mrz-parse.js';
 import { locateMrzBand, type MrzBand } from './mrz-locate.js';
 import { MRZ_ALPHABET, type OcrPool, type RawRead } from './pool.js';
 import type { MrzReading } from './types.js';
@@ -53,8 +50,7 @@ async function bandPng(card: RawImage, band: MrzBand, variant: Variant): Promise
   const left = Math.round(card.width * SIDE_MARGIN);
   const width = card.width - 2 * left;
   const height = band.bottom - band.top;
-  let pipeline = sharp(card.data, { raw: { width: card.width, height: card.height, channels: 1 } })
-    .extract({ left, top: band.top, width, height });
+  let pipeline = sharp(card.data, { raw: { width: card.width, height: card.height, channels: 1 } }).extract({ left, top: band.top, width, height });
   if (variant.binarise) {
     const pixels = Buffer.alloc(width * height);
     for (let y = 0; y < height; y++) {
@@ -73,8 +69,7 @@ function textLines(read: RawRead, left: number, top: number, scale: number): Mrz
     y: top + (line.box.y0 + line.box.y1) / 2 / scale,
     top: top + line.box.y0 / scale,
     bottom: top + line.box.y1 / scale,
-    glyphs: line.words.flatMap((w) =>
-      w.symbols.map((s) => ({ char: s.text, x: left + (s.box.x0 + s.box.x1) / 2 / scale, confidence: s.confidence }))),
+    glyphs: line.words.flatMap((w) => w.symbols.map((s) => ({ char: s.text, x: left + (s.box.x0 + s.box.x1) / 2 / scale, confidence: s.confidence }))),
   }));
 }
 
@@ -117,8 +112,7 @@ export interface FirstMrzRead {
 }
 
 function legacyRead(pool: OcrPool, card: RawImage, band: MrzBand, variant: Variant): Promise<Candidate | null> {
-  return bandPng(card, band, variant).then(async ({ png, left }) =>
-    toCandidate(textLines(await pool.readMrz(png), left, band.top, variant.scale), card.width));
+  return bandPng(card, band, variant).then(async ({ png, left }) => toCandidate(textLines(await pool.readMrz(png), left, band.top, variant.scale), card.width));
 }
 
 export async function firstMrzRead(pool: OcrPool, card: RawImage, located: MrzBand | null): Promise<FirstMrzRead> {
@@ -172,11 +166,7 @@ export async function finishMrz(pool: OcrPool, card: RawImage, first: FirstMrzRe
 }
 
 /** `located` is the locator's band when the caller already ran it (null: not found). */
-export async function readMrz(
-  pool: OcrPool,
-  card: RawImage,
-  located: MrzBand | null = locateMrzBand(card),
-): Promise<MrzResult | null> {
+export async function readMrz(pool: OcrPool, card: RawImage, located: MrzBand | null = locateMrzBand(card)): Promise<MrzResult | null> {
   return finishMrz(pool, card, await firstMrzRead(pool, card, located));
 }
 

@@ -127,7 +127,10 @@ function rawLines(page: Tesseract.Page): RawLine[] {
       for (const line of paragraph.lines) {
         const words = line.words
           .map((w) => ({
-            text: w.text, confidence: w.confidence, box: { ...w.bbox }, symbols: (w.symbols ?? []).map(toSymbol),
+            text: w.text,
+            confidence: w.confidence,
+            box: { ...w.bbox },
+            symbols: (w.symbols ?? []).map(toSymbol),
           }))
           .filter((w) => w.text.trim() !== '');
         if (words.length === 0) continue;
@@ -166,10 +169,12 @@ export class OcrPool {
     const count = Math.max(1, options.textWorkers ?? 2);
     const workerOptions = { cacheMethod: 'none', gzip: true, logger: () => undefined } as const;
     const created = await Promise.allSettled([
-      ...Array.from({ length: count }, () =>
-        Tesseract.createWorker('spa', Tesseract.OEM.LSTM_ONLY, { ...workerOptions, langPath: spaDir })),
+      ...Array.from({ length: count }, () => Tesseract.createWorker('spa', Tesseract.OEM.LSTM_ONLY, { ...workerOptions, langPath: spaDir })),
       Tesseract.createWorker('eng', Tesseract.OEM.TESSERACT_ONLY, {
-        ...workerOptions, langPath: engDir, legacyCore: true, legacyLang: true,
+        ...workerOptions,
+        langPath: engDir,
+        legacyCore: true,
+        legacyLang: true,
       }),
     ]);
     const workers = created.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));

@@ -65,9 +65,13 @@ export async function readProofPage(pool: OcrPool, input: Buffer): Promise<Proof
   const { width = 0, height = 0 } = await sharp(input).metadata();
   const longest = Math.max(width, height);
   const factor = longest > 0 && longest < SMALL_PAGE_SIDE ? Math.min(MAX_ENLARGEMENT, ENLARGED_SIDE / longest) : 1;
-  const png = factor > 1
-    ? await sharp(input).resize({ width: Math.round(width * factor), kernel: 'lanczos3' }).png().toBuffer()
-    : input;
+  const png =
+    factor > 1
+      ? await sharp(input)
+          .resize({ width: Math.round(width * factor), kernel: 'lanczos3' })
+          .png()
+          .toBuffer()
+      : input;
   const size = factor > 1 ? await sharp(png).metadata() : { width, height };
   const page = { width: size.width ?? 0, height: size.height ?? 0 };
 
@@ -139,15 +143,21 @@ export async function readInvertedBands(pool: OcrPool, png: Buffer, pageLines: r
     const h = band.y1 - band.y0;
     const input = await sharp(png)
       .extract({ left: band.x0, top: band.y0, width: w, height: h })
-      .greyscale().negate({ alpha: false }).normalise()
-      .resize({ width: Math.round(w * BAND_SCALE), height: Math.round(h * BAND_SCALE), kernel: 'lanczos3' }).png().toBuffer();
+      .greyscale()
+      .negate({ alpha: false })
+      .normalise()
+      .resize({ width: Math.round(w * BAND_SCALE), height: Math.round(h * BAND_SCALE), kernel: 'lanczos3' })
+      .png()
+      .toBuffer();
     strips.push({ band, top, input });
     top += Math.round(h * BAND_SCALE) + BAND_GAP;
   }
   const width = Math.round(Math.max(...bands.map((b) => b.x1 - b.x0)) * BAND_SCALE) + 2 * BAND_PAD;
   const stacked = await sharp({ create: { width, height: top - BAND_GAP + BAND_PAD, channels: 3, background: '#ffffff' } })
     .composite(strips.map((s) => ({ input: s.input, left: BAND_PAD, top: s.top })))
-    .greyscale().png().toBuffer();
+    .greyscale()
+    .png()
+    .toBuffer();
   const read = await pool.readText(stacked, { segmentation: 'sparse' });
   const lines: PageLine[] = [];
   for (const line of read.lines.filter((l) => l.confidence >= MIN_LINE_CONFIDENCE)) {
@@ -156,12 +166,12 @@ export async function readInvertedBands(pool: OcrPool, png: Buffer, pageLines: r
     const strip = strips.find((s) => inStrip(s, middle(line.words[0]!)));
     if (!strip) continue;
     const moved = (b: Box): Box => ({
-      x0: Math.round((b.x0 - BAND_PAD) / BAND_SCALE) + strip.band.x0, x1: Math.round((b.x1 - BAND_PAD) / BAND_SCALE) + strip.band.x0,
-      y0: Math.round((b.y0 - strip.top) / BAND_SCALE) + strip.band.y0, y1: Math.round((b.y1 - strip.top) / BAND_SCALE) + strip.band.y0,
+      x0: Math.round((b.x0 - BAND_PAD) / BAND_SCALE) + strip.band.x0,
+      x1: Math.round((b.x1 - BAND_PAD) / BAND_SCALE) + strip.band.x0,
+      y0: Math.round((b.y0 - strip.top) / BAND_SCALE) + strip.band.y0,
+      y1: Math.round((b.y1 - strip.top) / BAND_SCALE) + strip.band.y0,
     });
-    const words = line.words
-      .filter((w) => inStrip(strip, middle(w)))
-      .map((w) => ({ text: w.text, confidence: w.confidence, box: moved(w.box) }));
+    const words = line.words.filter((w) => inStrip(strip, middle(w))).map((w) => ({ text: w.text, confidence: w.confidence, box: moved(w.box) }));
     if (words.length > 0) lines.push({ words, band: strip.band });
   }
   return { lines, bands: found };

@@ -27,7 +27,10 @@ const inlineChecksums = z
   .trim()
   .transform((value, ctx) => {
     const entries = new Map<string, string>();
-    for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+    for (const item of value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const match = /^([^=\s]+)=([0-9a-fA-F]{64})$/.exec(item);
       if (!match || !modelFileName.test(match[1]!)) {
         ctx.addIssue({ code: 'custom', message: `must be comma-separated FILE=SHA256 entries (64 hex digits, a file name of the model folder); bad entry: ${item.slice(0, 80)}` });
@@ -48,7 +51,12 @@ const envSchema = z.object({
   ASR_MODEL_SHA256SUMS: z.preprocess(blankToUndefined, z.string().trim().optional()),
   ASR_THREADS: z.preprocess(
     blankToUndefined,
-    z.string().trim().regex(/^[1-8]$/, { error: 'must be an integer 1-8' }).transform(Number).optional(),
+    z
+      .string()
+      .trim()
+      .regex(/^[1-8]$/, { error: 'must be an integer 1-8' })
+      .transform(Number)
+      .optional(),
   ),
 });
 

@@ -8,7 +8,10 @@ import type { ChildReply, ChildRequest } from './protocol.js';
 export class SpeechEngineError extends Error {
   override name = 'SpeechEngineError';
   /** True when the engine itself is gone (start failed, process died): the next use starts a new one. */
-  constructor(message: string, readonly fatal: boolean) {
+  constructor(
+    message: string,
+    readonly fatal: boolean,
+  ) {
     super(message);
   }
 }

@@ -17,9 +17,7 @@ export interface WhisperModelFiles {
   tokens: string;
 }
 
-export type ModelCheck =
-  | { ok: true; files: WhisperModelFiles; /** e.g. 'whisper tiny' */ label: string; checked: string[] }
-  | { ok: false; reason: string };
+export type ModelCheck = { ok: true; files: WhisperModelFiles /** e.g. 'whisper tiny' */; label: string; checked: string[] } | { ok: false; reason: string };
 
 /** A `sha256sum` manifest ("HEX  name" or "HEX *name" lines; blank lines and # comments skipped). */
 export function parseSha256Sums(text: string): { entries: Map<string, string> } | { problem: string } {

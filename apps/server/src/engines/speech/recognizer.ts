@@ -53,9 +53,7 @@ export class SherpaWhisperRecognizer implements SpeechRecognizer {
       verified,
       engine: this.name,
       heard,
-      detail: verified
-        ? `heard "${clip(transcript)}": the code's digits in order`
-        : `heard "${clip(transcript)}" (digits: ${heard || 'none'}), not the code's digits in order`,
+      detail: verified ? `heard "${clip(transcript)}": the code's digits in order` : `heard "${clip(transcript)}" (digits: ${heard || 'none'}), not the code's digits in order`,
     };
   }
 }
@@ -78,11 +76,7 @@ const maxInFlightChecks = 2;
  * a refused one is logged and every decision's evidence gives the reason. A verified one is loaded in the
  * background so that the log says at once whether it works; a load failure is retried on the next check.
  */
-export async function createSpeechRecognizer(
-  config: SpeechConfig,
-  log: SpeechLog,
-  engineOptions: Partial<Omit<WhisperEngineOptions, 'files'>> = {},
-): Promise<SpeechSetup> {
+export async function createSpeechRecognizer(config: SpeechConfig, log: SpeechLog, engineOptions: Partial<Omit<WhisperEngineOptions, 'files'>> = {}): Promise<SpeechSetup> {
   if (config.kind === 'none') return { recognizer: noSpeechRecognizer, close: async () => undefined };
   const checked = await verifyWhisperModel(config);
   if (!checked.ok) {
@@ -90,11 +84,7 @@ export async function createSpeechRecognizer(
     return { recognizer: unavailableRecognizer('sherpa-onnx whisper', `the speech model was refused: ${checked.reason}`), close: async () => undefined };
   }
   log.info({ modelDir: config.modelDir, files: checked.checked }, 'speech model checksums verified');
-  const provider = lazyEngine(
-    () => startWhisperEngine({ threads: config.threads, ...engineOptions, files: checked.files }),
-    maxInFlightChecks,
-    { ignoreFailedStartOnClose: true },
-  );
+  const provider = lazyEngine(() => startWhisperEngine({ threads: config.threads, ...engineOptions, files: checked.files }), maxInFlightChecks, { ignoreFailedStartOnClose: true });
   const recognizer = new SherpaWhisperRecognizer(provider, checked.label);
   provider.get().then(
     (engine) => log.info({ runtime: engine.runtime, model: checked.label }, 'speech model loaded: the spoken code is recognised'),

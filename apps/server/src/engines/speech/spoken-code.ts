@@ -25,7 +25,8 @@ export const noSpeechRecognizer: SpeechRecognizer = {
     return {
       verified: null,
       engine: 'none',
-      detail: 'no Spanish speech-recognition model is configured on this server (ASR_MODEL_DIR, see README "Spoken code"); the spoken code was not recognised, only the timing of voice and lips was checked',
+      detail:
+        'no Spanish speech-recognition model is configured on this server (ASR_MODEL_DIR, see README "Spoken code"); the spoken code was not recognised, only the timing of voice and lips was checked',
     };
   },
 };

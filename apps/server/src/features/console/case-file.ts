@@ -116,12 +116,7 @@ function proofOf(proof: ProofReading | undefined): ConsoleCaseFile['proof'] {
  * (evidence, lifecycle and audit events, scoreOf), decrypted here on the server. The caller has checked that the
  * user may see the case.
  */
-export async function readCaseFile(
-  db: Db,
-  cipher: DataCipher,
-  input: { row: ConsoleCase; uuidUser: string; grantorId: string; mayReview: boolean },
-  now: Date = new Date(),
-): Promise<ConsoleCaseFile> {
+export async function readCaseFile(db: Db, cipher: DataCipher, input: { row: ConsoleCase; uuidUser: string; grantorId: string; mayReview: boolean }, now: Date = new Date()): Promise<ConsoleCaseFile> {
   const uuidTrx = input.row.uuidTrx;
   const grantor = await findGrantorById(db, input.grantorId);
   if (!grantor) throw new Error(`grantor ${input.grantorId} not found`);
@@ -138,7 +133,13 @@ export async function readCaseFile(
   const latest = <T>(kind: string) => records.filter((r) => r.kind === kind).at(-1)?.payload as T | undefined;
   const confirmedRecord = records.filter((r) => r.kind === evidenceKind.userData).at(-1);
   const timeline = transactionTrail(lifecycle, audit);
-  if (review) timeline.push({ at: review.at, source: reviewSource, step: 'Revisión', detail: `${review.decision === 'approve' ? 'Aprobado' : 'Rechazado'} por ${review.reviewer}: ${consoleReviewReasonLabels[review.reason as ConsoleReviewReason] ?? review.reason}` });
+  if (review)
+    timeline.push({
+      at: review.at,
+      source: reviewSource,
+      step: 'Revisión',
+      detail: `${review.decision === 'approve' ? 'Aprobado' : 'Rechazado'} por ${review.reviewer}: ${consoleReviewReasonLabels[review.reason as ConsoleReviewReason] ?? review.reason}`,
+    });
   return {
     case: input.row,
     uuidUser: input.uuidUser,
@@ -155,7 +156,7 @@ export async function readCaseFile(
       .map((c) => ({ consent: c.consent, version: c.version, sha256: c.sha256, acceptedAt: c.acceptedAt })),
     score: { flag: score.flag, rules: score.rules.map((r) => ({ rule: r.rule, outcome: r.outcome, effect: r.effect, summary: r.summary, detail: r.detail })) },
     images: (Object.keys(imageKinds) as ConsoleImageKind[]).filter((which) => imageBlobKey(records, which) !== undefined),
-    review: review satisfies ConsoleReview | undefined ?? null,
+    review: (review satisfies ConsoleReview | undefined) ?? null,
     mayReview: input.mayReview,
   };
 }

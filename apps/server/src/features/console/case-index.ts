@@ -13,7 +13,10 @@ export const caseNameContext = (uuidTrx: string) => `console-case-name:${uuidTrx
 
 /** Upper case, accents and the tilde of Ñ removed, so that PEÑA, Peña and PENA are one term. */
 export function normaliseTerm(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toUpperCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toUpperCase();
 }
 
 export function normaliseCurpTerm(curp: string): string {
@@ -22,7 +25,13 @@ export function normaliseCurpTerm(curp: string): string {
 
 /** The words of a name worth indexing (two letters or more). */
 export function nameWords(name: string): string[] {
-  return [...new Set(normaliseTerm(name).split(/[^A-Z]+/).filter((w) => w.length >= 2))];
+  return [
+    ...new Set(
+      normaliseTerm(name)
+        .split(/[^A-Z]+/)
+        .filter((w) => w.length >= 2),
+    ),
+  ];
 }
 
 export type TermKind = 'curp' | 'name';
@@ -56,10 +65,7 @@ export async function recordCaseIdentity(db: Db, cipher: DataCipher, identity: C
     .values({ uuid_trx: identity.uuidTrx, grantor_id: identity.grantorId, holder_name_enc: nameEnc, flag: null, updated_at: at })
     .onConflict((oc) => oc.column('uuid_trx').doUpdateSet(nameEnc ? { holder_name_enc: nameEnc, updated_at: at } : { updated_at: at }))
     .execute();
-  const terms = [
-    ...(curp.length >= 10 ? [{ kind: 'curp' as const, term: curp }] : []),
-    ...nameWords(name).map((term) => ({ kind: 'name' as const, term })),
-  ];
+  const terms = [...(curp.length >= 10 ? [{ kind: 'curp' as const, term: curp }] : []), ...nameWords(name).map((term) => ({ kind: 'name' as const, term }))];
   if (terms.length === 0) return;
   await db
     .insertInto('console_search_terms')

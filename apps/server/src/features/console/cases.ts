@@ -139,7 +139,11 @@ export async function listCases(db: Db, cipher: DataCipher, query: CaseQuery, no
     const { createdAt, uuidTrx } = query.cursor;
     select = select.where((eb) => eb.or([eb('t.created_at', '<', createdAt), eb.and([eb('t.created_at', '=', createdAt), eb('t.uuid_trx', '<', uuidTrx)])]));
   }
-  const rows = await select.orderBy('t.created_at', 'desc').orderBy('t.uuid_trx', 'desc').limit(query.limit + 1).execute();
+  const rows = await select
+    .orderBy('t.created_at', 'desc')
+    .orderBy('t.uuid_trx', 'desc')
+    .limit(query.limit + 1)
+    .execute();
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {

@@ -45,7 +45,16 @@ export async function recordReview(db: Db, cipher: DataCipher, input: ReviewInpu
     const at = now.toISOString();
     const inserted = await tx
       .insertInto('console_reviews')
-      .values({ id, uuid_trx: input.uuidTrx, grantor_id: input.grantorId, user_id: input.userId, decision: input.decision, reason: input.reason, note_enc: cipher.encrypt(input.note, noteContext(id)), created_at: at })
+      .values({
+        id,
+        uuid_trx: input.uuidTrx,
+        grantor_id: input.grantorId,
+        user_id: input.userId,
+        decision: input.decision,
+        reason: input.reason,
+        note_enc: cipher.encrypt(input.note, noteContext(id)),
+        created_at: at,
+      })
       .onConflict((oc) => oc.column('uuid_trx').doNothing())
       .executeTakeFirst();
     if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) return { reviewed: false };
@@ -55,7 +64,11 @@ export async function recordReview(db: Db, cipher: DataCipher, input: ReviewInpu
       .onConflict((oc) => oc.column('uuid_trx').doUpdateSet({ flag: input.flag, review_decision: input.decision, review_reason: input.reason, updated_at: at }))
       .execute();
     // The note is not audited nor sent: it is free text and may name the person.
-    await audit(tx, { action: 'case_reviewed', userId: input.userId, grantorId: input.grantorId, ip: input.ip, detail: { uuidTrx: input.uuidTrx, reviewId: id, decision: input.decision, reason: input.reason } }, now);
+    await audit(
+      tx,
+      { action: 'case_reviewed', userId: input.userId, grantorId: input.grantorId, ip: input.ip, detail: { uuidTrx: input.uuidTrx, reviewId: id, decision: input.decision, reason: input.reason } },
+      now,
+    );
     const eventId = await enqueueWebhookEvent(
       tx,
       cipher,

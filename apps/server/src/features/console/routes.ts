@@ -135,10 +135,7 @@ export function registerConsoleRoutes(app: ZodApp, { db, cipher, blobs }: Pick<D
   async function failure(request: FastifyRequest, email: string, user: store.ConsoleUser | undefined, action: 'sign_in_failed' | 'totp_failed') {
     const base = { userId: user?.id ?? null, grantorId: user?.grantorId ?? null, ip: request.ip };
     await store.audit(db, { ...base, action, detail: { email: store.normaliseEmail(email) } });
-    const [userLock, ipLock] = await Promise.all([
-      store.recordFailure(db, emailSubject(email), userLockout),
-      store.recordFailure(db, ipSubject(request.ip), ipLockout),
-    ]);
+    const [userLock, ipLock] = await Promise.all([store.recordFailure(db, emailSubject(email), userLockout), store.recordFailure(db, ipSubject(request.ip), ipLockout)]);
     if (userLock || ipLock) {
       await store.audit(db, { ...base, action: 'locked_out', detail: { email: store.normaliseEmail(email), ...(userLock ? { userUntil: userLock } : {}), ...(ipLock ? { ipUntil: ipLock } : {}) } });
     }
@@ -147,7 +144,13 @@ export function registerConsoleRoutes(app: ZodApp, { db, cipher, blobs }: Pick<D
   async function assertNotLocked(request: FastifyRequest, email: string, user?: store.ConsoleUser) {
     const [userLock, ipLock] = await Promise.all([store.lockedUntil(db, emailSubject(email)), store.lockedUntil(db, ipSubject(request.ip))]);
     if (userLock || ipLock) {
-      await store.audit(db, { action: 'sign_in_failed', userId: user?.id ?? null, grantorId: user?.grantorId ?? null, ip: request.ip, detail: { email: store.normaliseEmail(email), reason: 'locked' } });
+      await store.audit(db, {
+        action: 'sign_in_failed',
+        userId: user?.id ?? null,
+        grantorId: user?.grantorId ?? null,
+        ip: request.ip,
+        detail: { email: store.normaliseEmail(email), reason: 'locked' },
+      });
       throw new HttpError(429, 'Locked after repeated failures', lockedText);
     }
   }
@@ -261,7 +264,14 @@ export function registerConsoleRoutes(app: ZodApp, { db, cipher, blobs }: Pick<D
       userId: user.id,
       grantorId,
       ip: request.ip,
-      detail: { status: query.status ?? null, from: query.from ?? null, to: query.to ?? null, searched: Boolean(query.q?.trim()), page: Boolean(query.cursor), shown: page.cases.map((c) => c.uuidTrx) },
+      detail: {
+        status: query.status ?? null,
+        from: query.from ?? null,
+        to: query.to ?? null,
+        searched: Boolean(query.q?.trim()),
+        page: Boolean(query.cursor),
+        shown: page.cases.map((c) => c.uuidTrx),
+      },
     });
     return { cases: page.cases, nextCursor: encodeCursor(page.next) };
   });
@@ -306,37 +316,29 @@ export function registerConsoleRoutes(app: ZodApp, { db, cipher, blobs }: Pick<D
     return { row, transaction, grantorId };
   }
 
-  app.get(
-    consolePaths.caseFile,
-    { schema: { ...hidden, params: caseParams, querystring: grantorQuery, response: { 200: consoleCaseFile, ...errors } } },
-    async (request, reply) => {
-      noStore(reply);
-      const { session, user } = await requireSession(request, reply);
-      await store.touchSession(db, session, times.idleMs);
-      const { row, transaction, grantorId } = await visibleCase(request, user, request.params.uuidTrx, request.query.grantorId);
-      const file = await readCaseFile(db, cipher, { row, uuidUser: transaction.uuidUser, grantorId, mayReview: reviewerRoles.has(user.role) });
-      await store.audit(db, { action: 'case_file_viewed', userId: user.id, grantorId, ip: request.ip, detail: { uuidTrx: row.uuidTrx } });
-      return file;
-    },
-  );
+  app.get(consolePaths.caseFile, { schema: { ...hidden, params: caseParams, querystring: grantorQuery, response: { 200: consoleCaseFile, ...errors } } }, async (request, reply) => {
+    noStore(reply);
+    const { session, user } = await requireSession(request, reply);
+    await store.touchSession(db, session, times.idleMs);
+    const { row, transaction, grantorId } = await visibleCase(request, user, request.params.uuidTrx, request.query.grantorId);
+    const file = await readCaseFile(db, cipher, { row, uuidUser: transaction.uuidUser, grantorId, mayReview: reviewerRoles.has(user.role) });
+    await store.audit(db, { action: 'case_file_viewed', userId: user.id, grantorId, ip: request.ip, detail: { uuidTrx: row.uuidTrx } });
+    return file;
+  });
 
-  app.get(
-    consolePaths.caseImage,
-    { schema: { ...hidden, params: caseParams.extend({ which: z.enum(consoleImageKinds) }), querystring: grantorQuery } },
-    async (request, reply) => {
-      noStore(reply);
-      const { session, user } = await requireSession(request, reply);
-      await store.touchSession(db, session, times.idleMs);
-      const { row, grantorId } = await visibleCase(request, user, request.params.uuidTrx, request.query.grantorId);
-      const key = imageBlobKey(await listEvidence(db, row.uuidTrx), request.params.which);
-      if (!key) throw new HttpError(404, 'No such image in this case', 'Este expediente no tiene esa imagen.');
-      // Decrypted here, for this signed-in user only; never cached by the browser or a proxy.
-      const blob = await blobs.get(key);
-      if (!blob.contentType.startsWith('image/')) throw new HttpError(404, 'No such image in this case', 'Este expediente no tiene esa imagen.');
-      await store.audit(db, { action: 'case_image_viewed', userId: user.id, grantorId, ip: request.ip, detail: { uuidTrx: row.uuidTrx, image: request.params.which } });
-      return reply.header('content-type', blob.contentType).header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(blob.buffer);
-    },
-  );
+  app.get(consolePaths.caseImage, { schema: { ...hidden, params: caseParams.extend({ which: z.enum(consoleImageKinds) }), querystring: grantorQuery } }, async (request, reply) => {
+    noStore(reply);
+    const { session, user } = await requireSession(request, reply);
+    await store.touchSession(db, session, times.idleMs);
+    const { row, grantorId } = await visibleCase(request, user, request.params.uuidTrx, request.query.grantorId);
+    const key = imageBlobKey(await listEvidence(db, row.uuidTrx), request.params.which);
+    if (!key) throw new HttpError(404, 'No such image in this case', 'Este expediente no tiene esa imagen.');
+    // Decrypted here, for this signed-in user only; never cached by the browser or a proxy.
+    const blob = await blobs.get(key);
+    if (!blob.contentType.startsWith('image/')) throw new HttpError(404, 'No such image in this case', 'Este expediente no tiene esa imagen.');
+    await store.audit(db, { action: 'case_image_viewed', userId: user.id, grantorId, ip: request.ip, detail: { uuidTrx: row.uuidTrx, image: request.params.which } });
+    return reply.header('content-type', blob.contentType).header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(blob.buffer);
+  });
 
   app.post(
     consolePaths.caseReview,
@@ -357,11 +359,20 @@ export function registerConsoleRoutes(app: ZodApp, { db, cipher, blobs }: Pick<D
       }
       const before = await readCaseFile(db, cipher, { row, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
       const { decision, reason, note } = request.body;
-      const result = await recordReview(db, cipher, { uuidTrx: row.uuidTrx, uuidUser: transaction.uuidUser, grantorId, userId: user.id, ip: request.ip, decision, reason, note, flag: before.score.flag });
+      const result = await recordReview(db, cipher, {
+        uuidTrx: row.uuidTrx,
+        uuidUser: transaction.uuidUser,
+        grantorId,
+        userId: user.id,
+        ip: request.ip,
+        decision,
+        reason,
+        note,
+        flag: before.score.flag,
+      });
       if (!result.reviewed) throw new HttpError(409, 'The case was already reviewed', 'Este expediente ya fue revisado.');
       const { row: after } = await visibleCase(request, user, uuidTrx, grantorId);
       return readCaseFile(db, cipher, { row: after, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
     },
   );
 }
-

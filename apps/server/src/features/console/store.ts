@@ -171,7 +171,11 @@ export async function recordFailure(db: Db, subject: string, policy: LockoutPoli
     const lock = failures >= policy.maxFailures ? new Date(now.getTime() + policy.lockMs).toISOString() : null;
     const values = { failures, window_started_at: windowOpen ? row.window_started_at : now.toISOString(), locked_until: lock };
     if (row) await tx.updateTable('console_lockouts').set(values).where('subject', '=', subject).execute();
-    else await tx.insertInto('console_lockouts').values({ subject, ...values }).execute();
+    else
+      await tx
+        .insertInto('console_lockouts')
+        .values({ subject, ...values })
+        .execute();
     return lock ?? undefined;
   });
 }

@@ -8,11 +8,7 @@ const consents = new Set(['terminos', 'clausula', 'autorizacion', 'consulta_hist
  * dato is { version, sha256, userAgent } of the text shown; the documents (clause, authorization) read it back as
  * consent evidence. Anything else (another tipo or paso, a dato without version and SHA-256) is not an acceptance.
  */
-export function consentAcceptanceOf(
-  event: { paso: string; tipo: string; dato: string },
-  from: { ip?: string; userAgent?: string },
-  now: Date,
-): ConsentAcceptance | null {
+export function consentAcceptanceOf(event: { paso: string; tipo: string; dato: string }, from: { ip?: string; userAgent?: string }, now: Date): ConsentAcceptance | null {
   if (event.tipo !== 'Aceptación' || !consents.has(event.paso)) return null;
   let dato: unknown;
   try {

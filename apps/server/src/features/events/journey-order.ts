@@ -56,12 +56,7 @@ export async function authorizeInOrder(deps: Pick<Deps, 'db' | 'cipher'>, header
 }
 
 /** The order check alone, for callers that authorised the transaction another way (the real-time start message). */
-export async function assertInOrder(
-  deps: Pick<Deps, 'db' | 'cipher'>,
-  uuidTrx: string,
-  call: OrderedCall,
-  params: Parameters<typeof stepsFor>[1],
-): Promise<void> {
+export async function assertInOrder(deps: Pick<Deps, 'db' | 'cipher'>, uuidTrx: string, call: OrderedCall, params: Parameters<typeof stepsFor>[1]): Promise<void> {
   const needed = stepsFor(call, params);
   if (needed.length === 0) return;
   const due = missingStep(call, await recordedSteps(deps.db, deps.cipher, uuidTrx, needed), params);
@@ -69,12 +64,6 @@ export async function assertInOrder(
 }
 
 /** The order check for a grantor already authorised (the real-time start message, after its transaction check). */
-export async function assertGrantorInOrder(
-  deps: Pick<Deps, 'db' | 'cipher'>,
-  grantor: Grantor,
-  apiKey: string,
-  uuidTrx: string,
-  call: OrderedCall,
-): Promise<void> {
+export async function assertGrantorInOrder(deps: Pick<Deps, 'db' | 'cipher'>, grantor: Grantor, apiKey: string, uuidTrx: string, call: OrderedCall): Promise<void> {
   await assertInOrder(deps, uuidTrx, call, ownerParams(grantor, await readStoredParams(deps.db, grantor.id), apiKey));
 }

@@ -13,9 +13,7 @@ export interface LifecycleState {
   finished: boolean;
 }
 
-export type LifecycleDecision =
-  | { kind: 'accept'; finish?: { status: string }; lockUntil?: string }
-  | { kind: 'refuse'; status: 409; message: string };
+export type LifecycleDecision = { kind: 'accept'; finish?: { status: string }; lockUntil?: string } | { kind: 'refuse'; status: 409; message: string };
 
 export const lifecycleMessages = {
   finished: 'The transaction is finished: it accepts no more updates',

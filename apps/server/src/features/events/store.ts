@@ -13,12 +13,7 @@ export interface StoredEvent {
 const lifecycleContext = (uuidTrx: string, id: string) => `lifecycle_events:${uuidTrx}:${id}`;
 const auditContext = (uuidTrx: string, id: string) => `audit_events:${uuidTrx}:${id}`;
 
-export async function insertLifecycleEvent(
-  db: Db,
-  cipher: DataCipher,
-  event: { uuidTrx: string; grantorId: string; step: string; payload: unknown },
-  now: Date = new Date(),
-): Promise<string> {
+export async function insertLifecycleEvent(db: Db, cipher: DataCipher, event: { uuidTrx: string; grantorId: string; step: string; payload: unknown }, now: Date = new Date()): Promise<string> {
   const id = uuidv7(now.getTime());
   await db
     .insertInto('lifecycle_events')
@@ -57,19 +52,8 @@ export async function insertAuditEvent(
   return id;
 }
 
-async function listEvents(
-  db: Db,
-  cipher: DataCipher,
-  table: 'lifecycle_events' | 'audit_events',
-  context: (uuidTrx: string, id: string) => string,
-  uuidTrx: string,
-): Promise<StoredEvent[]> {
-  const rows = await db
-    .selectFrom(table)
-    .select(['id', 'payload_enc', 'received_at'])
-    .where('uuid_trx', '=', uuidTrx)
-    .orderBy('id')
-    .execute();
+async function listEvents(db: Db, cipher: DataCipher, table: 'lifecycle_events' | 'audit_events', context: (uuidTrx: string, id: string) => string, uuidTrx: string): Promise<StoredEvent[]> {
+  const rows = await db.selectFrom(table).select(['id', 'payload_enc', 'received_at']).where('uuid_trx', '=', uuidTrx).orderBy('id').execute();
   return rows.map((r) => ({
     id: r.id,
     receivedAt: r.received_at,

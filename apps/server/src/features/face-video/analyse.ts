@@ -169,12 +169,7 @@ export function videoOutcome(inputs: OutcomeInputs): VideoTokenOutcome {
   return { kind: 'match' };
 }
 
-export async function analyseVideo(
-  engine: FaceEngine,
-  media: DecodedMedia,
-  holderInput: number[] | null | Promise<number[] | null>,
-  options: AnalyseOptions,
-): Promise<VideoAnalysis> {
+export async function analyseVideo(engine: FaceEngine, media: DecodedMedia, holderInput: number[] | null | Promise<number[] | null>, options: AnalyseOptions): Promise<VideoAnalysis> {
   const timings: Record<string, number> = {};
   let started = Date.now();
   const window = options.window ?? challengeWindow();
@@ -203,7 +198,10 @@ export async function analyseVideo(
 
   started = Date.now();
   const signals = livenessSignals(measures, media.thumbnails, media.audio ? { stepMs: media.audio.envelopeStepMs, rms: media.audio.envelope } : null, window);
-  const framesWithFaces = screenFrames(media, tracked.map((t) => t.faces));
+  const framesWithFaces = screenFrames(
+    media,
+    tracked.map((t) => t.faces),
+  );
   const screen = screenSignals(framesWithFaces);
   signals.screen = screen;
   const verdict = judgeLiveness(signals);

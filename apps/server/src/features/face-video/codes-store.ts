@@ -68,11 +68,6 @@ export async function findCode(db: Db, cipher: DataCipher, uuidTrx: string, crea
 
 /** Marks the code used unless it already was (atomic); true when this call used it. */
 export async function useCode(db: Db, id: string, now: Date = new Date()): Promise<boolean> {
-  const result = await db
-    .updateTable('video_token_codes')
-    .set({ used_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('video_token_codes').set({ used_at: now.toISOString() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -38,7 +38,10 @@ export function issueCode(now: Date, options: { lifetimeMs?: number; fixedSchedu
     created: now.toISOString(),
     expire: new Date(now.getTime() + (options.lifetimeMs ?? CODE_LIFETIME_MS)).toISOString(),
     schedule: options.fixedSchedule
-      ? withPrompts(options.fixedSchedule, Array.from({ length: Math.min(prompts, promptRanges.maxPrompts) }, (_, i) => (i % 2 === 0 ? 'left' : 'right')))
+      ? withPrompts(
+          options.fixedSchedule,
+          Array.from({ length: Math.min(prompts, promptRanges.maxPrompts) }, (_, i) => (i % 2 === 0 ? 'left' : 'right')),
+        )
       : drawSchedule(Math.min(code.length, SHOWN_DIGITS), undefined, prompts),
   };
 }

@@ -34,7 +34,8 @@ export function recorderCheck(container: ContainerInfo): RecorderCheck {
   const codecs = `${c.videoCodec || 'no video'}${c.audioCodec ? ` + ${c.audioCodec}` : ''}`;
   if (c.encoder && toolWriters.test(c.encoder)) return { consistent: false, origin: 'tool', detail: `written by '${c.encoder}', not a browser (${c.format}, ${codecs})`, container };
   if (/matroska|webm/.test(c.format)) {
-    if (!webmVideo.has(c.videoCodec) || !webmAudio.has(c.audioCodec)) return { consistent: false, origin: 'tool', detail: `WebM/Matroska with ${codecs}, which no browser MediaRecorder writes`, container };
+    if (!webmVideo.has(c.videoCodec) || !webmAudio.has(c.audioCodec))
+      return { consistent: false, origin: 'tool', detail: `WebM/Matroska with ${codecs}, which no browser MediaRecorder writes`, container };
     if (/^chrome\b/i.test(c.encoder)) return { consistent: true, origin: 'chrome-webm', detail: `WebM written by Chrome's MediaRecorder (${codecs})`, container };
     if (browserWriters.test(c.encoder)) return { consistent: true, origin: 'browser-webm', detail: `WebM written by '${c.encoder}' (${codecs})`, container };
     return { consistent: null, origin: 'unknown', detail: `WebM with ${c.encoder ? `an unknown writer '${c.encoder}'` : 'no writing application'} (${codecs})`, container };

@@ -24,7 +24,12 @@ const POINTS = {
 } as const;
 /** The middle of each lip: halfway between its outer and inner contour points. */
 const LIP_BODY: ReadonlyArray<readonly [number, number]> = [
-  [0, 13], [37, 82], [267, 312], [17, 14], [84, 87], [314, 317],
+  [0, 13],
+  [37, 82],
+  [267, 312],
+  [17, 14],
+  [84, 87],
+  [314, 317],
 ];
 
 export interface CoverMeasures {

@@ -149,9 +149,7 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
 
   const camera = cameraRecord(request.cameraInfo, paramEnabled(request.params, 'RECHAZAR_CAMARA_VIRTUAL'));
   const threshold = faceThreshold(request.params);
-  type Ran =
-    | { refused: { status: number; message: string; message_client?: string } }
-    | { analysis: Pick<Awaited<ReturnType<typeof analyseVideo>>, 'outcome' | 'decision' | 'timingsMs'> };
+  type Ran = { refused: { status: number; message: string; message_client?: string } } | { analysis: Pick<Awaited<ReturnType<typeof analyseVideo>>, 'outcome' | 'decision' | 'timingsMs'> };
   const ran = await deps.face.withSlot(async (engine): Promise<Ran> => {
     let media;
     try {
@@ -164,7 +162,14 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
     if (!(await useCode(db, issued.id, now))) return { refused: { ...codeRefusal.used, message_client: errorTexts.watchdog } };
     const checked = request.source !== 'realtime' ? recorderCheck(media.container) : null;
     const recorder: NonNullable<VideoTokenDecision['recorder']> = checked
-      ? { checked: true, consistent: checked.consistent, origin: checked.origin, detail: checked.detail, container: checked.container, refused: checked.consistent === false && paramEnabled(request.params, 'RECHAZAR_VIDEO_NO_NAVEGADOR') }
+      ? {
+          checked: true,
+          consistent: checked.consistent,
+          origin: checked.origin,
+          detail: checked.detail,
+          container: checked.container,
+          refused: checked.consistent === false && paramEnabled(request.params, 'RECHAZAR_VIDEO_NO_NAVEGADOR'),
+        }
       : { checked: false, consistent: null, origin: 'realtime', detail: 'recorded by the real-time media server, not by the browser', refused: false };
     // The grantor refuses this source (a virtual camera, a file no browser recorded): decided without analysing it.
     if (camera.refused || recorder.refused) {
@@ -208,18 +213,22 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
   const bytes = 'buffer' in request.video ? request.video.buffer : await readFile(request.video.path);
   const key = `${request.grantorId}/${request.uuidUser}/video_token/${request.uuidTrx}-${compactTimestamp(now)}-${randomBytes(4).toString('hex')}.${extensions[request.contentType]}`;
   const video = await blobs.put(key, bytes, { contentType: request.contentType });
-  const evidenceId = await addEvidence(db, cipher, {
-    uuidTrx: request.uuidTrx,
-    grantorId: request.grantorId,
-    kind: evidenceKind.videoToken,
-    blobKey: video.key,
-    sha256: video.sha256,
-    payload: { ...decision, outcome: outcome.kind, detail: 'detail' in outcome ? outcome.detail : undefined, originOS: request.originOS, timingsMs } satisfies VideoTokenDecision & Record<string, unknown>,
-  }, now);
+  const evidenceId = await addEvidence(
+    db,
+    cipher,
+    {
+      uuidTrx: request.uuidTrx,
+      grantorId: request.grantorId,
+      kind: evidenceKind.videoToken,
+      blobKey: video.key,
+      sha256: video.sha256,
+      payload: { ...decision, outcome: outcome.kind, detail: 'detail' in outcome ? outcome.detail : undefined, originOS: request.originOS, timingsMs } satisfies VideoTokenDecision &
+        Record<string, unknown>,
+    },
+    now,
+  );
 
-  const result: VideoTokenResult = reply
-    ? { ok: false, ...reply, decision, evidenceId }
-    : { ok: true, status: 200, payload: { match: true, liveness: true }, decision, evidenceId };
+  const result: VideoTokenResult = reply ? { ok: false, ...reply, decision, evidenceId } : { ok: true, status: 200, payload: { match: true, liveness: true }, decision, evidenceId };
   return { value: { result, outcome }, effect: attemptEffect(outcome) };
 }
 

@@ -418,10 +418,7 @@ export function livenessSignals(
   const synced = sync !== null && sync >= t.sync;
 
   // Natural motion: the head moves a little, the eyes blink.
-  const headMotion = Math.max(
-    std(withFace.map((f) => f.face!.noseX)),
-    std(withFace.map((f) => f.face!.noseY)),
-  );
+  const headMotion = Math.max(std(withFace.map((f) => f.face!.noseX)), std(withFace.map((f) => f.face!.noseY)));
   const headTurn = Math.max(std(withFace.map((f) => f.face!.yaw)), std(withFace.map((f) => f.face!.pitch)));
   const eyes = withFace.map((f) => f.face!.eyeOpening);
   const eyeMedian = median(eyes);
@@ -437,8 +434,18 @@ export function livenessSignals(
   const still = mouthRange < t.stillMouthRange && Math.max(headMotion, headTurn) < t.stillHeadMotion && blinks === 0;
   const frozen = neighbours >= 3 && identicalShare >= t.frozenShare && still;
   const looped = !frozen && repeatShare >= t.loopShare;
-  const schedule = scheduleSignals(speech, withFace.filter((f) => window.prompts.length === 0 || f.timeMs < window.stopMs).map((f) => ({ timeMs: f.timeMs, opening: f.face!.mouthOpening })), rest, window, t);
-  const prompts = promptSignals(withFace.map((f) => ({ timeMs: f.timeMs, noseTurn: f.face!.noseTurn })), window.prompts, t);
+  const schedule = scheduleSignals(
+    speech,
+    withFace.filter((f) => window.prompts.length === 0 || f.timeMs < window.stopMs).map((f) => ({ timeMs: f.timeMs, opening: f.face!.mouthOpening })),
+    rest,
+    window,
+    t,
+  );
+  const prompts = promptSignals(
+    withFace.map((f) => ({ timeMs: f.timeMs, noseTurn: f.face!.noseTurn })),
+    window.prompts,
+    t,
+  );
 
   return {
     frames: frames.length,

@@ -123,7 +123,18 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
         },
       );
       request.log.info(
-        { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, status: result.status, match: result.decision?.match, faceScore: result.decision?.faceScore, liveness: result.decision?.liveness.passed, spoof: result.decision?.liveness.spoof, camera: result.decision?.camera?.label, virtualCamera: result.decision?.camera?.virtualCamera, recorder: result.decision?.recorder?.origin },
+        {
+          grantorId: grantor.id,
+          uuidTrx: transaction.uuidTrx,
+          status: result.status,
+          match: result.decision?.match,
+          faceScore: result.decision?.faceScore,
+          liveness: result.decision?.liveness.passed,
+          spoof: result.decision?.liveness.spoof,
+          camera: result.decision?.camera?.label,
+          virtualCamera: result.decision?.camera?.virtualCamera,
+          recorder: result.decision?.recorder?.origin,
+        },
         'face video decided',
       );
       if (!result.ok) throw new HttpError(result.status, result.message, result.message_client);

@@ -55,7 +55,10 @@ export function drawSchedule(digits = 4, draw: (min: number, max: number) => num
   const [stepMin, stepMax] = scheduleRanges.intervalMs;
   const digitsMs = [draw(firstMin, firstMax + 1)];
   for (let i = 1; i < digits; i += 1) digitsMs.push(digitsMs[i - 1]! + draw(stepMin, stepMax + 1));
-  return withPrompts({ digitsMs, stopMs: digitsMs[digitsMs.length - 1]! + scheduleRanges.answerMs }, Array.from({ length: Math.min(prompts, promptRanges.maxPrompts) }, () => (draw(0, 2) === 0 ? 'left' : 'right')));
+  return withPrompts(
+    { digitsMs, stopMs: digitsMs[digitsMs.length - 1]! + scheduleRanges.answerMs },
+    Array.from({ length: Math.min(prompts, promptRanges.maxPrompts) }, () => (draw(0, 2) === 0 ? 'left' : 'right')),
+  );
 }
 
 /** The schedule with head turns asked after its digits' answers (its stop moved after the last one). */

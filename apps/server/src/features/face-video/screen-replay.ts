@@ -230,7 +230,11 @@ export function moireStrength(frames: readonly ScreenFrame[]): number {
     const [x, y, w, h] = face;
     const cx = x + w / 2;
     const cy = y + h / 2;
-    for (const [px, py] of [[cx, cy], [cx - 0.22 * w, cy + 0.1 * h], [cx + 0.22 * w, cy + 0.1 * h]] as const) {
+    for (const [px, py] of [
+      [cx, cy],
+      [cx - 0.22 * w, cy + 0.1 * h],
+      [cx + 0.22 * w, cy + 0.1 * h],
+    ] as const) {
       const power = patchPower(image, clamp(px, PATCH / 2, image.width - PATCH / 2), clamp(py, PATCH / 2, image.height - PATCH / 2));
       if (!power) continue;
       for (let i = 0; i < sum.length; i += 1) sum[i] = sum[i]! + power[i]!;
@@ -520,7 +524,12 @@ export function glareShare(s: Small, g: Gradient, face: FaceBox): number {
         size += 1;
         const px = i % w;
         const py = (i - px) / w;
-        for (const [nx, ny] of [[px - 1, py], [px + 1, py], [px, py - 1], [px, py + 1]] as const) {
+        for (const [nx, ny] of [
+          [px - 1, py],
+          [px + 1, py],
+          [px, py - 1],
+          [px, py + 1],
+        ] as const) {
           if (nx < x0 || ny < y0 || nx >= x1 || ny >= y1) continue;
           const j = ny * w + nx;
           if (!seen[j] && flatWhite(j)) {

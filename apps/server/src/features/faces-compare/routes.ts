@@ -1,16 +1,7 @@
 import { facesCompareBody, serverCalls, type FacesCompareResult } from '@kyc/contracts';
 import { effectiveParams } from '../../domain/grantor-params.js';
 import { faceThreshold } from '../face-video/index.js';
-import {
-  compareFaces,
-  decodeProbeVideo,
-  describeImage,
-  describeVideo,
-  FaceCompareError,
-  imageToRgb,
-  type DescribedFace,
-  type Which,
-} from './compare.js';
+import { compareFaces, decodeProbeVideo, describeImage, describeVideo, FaceCompareError, imageToRgb, type DescribedFace, type Which } from './compare.js';
 import { insertServerAuditEvent } from '../../secret-keys/store.js';
 import { readStoredParams } from '../../store/grantors.js';
 import { checkContent } from '../../uploads/check-content.js';
@@ -62,8 +53,8 @@ export function registerFacesCompareRoutes(app: ZodApp, { config, db, face }: De
     schema: {
       summary: call.summary,
       description:
-        'Authorised by the grantor\'s secret server key (`Authorization: Bearer …`, created with `kyc-grantor secret-create`); ' +
-        'the publishable api key of the flow\'s URL is refused. Answers 422 when a file shows no face or several faces of similar ' +
+        "Authorised by the grantor's secret server key (`Authorization: Bearer …`, created with `kyc-grantor secret-create`); " +
+        "the publishable api key of the flow's URL is refused. Answers 422 when a file shows no face or several faces of similar " +
         'size (the message names the field), 415 for a file of another type, 400 for an unreadable or missing file, 413 for a ' +
         'file over the size limit, 503 when the face engine is busy. Nothing is stored but an audit row with ids and the outcome.',
       tags: ['faces'],
@@ -128,12 +119,7 @@ export function registerFacesCompareRoutes(app: ZodApp, { config, db, face }: De
         reply.header('cache-control', 'no-store');
         return { status: 200 as const, payload };
       } catch (error) {
-        const refusal =
-          error instanceof FaceCompareError
-            ? new HttpError(error.status, error.message, error.messageClient)
-            : error instanceof HttpError
-              ? error
-              : undefined;
+        const refusal = error instanceof FaceCompareError ? new HttpError(error.status, error.message, error.messageClient) : error instanceof HttpError ? error : undefined;
         if (refusal) {
           await audit(caller, request.id, refusal.statusCode, 'refused', { reason: refusal.message }).catch((failure: unknown) =>
             request.log.error({ err: failure }, 'the audit row of a refused comparison could not be written'),

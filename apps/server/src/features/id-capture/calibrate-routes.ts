@@ -61,16 +61,29 @@ export function registerIdCalibrateRoutes(app: ZodApp, { config, db, cipher, blo
       const now = new Date();
       const key = `${grantor.id}/${transaction.uuidUser}/holograma/${transaction.uuidTrx}-${compactTimestamp(now)}-${randomBytes(4).toString('hex')}.${extensionOf(file.sniffedType)}`;
       const stored = await blobs.put(key, file.buffer, { contentType: file.sniffedType });
-      await addEvidence(db, cipher, {
-        uuidTrx: transaction.uuidTrx,
-        grantorId: grantor.id,
-        kind: evidenceKind.hologram,
-        blobKey: stored.key,
-        sha256: stored.sha256,
-        payload: { ...measure, originOS },
-      }, now);
+      await addEvidence(
+        db,
+        cipher,
+        {
+          uuidTrx: transaction.uuidTrx,
+          grantorId: grantor.id,
+          kind: evidenceKind.hologram,
+          blobKey: stored.key,
+          sha256: stored.sha256,
+          payload: { ...measure, originOS },
+        },
+        now,
+      );
       request.log.info(
-        { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, outcome: measure.outcome, highlightChange: measure.highlightChange, frames: measure.framesAnalysed, tracked: measure.framesTracked, ms: measure.ms },
+        {
+          grantorId: grantor.id,
+          uuidTrx: transaction.uuidTrx,
+          outcome: measure.outcome,
+          highlightChange: measure.highlightChange,
+          frames: measure.framesAnalysed,
+          tracked: measure.framesTracked,
+          ms: measure.ms,
+        },
         'hologram calibration measured',
       );
       reply.header('cache-control', 'no-store');

@@ -30,10 +30,10 @@ export type ReadVerdict =
   | { kind: 'tolerated'; reason: string }
   /** Not usable: an attempt is counted and the user is asked to capture again. */
   | {
-    kind: 'rejected';
-    reason: 'not_a_document' | 'not_accepted' | 'wrong_side' | 'no_mrz' | 'mrz_invalid' | 'incomplete' | 'not_same_card';
-    detail: string;
-  };
+      kind: 'rejected';
+      reason: 'not_a_document' | 'not_accepted' | 'wrong_side' | 'no_mrz' | 'mrz_invalid' | 'incomplete' | 'not_same_card';
+      detail: string;
+    };
 
 export interface ReadContext {
   side: IdSide;
@@ -47,7 +47,9 @@ function hasMrzBack(result: OcrResult): boolean {
 
 /** A zone whose check digits fail was misread (or is not genuine): what it says must not be used. */
 const mrzInvalid = {
-  kind: 'rejected', reason: 'mrz_invalid', detail: 'the machine-readable zone failed its check digits',
+  kind: 'rejected',
+  reason: 'mrz_invalid',
+  detail: 'the machine-readable zone failed its check digits',
 } as const;
 
 export function judgeRead(result: OcrResult, context: ReadContext): ReadVerdict {
@@ -81,9 +83,7 @@ export function judgeRead(result: OcrResult, context: ReadContext): ReadVerdict 
     dni: typeof data.dni === 'string' ? data.dni : undefined,
   });
   if (check.ok) return { kind: 'accepted' };
-  return context.toleranceUsed
-    ? { kind: 'rejected', reason: 'incomplete', detail: check.reason }
-    : { kind: 'tolerated', reason: check.reason };
+  return context.toleranceUsed ? { kind: 'rejected', reason: 'incomplete', detail: check.reason } : { kind: 'tolerated', reason: check.reason };
 }
 
 /** The key of an uploaded ID image: `<grantor>/<user>/identificacion/<transaction>-<side>-<time>-<suffix>.<ext>`. */

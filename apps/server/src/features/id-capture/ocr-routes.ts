@@ -62,8 +62,16 @@ export function registerOcrRoutes(app: ZodApp, deps: Deps): void {
       const side = parseSide(fields.side);
       if (side === 'back') await assertInOrder(deps, transaction.uuidTrx, 'idBack', orderParams);
       const result = await readIdSide(deps, {
-        grantorId: grantor.id, uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, side, file, params,
-        passportHint: fields.passport === 'true', originOS: fields.originOS, now, log: request.log,
+        grantorId: grantor.id,
+        uuidTrx: transaction.uuidTrx,
+        uuidUser: transaction.uuidUser,
+        side,
+        file,
+        params,
+        passportHint: fields.passport === 'true',
+        originOS: fields.originOS,
+        now,
+        log: request.log,
       });
       if (result.kind !== 'read') throw refusal(result, side);
       reply.header('cache-control', 'no-store');

@@ -86,9 +86,7 @@ async function readOnce({ db, cipher, blobs, ocr }: ReadDeps, request: IdSideReq
     if (!(error instanceof OcrImageError)) throw error;
   }
   const toleranceUsed = side === 'front' && (await latestEvidence(db, cipher, request.uuidTrx, idEvidenceKinds.toleratedFront)) !== undefined;
-  let verdict: ReadVerdict = result
-    ? judgeRead(result, { side, toleranceUsed })
-    : { kind: 'rejected', reason: 'not_a_document', detail: 'the image could not be decoded' };
+  let verdict: ReadVerdict = result ? judgeRead(result, { side, toleranceUsed }) : { kind: 'rejected', reason: 'not_a_document', detail: 'the image could not be decoded' };
   if (result && front && verdict.kind !== 'rejected') {
     const card = sameCard(
       { documentType: front.documentType ?? '', side: 'front', ocrData: front.ocrData ?? {} },
@@ -117,10 +115,7 @@ async function readOnce({ db, cipher, blobs, ocr }: ReadDeps, request: IdSideReq
       originOS: request.originOS,
     },
   });
-  request.log.info(
-    { grantorId: request.grantorId, uuidTrx: request.uuidTrx, side, verdict: verdict.kind, documentType: result?.documentType, warnings: result?.warnings },
-    'ID side read',
-  );
+  request.log.info({ grantorId: request.grantorId, uuidTrx: request.uuidTrx, side, verdict: verdict.kind, documentType: result?.documentType, warnings: result?.warnings }, 'ID side read');
   if (verdict.kind === 'rejected' || !result) {
     const rejected = verdict.kind === 'rejected' ? verdict : ({ reason: 'not_a_document', detail: 'unreadable image' } as const);
     return { value: { kind: 'unreadable', detail: rejected.detail, reason: rejected.reason, exhausted: false }, effect: 'count' };
@@ -148,5 +143,8 @@ interface FrontRead {
 /** The last front read that was not refused: the card every back is held against. */
 async function usableFront(db: ReadDeps['db'], cipher: ReadDeps['cipher'], uuidTrx: string): Promise<FrontRead | undefined> {
   const reads = await listEvidenceWithPayload(db, cipher, uuidTrx, idSides.front.evidenceKind);
-  return reads.map((r) => r.payload as FrontRead | undefined).filter((p) => p && p.verdict?.kind !== 'rejected').at(-1);
+  return reads
+    .map((r) => r.payload as FrontRead | undefined)
+    .filter((p) => p && p.verdict?.kind !== 'rejected')
+    .at(-1);
 }

@@ -13,9 +13,7 @@ export interface SideRead {
   mrzLines?: readonly string[];
 }
 
-export type SameCardVerdict =
-  | { same: true; compared: string[] }
-  | { same: false; reason: 'front_again' | 'other_document' | 'other_card'; detail: string };
+export type SameCardVerdict = { same: true; compared: string[] } | { same: false; reason: 'front_again' | 'other_document' | 'other_card'; detail: string };
 
 /** Zones that open the back of each two-sided document the flow reads. */
 const backZonePrefix: Record<string, RegExp> = { INE: /^ID[A-Z<]?MEX/, DNI_PERU: /^I[A-Z<]PER/ };
@@ -27,7 +25,12 @@ function text(data: Record<string, unknown>, key: string): string {
 
 /** Capitals without accents, Ñ as N, letters only: how a zone writes a printed name. */
 function plainName(value: string): string {
-  return value.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+  return value
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^A-Z]+/g, ' ')
+    .trim();
 }
 
 /** A printed DD/MM/YYYY date as a zone writes it, YYMMDD. */
@@ -79,9 +82,7 @@ function namesAgree(front: Record<string, unknown>, zone: Zone): boolean {
   const surnames = plainName([text(front, 'apellidoPaterno'), text(front, 'apellidoMaterno')].join(' '));
   const whole = plainName(text(front, 'nombreCompleto'));
   // Without the split name, the whole name (read given names first) is set against the zone's in that order.
-  const [printed, inZone] = surnames
-    ? [`${surnames} ${plainName(text(front, 'nombres'))}`.trim(), zoneName]
-    : [whole, `${zone.given} ${zone.surnames}`.trim()];
+  const [printed, inZone] = surnames ? [`${surnames} ${plainName(text(front, 'nombres'))}`.trim(), zoneName] : [whole, `${zone.given} ${zone.surnames}`.trim()];
   if (!printed) return false;
   const compared = zone.full && printed.length > inZone.length ? printed.slice(0, inZone.length) : printed;
   const limit = Math.max(2, Math.floor(inZone.length / 5));

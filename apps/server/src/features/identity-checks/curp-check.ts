@@ -74,9 +74,8 @@ export function curpRules(curp: string, holder: IdHolder | undefined): { checks:
   if (!structure || !holder) return { checks, consistencyChecked: false };
 
   const before = checks.length;
-  const letters = holder.apellidoPaterno && holder.nombres
-    ? curpNameLetters({ apellidoPaterno: holder.apellidoPaterno, apellidoMaterno: holder.apellidoMaterno ?? '', nombres: holder.nombres })
-    : null;
+  const letters =
+    holder.apellidoPaterno && holder.nombres ? curpNameLetters({ apellidoPaterno: holder.apellidoPaterno, apellidoMaterno: holder.apellidoMaterno ?? '', nombres: holder.nombres }) : null;
   if (letters) {
     const initials = curp.slice(0, 4);
     checks.push({

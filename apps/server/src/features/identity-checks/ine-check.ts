@@ -53,8 +53,7 @@ export function claveElectorProblem(clave: string): string | null {
 
 const pass = (rule: string, detail: string): RuleResult => ({ rule, passed: true, detail });
 const fail = (rule: string, detail: string): RuleResult => ({ rule, passed: false, detail });
-const same = (rule: string, a: string, b: string, what: string, where: string): RuleResult =>
-  a === b ? pass(rule, `the ${what} matches ${where}`) : fail(rule, `the ${what} differs from ${where}`);
+const same = (rule: string, a: string, b: string, what: string, where: string): RuleResult => (a === b ? pass(rule, `the ${what} matches ${where}`) : fail(rule, `the ${what} differs from ${where}`));
 
 export function ineRules(data: IneData, back: IneBackRead | undefined, front: IneFrontRead | undefined): { checks: RuleResult[]; consistencyChecked: boolean } {
   const checks: RuleResult[] = [];
@@ -69,9 +68,7 @@ export function ineRules(data: IneData, back: IneBackRead | undefined, front: In
     if (format && mrz) {
       checks.push(same('cic_mrz', cic, mrz[1]!, 'CIC', 'the back MRZ'));
       const digit = icaoCheckDigit(cic);
-      checks.push(
-        digit === mrz[2] ? pass('cic_digito_verificador', `MRZ check digit ${digit}`) : fail('cic_digito_verificador', `the MRZ check digit ${mrz[2]} does not cover this CIC (${digit})`),
-      );
+      checks.push(digit === mrz[2] ? pass('cic_digito_verificador', `MRZ check digit ${digit}`) : fail('cic_digito_verificador', `the MRZ check digit ${mrz[2]} does not cover this CIC (${digit})`));
       consistency += 2;
     }
   } else {
@@ -113,9 +110,7 @@ export function ineRules(data: IneData, back: IneBackRead | undefined, front: In
     }
   }
   if (back?.mrzLines && back.mrzLines.length > 0) {
-    checks.push(
-      back.mrzValid ? pass('mrz_digitos_verificadores', 'every MRZ check digit verified') : fail('mrz_digitos_verificadores', 'the back MRZ does not verify its check digits'),
-    );
+    checks.push(back.mrzValid ? pass('mrz_digitos_verificadores', 'every MRZ check digit verified') : fail('mrz_digitos_verificadores', 'the back MRZ does not verify its check digits'));
   }
   return { checks, consistencyChecked: consistency > 0 };
 }

@@ -103,7 +103,13 @@ export function registerIdentityCheckRoutes(app: ZodApp, { config, db, cipher }:
         payload: { ...result, ...(gateway ? { gateway } : {}), idRead: holder !== undefined },
       });
       request.log.info(
-        { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, outcome: result.outcome, failed: checks.filter((c) => !c.passed).map((c) => c.rule), gateway: gateway && { answered: gateway.answered, reason: gateway.reason, ms: gateway.ms } },
+        {
+          grantorId: grantor.id,
+          uuidTrx: transaction.uuidTrx,
+          outcome: result.outcome,
+          failed: checks.filter((c) => !c.passed).map((c) => c.rule),
+          gateway: gateway && { answered: gateway.answered, reason: gateway.reason, ms: gateway.ms },
+        },
         'CURP checked',
       );
       return { status: 200 as const, payload: result };
@@ -134,10 +140,7 @@ export function registerIdentityCheckRoutes(app: ZodApp, { config, db, cipher }:
         return { status: 200 as const, payload: skipped };
       }
 
-      const [frontRead, backRead] = await Promise.all([
-        usableRead(db, cipher, transaction.uuidTrx, evidenceKind.idFront),
-        usableRead(db, cipher, transaction.uuidTrx, evidenceKind.idBack),
-      ]);
+      const [frontRead, backRead] = await Promise.all([usableRead(db, cipher, transaction.uuidTrx, evidenceKind.idFront), usableRead(db, cipher, transaction.uuidTrx, evidenceKind.idBack)]);
       const text = (record: Record<string, unknown> | undefined, key: string) => (typeof record?.[key] === 'string' ? (record[key] as string).trim() : undefined);
       const front: IneFrontRead | undefined = frontRead?.ocrData && {
         claveElector: text(frontRead.ocrData, 'claveElector'),
@@ -155,9 +158,10 @@ export function registerIdentityCheckRoutes(app: ZodApp, { config, db, cipher }:
       const formatsOk = checks.filter((c) => c.rule.startsWith('formato_')).every((c) => c.passed);
       if (gateways.ine && formatsOk) {
         const mrzCitizen = lines?.[0]?.slice(21, 30);
-        const query: IneQuery = 'cic' in data
-          ? { cic: data.cic.trim(), ...(mrzCitizen && /^\d{9}$/.test(mrzCitizen) ? { identificadorCiudadano: mrzCitizen } : {}) }
-          : { ocr: data.ocr.trim(), claveElector: data.claveElector.trim().toUpperCase(), numeroEmision: data.numeroEmisionCredencial.trim() };
+        const query: IneQuery =
+          'cic' in data
+            ? { cic: data.cic.trim(), ...(mrzCitizen && /^\d{9}$/.test(mrzCitizen) ? { identificadorCiudadano: mrzCitizen } : {}) }
+            : { ocr: data.ocr.trim(), claveElector: data.claveElector.trim().toUpperCase(), numeroEmision: data.numeroEmisionCredencial.trim() };
         const lookup = await gateways.ine.lookup(query);
         gateway = { name: gateways.ine.name, answered: lookup.ok, ms: lookup.ms, ...(lookup.ok ? {} : { reason: lookup.reason }) };
         if (lookup.ok) {
@@ -177,7 +181,13 @@ export function registerIdentityCheckRoutes(app: ZodApp, { config, db, cipher }:
         payload: { ...result, data, ...(gateway ? { gateway } : {}), idRead: { front: front !== undefined, back: back !== undefined } },
       });
       request.log.info(
-        { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, outcome: result.outcome, failed: checks.filter((c) => !c.passed).map((c) => c.rule), gateway: gateway && { answered: gateway.answered, reason: gateway.reason, ms: gateway.ms } },
+        {
+          grantorId: grantor.id,
+          uuidTrx: transaction.uuidTrx,
+          outcome: result.outcome,
+          failed: checks.filter((c) => !c.passed).map((c) => c.rule),
+          gateway: gateway && { answered: gateway.answered, reason: gateway.reason, ms: gateway.ms },
+        },
         'INE credential checked',
       );
       return { status: 200 as const, payload: result };

@@ -85,12 +85,7 @@ export function registerLauncherRoutes(app: ZodApp, { db, cipher, config }: Deps
       const { uuid, key } = request.body.user;
       const grantor = await requireGrantor(db, key);
       const origin = await requireAllowedOrigin(db, grantor, originOf(request.headers.origin));
-      const known = await db
-        .selectFrom('launcher_identities')
-        .select('uuid_user')
-        .where('grantor_id', '=', grantor.id)
-        .where('uuid_user', '=', uuid.toLowerCase())
-        .executeTakeFirst();
+      const known = await db.selectFrom('launcher_identities').select('uuid_user').where('grantor_id', '=', grantor.id).where('uuid_user', '=', uuid.toLowerCase()).executeTakeFirst();
       if (!known) throw new HttpError(401, 'Unknown user: call the identity endpoint first');
       const token = await tokens.issue({ uuid: uuid.toLowerCase(), grantorId: grantor.id, origin });
       request.log.info({ grantorId: grantor.id, uuidUser: uuid, origin }, 'launcher token issued');

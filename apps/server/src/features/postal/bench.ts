@@ -19,11 +19,7 @@ function percentile(sorted: readonly number[], share: number): number {
  * Times `lookupPostalCode` one call after another over `codes`, `rounds` times. With `cached: false` the lookup
  * cache is cleared before every call, so each one reaches the database.
  */
-export async function timePostalLookups<DB extends PostalTables>(
-  db: Kysely<DB>,
-  codes: readonly string[],
-  options: { rounds?: number; cached?: boolean } = {},
-): Promise<LookupTimings> {
+export async function timePostalLookups<DB extends PostalTables>(db: Kysely<DB>, codes: readonly string[], options: { rounds?: number; cached?: boolean } = {}): Promise<LookupTimings> {
   const rounds = options.rounds ?? 1;
   const durations: number[] = [];
   for (let round = 0; round < rounds; round += 1) {

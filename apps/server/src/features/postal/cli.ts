@@ -61,10 +61,7 @@ const count = (value: number) => value.toLocaleString('es-MX');
  * "Códigos postales: N filas cargadas, M rechazadas en X s" and the first rejections.
  * Returns the exit code: 0 done (or skipped by --if-empty), 1 import failed, 2 usage error.
  */
-export async function runPostalImportCli<DB extends PostalTables>(
-  argv: readonly string[],
-  deps: PostalImportCliDeps<DB>,
-): Promise<number> {
+export async function runPostalImportCli<DB extends PostalTables>(argv: readonly string[], deps: PostalImportCliDeps<DB>): Promise<number> {
   const out = deps.out ?? ((line: string) => console.log(line));
   const err = deps.err ?? ((line: string) => console.error(line));
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -89,13 +86,8 @@ export async function runPostalImportCli<DB extends PostalTables>(
       }
     }
     if (!args.sample && args.file === undefined) throw new Error('no catalogue file');
-    const report = args.sample
-      ? await importSampleCatalogue(db)
-      : await importPostalCatalogue(db, args.file!, { maxRejectedShare: args.maxRejectedShare });
-    out(
-      `Códigos postales: ${count(report.rowsLoaded)} filas cargadas, ${count(report.rowsRejected)} rechazadas ` +
-        `en ${(report.durationMs / 1000).toFixed(2)} s`,
-    );
+    const report = args.sample ? await importSampleCatalogue(db) : await importPostalCatalogue(db, args.file!, { maxRejectedShare: args.maxRejectedShare });
+    out(`Códigos postales: ${count(report.rowsLoaded)} filas cargadas, ${count(report.rowsRejected)} rechazadas ` + `en ${(report.durationMs / 1000).toFixed(2)} s`);
     for (const line of rejectionLines(report.rejections, report.rowsRejected)) out(line);
     return 0;
   } catch (error) {

@@ -52,11 +52,7 @@ function seconds(milliseconds: number): string {
   return `${(milliseconds / 1000).toFixed(2)} s`;
 }
 
-async function readCatalogue(
-  source: CatalogueSource,
-  maxRejectedShare: number,
-  log: (message: string) => void,
-): Promise<ParsedFile> {
+async function readCatalogue(source: CatalogueSource, maxRejectedShare: number, log: (message: string) => void): Promise<ParsedFile> {
   const parsed: ParsedFile = { batches: [], rowsRead: 0, rowsRejected: 0, rejections: [], sha256: '' };
   const counts = () => ({
     rowsRead: parsed.rowsRead,
@@ -91,18 +87,12 @@ async function readCatalogue(
 
   const rowsLoaded = parsed.rowsRead - parsed.rowsRejected;
   if (rowsLoaded === 0) {
-    throw new PostalImportError(
-      parsed.rowsRead === 0
-        ? 'El archivo no tiene filas después del encabezado.'
-        : `Ninguna de las ${parsed.rowsRead} filas es válida.`,
-      counts(),
-    );
+    throw new PostalImportError(parsed.rowsRead === 0 ? 'El archivo no tiene filas después del encabezado.' : `Ninguna de las ${parsed.rowsRead} filas es válida.`, counts());
   }
   if (parsed.rowsRejected > parsed.rowsRead * maxRejectedShare) {
     const share = ((parsed.rowsRejected / parsed.rowsRead) * 100).toFixed(1);
     throw new PostalImportError(
-      `Se rechazaron ${parsed.rowsRejected} de ${parsed.rowsRead} filas (${share} %), más del ` +
-        `${(maxRejectedShare * 100).toFixed(1)} % permitido: el catálogo no se modificó.`,
+      `Se rechazaron ${parsed.rowsRejected} de ${parsed.rowsRead} filas (${share} %), más del ` + `${(maxRejectedShare * 100).toFixed(1)} % permitido: el catálogo no se modificó.`,
       counts(),
     );
   }
@@ -113,10 +103,7 @@ async function replaceCatalogue(trx: Transaction<PostalTables>, batches: Batch[]
   await trx.deleteFrom('postal_settlements').execute();
   // Compile each statement shape once through Kysely (dialect placeholders, quoting) and reuse its SQL text.
   const statements = new Map<number, string>();
-  const template = Object.fromEntries(settlementColumns.map((column) => [column, ''])) as Record<
-    SettlementColumn,
-    string
-  >;
+  const template = Object.fromEntries(settlementColumns.map((column) => [column, ''])) as Record<SettlementColumn, string>;
   for (const batch of batches) {
     const rows = batch.length / settlementColumns.length;
     let statement = statements.get(rows);
@@ -144,11 +131,7 @@ async function replaceCatalogue(trx: Transaction<PostalTables>, batches: Batch[]
  * rejected rows than `maxRejectedShare` throws PostalImportError and leaves the catalogue as it was.
  * Importing the same file again yields the same catalogue.
  */
-export async function importPostalCatalogue<DB extends PostalTables>(
-  db: Kysely<DB>,
-  filePath: string,
-  options: PostalImportOptions = {},
-): Promise<PostalImportReport> {
+export async function importPostalCatalogue<DB extends PostalTables>(db: Kysely<DB>, filePath: string, options: PostalImportOptions = {}): Promise<PostalImportReport> {
   const started = performance.now();
   const log = options.log ?? (() => {});
   const maxRejectedShare = options.maxRejectedShare ?? defaultMaxRejectedShare;
@@ -175,20 +158,22 @@ export async function importPostalCatalogue<DB extends PostalTables>(
   const format = `${source.encoding() ?? 'vacío'}${source.gzipped ? ', gzip' : ''}`;
   log(`Códigos postales: archivo leído (${format}) en ${seconds(parsedAt - started)}`);
 
-  await asPostalDb(db).transaction().execute(async (trx) => {
-    await replaceCatalogue(trx, parsed.batches);
-    await trx
-      .insertInto('postal_catalogue_imports')
-      .values({
-        id: randomUUID(),
-        source_name: options.sourceName ?? path.basename(filePath),
-        sha256: parsed.sha256,
-        rows_loaded: rowsLoaded,
-        rows_rejected: parsed.rowsRejected,
-        imported_at: new Date().toISOString(),
-      })
-      .execute();
-  });
+  await asPostalDb(db)
+    .transaction()
+    .execute(async (trx) => {
+      await replaceCatalogue(trx, parsed.batches);
+      await trx
+        .insertInto('postal_catalogue_imports')
+        .values({
+          id: randomUUID(),
+          source_name: options.sourceName ?? path.basename(filePath),
+          sha256: parsed.sha256,
+          rows_loaded: rowsLoaded,
+          rows_rejected: parsed.rowsRejected,
+          imported_at: new Date().toISOString(),
+        })
+        .execute();
+    });
   clearPostalLookupCache(db);
 
   const durationMs = performance.now() - started;

@@ -7,18 +7,11 @@ export type { PostalSettlement } from './cache.js';
 const spanish = new Intl.Collator('es');
 
 function bySettlement(a: PostalSettlement, b: PostalSettlement): number {
-  return (
-    spanish.compare(a.asentamiento, b.asentamiento) ||
-    spanish.compare(a.municipio, b.municipio) ||
-    spanish.compare(a.estado, b.estado)
-  );
+  return spanish.compare(a.asentamiento, b.asentamiento) || spanish.compare(a.municipio, b.municipio) || spanish.compare(a.estado, b.estado);
 }
 
 /** The distinct settlements of a postal code straight from the database, in Spanish alphabetical order. */
-export async function queryPostalCode<DB extends PostalTables>(
-  db: Kysely<DB>,
-  code: string,
-): Promise<PostalSettlement[]> {
+export async function queryPostalCode<DB extends PostalTables>(db: Kysely<DB>, code: string): Promise<PostalSettlement[]> {
   if (!/^\d{5}$/.test(code)) return [];
   const rows = await asPostalDb(db)
     .selectFrom('postal_settlements')
@@ -33,10 +26,7 @@ export async function queryPostalCode<DB extends PostalTables>(
  * The settlements of a postal code (empty when the code is unknown or malformed), served from an in-process
  * cache of recent codes.
  */
-export async function lookupPostalCode<DB extends PostalTables>(
-  db: Kysely<DB>,
-  code: string,
-): Promise<Array<Readonly<PostalSettlement>>> {
+export async function lookupPostalCode<DB extends PostalTables>(db: Kysely<DB>, code: string): Promise<Array<Readonly<PostalSettlement>>> {
   if (!/^\d{5}$/.test(code)) return [];
   const cache = lookupCacheFor(db);
   const cached = cache.get(code);

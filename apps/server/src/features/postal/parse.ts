@@ -2,24 +2,14 @@ import { PostalImportError } from './errors.js';
 import { detectDelimiter, splitFields, type Delimiter } from './fields.js';
 import type { PostalSettlementsTable, SettlementColumn } from './tables.js';
 
-export type CatalogueRecord =
-  | { kind: 'row'; line: number; row: PostalSettlementsTable }
-  | { kind: 'rejected'; line: number; reason: string };
+export type CatalogueRecord = { kind: 'row'; line: number; row: PostalSettlementsTable } | { kind: 'rejected'; line: number; reason: string };
 
 /** The official file has one notice line before the header; allow a few more for hand-edited files. */
 const headerSearchLines = 10;
 /** A quoted field may span lines; past this many lines an unclosed quote is a broken row, not a long name. */
 const maxLinesPerRecord = 20;
 
-const requiredColumns = [
-  'd_codigo',
-  'd_asenta',
-  'd_mnpio',
-  'd_estado',
-  'c_estado',
-  'c_mnpio',
-  'id_asenta_cpcons',
-] as const;
+const requiredColumns = ['d_codigo', 'd_asenta', 'd_mnpio', 'd_estado', 'c_estado', 'c_mnpio', 'id_asenta_cpcons'] as const;
 const optionalColumns = ['d_tipo_asenta', 'd_ciudad', 'd_zona', 'c_tipo_asenta'] as const;
 const mandatoryValues = ['d_asenta', 'd_mnpio', 'd_estado', 'c_estado', 'c_mnpio', 'id_asenta_cpcons'] as const;
 
@@ -40,17 +30,17 @@ function readHeader(line: string, lineNumber: number): Layout {
   }
   const index: Partial<Record<SettlementColumn, number>> = {};
   names.forEach((name, position) => {
-    const column = name.trim().replace(/^\uFEFF/, '').toLowerCase();
+    const column = name
+      .trim()
+      .replace(/^\uFEFF/, '')
+      .toLowerCase();
     if (([...requiredColumns, ...optionalColumns] as string[]).includes(column)) {
       index[column as SettlementColumn] ??= position;
     }
   });
   const missing = requiredColumns.filter((column) => index[column] === undefined);
   if (missing.length > 0) {
-    throw new PostalImportError(
-      `Al encabezado (línea ${lineNumber}) le faltan columnas: ${missing.join(', ')}. ` +
-        `Se esperan las del catálogo de Correos de México: ${requiredColumns.join(', ')}.`,
-    );
+    throw new PostalImportError(`Al encabezado (línea ${lineNumber}) le faltan columnas: ${missing.join(', ')}. ` + `Se esperan las del catálogo de Correos de México: ${requiredColumns.join(', ')}.`);
   }
   const requiredWidth = Math.max(...requiredColumns.map((column) => index[column] ?? 0)) + 1;
   return { delimiter, width: names.length, requiredWidth, index };
@@ -143,8 +133,7 @@ export async function* parseCatalogue(lines: AsyncIterable<string>): AsyncGenera
   }
   if (!layout) {
     throw new PostalImportError(
-      `No se encontró la línea de encabezado (con d_codigo) en las primeras ${headerSearchLines} líneas: ` +
-        'el archivo no parece el catálogo de códigos postales de Correos de México.',
+      `No se encontró la línea de encabezado (con d_codigo) en las primeras ${headerSearchLines} líneas: ` + 'el archivo no parece el catálogo de códigos postales de Correos de México.',
     );
   }
   if (open) yield { kind: 'rejected', line: open.line, reason: 'comillas sin cerrar al final del archivo' };

@@ -1,12 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { calls, type TrxHeaders } from '@kyc/contracts';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  FastifyRequest,
-  FastifyTypeProvider,
-  RawServerDefault,
-} from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifyTypeProvider, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { ZodType } from 'zod';
@@ -30,11 +24,7 @@ export interface PostalRoutesOptions<DB extends PostalTables = PostalTables> {
  * unknown code answers 200 with an empty list so that the form lets the user type the address.
  * Needs the fastify-type-provider-zod validator and serializer compilers on the instance.
  */
-export async function postalRoutes<
-  DB extends PostalTables,
-  Logger extends FastifyBaseLogger,
-  TypeProvider extends FastifyTypeProvider,
->(
+export async function postalRoutes<DB extends PostalTables, Logger extends FastifyBaseLogger, TypeProvider extends FastifyTypeProvider>(
   app: FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, Logger, TypeProvider>,
   options: PostalRoutesOptions<DB>,
 ): Promise<void> {

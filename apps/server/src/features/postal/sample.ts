@@ -8,13 +8,24 @@ import { writeFile } from 'node:fs/promises';
  */
 
 export const officialHeader = [
-  'd_codigo', 'd_asenta', 'd_tipo_asenta', 'D_mnpio', 'd_estado', 'd_ciudad', 'd_CP', 'c_estado', 'c_oficina', 'c_CP',
-  'c_tipo_asenta', 'c_mnpio', 'id_asenta_cpcons', 'd_zona', 'c_cve_ciudad',
+  'd_codigo',
+  'd_asenta',
+  'd_tipo_asenta',
+  'D_mnpio',
+  'd_estado',
+  'd_ciudad',
+  'd_CP',
+  'c_estado',
+  'c_oficina',
+  'c_CP',
+  'c_tipo_asenta',
+  'c_mnpio',
+  'id_asenta_cpcons',
+  'd_zona',
+  'c_cve_ciudad',
 ].join('|');
 
-const notice =
-  'El Catálogo Nacional de Códigos Postales de esta muestra lo genera el proyecto para pruebas y demostración; ' +
-  'no contiene datos de Correos de México.';
+const notice = 'El Catálogo Nacional de Códigos Postales de esta muestra lo genera el proyecto para pruebas y demostración; ' + 'no contiene datos de Correos de México.';
 
 interface SampleRow {
   code: string;
@@ -56,14 +67,7 @@ const metepec: Place = {
   cityCode: '10',
 };
 
-function row(
-  code: string,
-  settlement: string,
-  settlementType: SettlementType,
-  place: Place,
-  settlementId: string,
-  zone: SampleRow['zone'] = 'Urbano',
-): SampleRow {
+function row(code: string, settlement: string, settlementType: SettlementType, place: Place, settlementId: string, zone: SampleRow['zone'] = 'Urbano'): SampleRow {
   const settlementTypeCode = settlementTypeCodes[settlementType];
   return { code, settlement, settlementType, settlementTypeCode, settlementId, zone, ...place };
 }
@@ -73,66 +77,103 @@ const handWrittenRows: readonly SampleRow[] = [
   row('01030', 'Axotla', 'Colonia', alvaroObregon, '0005'),
   row('01030', 'Florida', 'Colonia', alvaroObregon, '0006'),
   row('01030', 'Ex-Hacienda de Guadalupe Chimalistac', 'Colonia', alvaroObregon, '0007'),
-  row('06700', 'Roma Norte', 'Colonia', {
-    municipality: 'Cuauhtémoc',
-    state: 'Ciudad de México',
-    city: 'Ciudad de México',
-    office: '06001',
-    stateCode: '09',
-    municipalityCode: '015',
-    cityCode: '01',
-  }, '0171'),
-  row('15520', 'Peñón de los Baños', 'Colonia', {
-    municipality: 'Venustiano Carranza',
-    state: 'Ciudad de México',
-    city: 'Ciudad de México',
-    office: '15001',
-    stateCode: '09',
-    municipalityCode: '017',
-    cityCode: '01',
-  }, '0410'),
+  row(
+    '06700',
+    'Roma Norte',
+    'Colonia',
+    {
+      municipality: 'Cuauhtémoc',
+      state: 'Ciudad de México',
+      city: 'Ciudad de México',
+      office: '06001',
+      stateCode: '09',
+      municipalityCode: '015',
+      cityCode: '01',
+    },
+    '0171',
+  ),
+  row(
+    '15520',
+    'Peñón de los Baños',
+    'Colonia',
+    {
+      municipality: 'Venustiano Carranza',
+      state: 'Ciudad de México',
+      city: 'Ciudad de México',
+      office: '15001',
+      stateCode: '09',
+      municipalityCode: '017',
+      cityCode: '01',
+    },
+    '0410',
+  ),
   // Same name twice with different types: the lookup lists it once.
   row('52140', 'San Jerónimo Chicahualco', 'Pueblo', metepec, '0031'),
   row('52140', 'La Asunción', 'Barrio', metepec, '0032'),
   row('52140', 'La Asunción', 'Colonia', metepec, '0033'),
   row('52140', 'Bosques de la Cañada', 'Fraccionamiento', metepec, '0034'),
   row('52140', 'Álamos', 'Fraccionamiento', metepec, '0035'),
-  row('64000', 'Monterrey Centro', 'Colonia', {
-    municipality: 'Monterrey',
-    state: 'Nuevo León',
-    city: 'Monterrey',
-    office: '64001',
-    stateCode: '19',
-    municipalityCode: '039',
-    cityCode: '01',
-  }, '0001'),
-  row('71360', 'Santa María Peñoles', 'Pueblo', {
-    municipality: 'Santa María Peñoles',
-    state: 'Oaxaca',
-    city: '',
-    office: '71351',
-    stateCode: '20',
-    municipalityCode: '427',
-    cityCode: '',
-  }, '0001', 'Rural'),
-  row('76000', 'Centro', 'Colonia', {
-    municipality: 'Querétaro',
-    state: 'Querétaro',
-    city: 'Santiago de Querétaro',
-    office: '76001',
-    stateCode: '22',
-    municipalityCode: '014',
-    cityCode: '01',
-  }, '0001'),
-  row('97000', 'Mérida Centro', 'Colonia', {
-    municipality: 'Mérida',
-    state: 'Yucatán',
-    city: 'Mérida',
-    office: '97001',
-    stateCode: '31',
-    municipalityCode: '050',
-    cityCode: '01',
-  }, '0001'),
+  row(
+    '64000',
+    'Monterrey Centro',
+    'Colonia',
+    {
+      municipality: 'Monterrey',
+      state: 'Nuevo León',
+      city: 'Monterrey',
+      office: '64001',
+      stateCode: '19',
+      municipalityCode: '039',
+      cityCode: '01',
+    },
+    '0001',
+  ),
+  row(
+    '71360',
+    'Santa María Peñoles',
+    'Pueblo',
+    {
+      municipality: 'Santa María Peñoles',
+      state: 'Oaxaca',
+      city: '',
+      office: '71351',
+      stateCode: '20',
+      municipalityCode: '427',
+      cityCode: '',
+    },
+    '0001',
+    'Rural',
+  ),
+  row(
+    '76000',
+    'Centro',
+    'Colonia',
+    {
+      municipality: 'Querétaro',
+      state: 'Querétaro',
+      city: 'Santiago de Querétaro',
+      office: '76001',
+      stateCode: '22',
+      municipalityCode: '014',
+      cityCode: '01',
+    },
+    '0001',
+  ),
+  row(
+    '97000',
+    'Mérida Centro',
+    'Colonia',
+    {
+      municipality: 'Mérida',
+      state: 'Yucatán',
+      city: 'Mérida',
+      office: '97001',
+      stateCode: '31',
+      municipalityCode: '050',
+      cityCode: '01',
+    },
+    '0001',
+  ),
 ];
 
 /** What the tests and the demo may rely on in the sample catalogue. */
@@ -165,11 +206,38 @@ export const sampleCatalogueFacts = {
 } as const;
 
 const states = [
-  'Aguascalientes', 'Baja California', 'Baja California Sur', 'Campeche', 'Coahuila de Zaragoza', 'Colima',
-  'Chiapas', 'Chihuahua', 'Ciudad de México', 'Durango', 'Guanajuato', 'Guerrero', 'Hidalgo', 'Jalisco', 'México',
-  'Michoacán de Ocampo', 'Morelos', 'Nayarit', 'Nuevo León', 'Oaxaca', 'Puebla', 'Querétaro', 'Quintana Roo',
-  'San Luis Potosí', 'Sinaloa', 'Sonora', 'Tabasco', 'Tamaulipas', 'Tlaxcala', 'Veracruz de Ignacio de la Llave',
-  'Yucatán', 'Zacatecas',
+  'Aguascalientes',
+  'Baja California',
+  'Baja California Sur',
+  'Campeche',
+  'Coahuila de Zaragoza',
+  'Colima',
+  'Chiapas',
+  'Chihuahua',
+  'Ciudad de México',
+  'Durango',
+  'Guanajuato',
+  'Guerrero',
+  'Hidalgo',
+  'Jalisco',
+  'México',
+  'Michoacán de Ocampo',
+  'Morelos',
+  'Nayarit',
+  'Nuevo León',
+  'Oaxaca',
+  'Puebla',
+  'Querétaro',
+  'Quintana Roo',
+  'San Luis Potosí',
+  'Sinaloa',
+  'Sonora',
+  'Tabasco',
+  'Tamaulipas',
+  'Tlaxcala',
+  'Veracruz de Ignacio de la Llave',
+  'Yucatán',
+  'Zacatecas',
 ] as const;
 const syntheticTypes = [
   ['Colonia', 'Colonia Sintética'],
@@ -191,9 +259,7 @@ function* syntheticCodes(): Generator<string> {
   }
 }
 
-export const maxSampleRows =
-  handWrittenRows.length +
-  settlementsPerCode * (syntheticCodeCount - sampleCatalogueFacts.codes.filter((code) => code >= '10000').length);
+export const maxSampleRows = handWrittenRows.length + settlementsPerCode * (syntheticCodeCount - sampleCatalogueFacts.codes.filter((code) => code >= '10000').length);
 
 function syntheticRows(count: number): SampleRow[] {
   const rows: SampleRow[] = [];
@@ -229,8 +295,21 @@ export function samplePostalCodes(rows: number): string[] {
 
 function officialLine(r: SampleRow): string {
   return [
-    r.code, r.settlement, r.settlementType, r.municipality, r.state, r.city, r.office, r.stateCode, r.office, '',
-    r.settlementTypeCode, r.municipalityCode, r.settlementId, r.zone, r.cityCode,
+    r.code,
+    r.settlement,
+    r.settlementType,
+    r.municipality,
+    r.state,
+    r.city,
+    r.office,
+    r.stateCode,
+    r.office,
+    '',
+    r.settlementTypeCode,
+    r.municipalityCode,
+    r.settlementId,
+    r.zone,
+    r.cityCode,
   ].join('|');
 }
 

@@ -58,10 +58,7 @@ function hashingTap(hash: Hash): Transform {
   });
 }
 
-async function* decodeText(
-  bytes: AsyncIterable<Buffer>,
-  onEncoding: (encoding: CatalogueEncoding) => void,
-): AsyncGenerator<string> {
+async function* decodeText(bytes: AsyncIterable<Buffer>, onEncoding: (encoding: CatalogueEncoding) => void): AsyncGenerator<string> {
   let decoder: TextDecoder | undefined;
   let head: Buffer[] = [];
   let headLength = 0;
@@ -87,12 +84,7 @@ async function* decodeText(
     else yield start(true);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
-      throw new PostalImportError(
-        'El archivo empieza en UTF-8 pero más adelante tiene bytes que no son UTF-8: ' +
-          'guárdelo completo en UTF-8 o en Latin-1.',
-        {},
-        { cause: error },
-      );
+      throw new PostalImportError('El archivo empieza en UTF-8 pero más adelante tiene bytes que no son UTF-8: ' + 'guárdelo completo en UTF-8 o en Latin-1.', {}, { cause: error });
     }
     throw error;
   }
@@ -107,10 +99,7 @@ async function* decodeText(
 export async function openCatalogue(filePath: string): Promise<CatalogueSource> {
   const container = await sniffContainer(filePath);
   if (container === 'zip') {
-    throw new PostalImportError(
-      'El archivo es un ZIP (la descarga de Correos de México o un libro de Excel): ' +
-        'extraiga CPdescarga.txt e impórtelo.',
-    );
+    throw new PostalImportError('El archivo es un ZIP (la descarga de Correos de México o un libro de Excel): ' + 'extraiga CPdescarga.txt e impórtelo.');
   }
   const gzipped = container === 'gzip';
   const hash = createHash('sha256');
@@ -118,9 +107,7 @@ export async function openCatalogue(filePath: string): Promise<CatalogueSource> 
   let encoding: CatalogueEncoding | undefined;
   const ignore = () => {};
   const raw = createReadStream(filePath);
-  const bytes: Readable = gzipped
-    ? pipeline(raw, hashingTap(hash), createGunzip(), ignore)
-    : pipeline(raw, hashingTap(hash), ignore);
+  const bytes: Readable = gzipped ? pipeline(raw, hashingTap(hash), createGunzip(), ignore) : pipeline(raw, hashingTap(hash), ignore);
   const text = Readable.from(decodeText(bytes, (detected) => (encoding = detected)));
   const lines = createInterface({ input: text, crlfDelay: Infinity });
   return {

@@ -16,9 +16,7 @@ export async function idHolderName(db: Db, cipher: DataCipher, uuidTrx: string):
   const saved = await latestEvidence(db, cipher, uuidTrx, evidenceKind.userData);
   const payload = saved?.payload as { data_user?: unknown } | unknown[] | undefined;
   const list = Array.isArray(payload) ? payload : Array.isArray(payload?.data_user) ? payload.data_user : [];
-  const confirmed = (list as Array<{ description?: unknown; value?: unknown }>).find(
-    (d) => d.description === 'nombreCompleto' || d.description === 'nombre',
-  );
+  const confirmed = (list as Array<{ description?: unknown; value?: unknown }>).find((d) => d.description === 'nombreCompleto' || d.description === 'nombre');
   const front = await latestEvidence(db, cipher, uuidTrx, evidenceKind.idFront);
   const ocrData = (front?.payload as { ocrData?: Record<string, unknown> } | undefined)?.ocrData ?? {};
   const name: IdName = {};

@@ -24,7 +24,6 @@ export function nameTokens(name: string): string[] {
     .filter((w) => w.length >= 2 && !PARTICLES.has(w));
 }
 
-
 /** One misread letter allowed from 4 letters on, two from 8; short words must be exact. */
 export function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
@@ -39,9 +38,7 @@ export function sameWord(a: string, b: string): boolean {
  * says which they are (so a relative sharing both surnames does not match). Null when either name is unknown.
  */
 export function namesMatch(id: IdName, billName: string | undefined): boolean | null {
-  const idFull = id.nombreCompleto?.trim()
-    ? id.nombreCompleto
-    : [id.nombres, id.apellidoPaterno, id.apellidoMaterno].filter(Boolean).join(' ');
+  const idFull = id.nombreCompleto?.trim() ? id.nombreCompleto : [id.nombres, id.apellidoPaterno, id.apellidoMaterno].filter(Boolean).join(' ');
   const idWords = nameTokens(idFull ?? '');
   const billWords = nameTokens(billName ?? '');
   if (idWords.length === 0 || billWords.length === 0) return null;

@@ -38,10 +38,7 @@ export interface StoredProof {
   reading: ProofReading;
 }
 
-export type ProofResult =
-  | { kind: 'exhausted'; reason: 'exhausted' | 'in_use' }
-  | { kind: 'content_rejected'; message: string }
-  | { kind: 'stored'; proof: StoredProof; attemptsLeft: number };
+export type ProofResult = { kind: 'exhausted'; reason: 'exhausted' | 'in_use' } | { kind: 'content_rejected'; message: string } | { kind: 'stored'; proof: StoredProof; attemptsLeft: number };
 
 /** The proof's counter: a refusal once the attempts are used does not lock again (only the last failure locks). */
 export function proofCounter(params: readonly GrantorParam[]): AttemptCounter {
@@ -100,10 +97,7 @@ async function storeOnce({ db, cipher, blobs, ocr }: ProofDeps, request: ProofRe
     await blobs.delete(stored.key).catch((err: unknown) => request.log.error({ err, blobKey: stored.key }, 'could not remove an unrecorded blob'));
     throw error;
   }
-  request.log.info(
-    { grantorId: request.grantorId, uuidTrx: request.uuidTrx, evidenceId, type: file.sniffedType, size: stored.size },
-    'proof of address stored',
-  );
+  request.log.info({ grantorId: request.grantorId, uuidTrx: request.uuidTrx, evidenceId, type: file.sniffedType, size: stored.size }, 'proof of address stored');
   const reading = await readProof(ocr, {
     image: file.buffer,
     contentType: file.sniffedType,

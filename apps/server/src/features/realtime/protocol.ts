@@ -4,11 +4,7 @@ import type { RealtimeResult } from './handlers.js';
 /** Larger data-channel messages are refused unread (the start message is well under 2 KB). */
 export const maxChannelMessageBytes = 16 * 1024;
 
-export type ChannelMessage =
-  | { kind: 'start'; message: RealtimeStartMessage }
-  | { kind: 'finish' }
-  | { kind: 'ping' }
-  | { kind: 'invalid'; reason: string };
+export type ChannelMessage = { kind: 'start'; message: RealtimeStartMessage } | { kind: 'finish' } | { kind: 'ping' } | { kind: 'invalid'; reason: string };
 
 function describeIssues(issues: { path: PropertyKey[]; message: string }[]): string {
   const described = issues.slice(0, 5).map((issue) => (issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message));

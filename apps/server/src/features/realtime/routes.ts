@@ -34,7 +34,11 @@ async function authorizeLinkMessage(links: LinkContext, message: RealtimeStartMe
 }
 
 /** Who may open a connection: the transaction of the headers, by its grantor's key or by the result link's credential. */
-async function authorizeConnection(db: Deps['db'], links: LinkContext, headers: { transaccion: string; cliente: string; apikey?: string | undefined; 'x-consumer-custom-id'?: string | undefined }): Promise<RealtimeAuth> {
+async function authorizeConnection(
+  db: Deps['db'],
+  links: LinkContext,
+  headers: { transaccion: string; cliente: string; apikey?: string | undefined; 'x-consumer-custom-id'?: string | undefined },
+): Promise<RealtimeAuth> {
   const credential = headers['x-consumer-custom-id'];
   if (credential) {
     return authorizeLinkMessage(links, { key: credential, transaccion: headers.transaccion, cliente: headers.cliente } as RealtimeStartMessage);

@@ -86,9 +86,11 @@ export class RecordingSession {
       });
     }
     peer.channel.onMessage.subscribe((data) => {
-      this.queue = this.queue.then(() => this.onMessage(data)).catch((err: unknown) => {
-        services.log.error({ err, connectionId: id }, 'real-time message handling failed');
-      });
+      this.queue = this.queue
+        .then(() => this.onMessage(data))
+        .catch((err: unknown) => {
+          services.log.error({ err, connectionId: id }, 'real-time message handling failed');
+        });
     });
     peer.pc.connectionStateChange.subscribe((state) => {
       if (state === 'failed' || state === 'closed') services.onPeerGone(id);
@@ -205,7 +207,10 @@ export class RecordingSession {
     await this.recorder.stop();
     let result: RealtimeResult;
     try {
-      const size = await stat(this.file).then((s) => s.size, () => 0);
+      const size = await stat(this.file).then(
+        (s) => s.size,
+        () => 0,
+      );
       const missing = this.receivingKinds().filter((kind) => !this.packets.get(kind));
       if (size === 0 || missing.length > 0) {
         result = errorReply(400, `No ${missing.join(' or ') || 'media'} was received before finish_record`, errorTexts.watchdog);

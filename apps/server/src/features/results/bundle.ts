@@ -42,7 +42,10 @@ function zipOf(entries: { path: string; data: Buffer }[], mtime: Date): Promise<
     const zip = new yazl.ZipFile();
     for (const entry of entries) zip.addBuffer(entry.data, entry.path, { mtime, compress: !/\.(pdf|png|jpg|webp|webm|mp4)$/.test(entry.path) });
     const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c)).on('error', reject).on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('error', reject)
+      .on('end', () => resolve(Buffer.concat(chunks)));
     zip.end();
   });
 }

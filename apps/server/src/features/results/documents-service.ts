@@ -32,15 +32,13 @@ export function folioOf(uuidUser: string): string {
 
 /** Spec §2 placeholders {OTORGANTE}, {USUARIO}, {enter}, filled as the flow fills them (apps/web terms.ts). */
 export function fillConsent(params: readonly GrantorParam[], kind: 'CLAUSULA' | 'AUTORIZACION', grantorName: string, userName: string): ConsentText {
-  const fill = (template: string) =>
-    template.replaceAll('{OTORGANTE}', grantorName).replaceAll('{USUARIO}', userName).replaceAll('{enter}', '\n');
+  const fill = (template: string) => template.replaceAll('{OTORGANTE}', grantorName).replaceAll('{USUARIO}', userName).replaceAll('{enter}', '\n');
   return {
     title: fill(paramValue(params, `TITULO_${kind}`)),
     text: fill(paramValue(params, `TEXTO_${kind}`)),
     version: paramValue(params, `VERSION_${kind}`),
   };
 }
-
 
 /** A value the person typed instead of confirming what was read from the ID, so marked for the lender. */
 export function typedValue(value: string): string {
@@ -105,10 +103,7 @@ function acceptanceDetail(dato: string): string | undefined {
   try {
     const parsed = JSON.parse(dato) as { version?: unknown; sha256?: unknown };
     if (typeof parsed !== 'object' || parsed === null) return undefined;
-    const parts = [
-      typeof parsed.version === 'string' ? `versión ${parsed.version}` : '',
-      typeof parsed.sha256 === 'string' ? `SHA-256 del texto ${parsed.sha256.slice(0, 16)}…` : '',
-    ].filter(Boolean);
+    const parts = [typeof parsed.version === 'string' ? `versión ${parsed.version}` : '', typeof parsed.sha256 === 'string' ? `SHA-256 del texto ${parsed.sha256.slice(0, 16)}…` : ''].filter(Boolean);
     return parts.length > 0 ? parts.join(', ') : 'datos registrados';
   } catch {
     return undefined;
@@ -120,7 +115,10 @@ const typedFieldsPrefix = 'Datos escritos por la persona: ';
 
 function readableDescription(description: string | undefined): string | undefined {
   if (!description?.startsWith(typedFieldsPrefix)) return description;
-  const names = description.slice(typedFieldsPrefix.length).split(',').map((name) => labelOf(userDatumLabel, name.trim()));
+  const names = description
+    .slice(typedFieldsPrefix.length)
+    .split(',')
+    .map((name) => labelOf(userDatumLabel, name.trim()));
   return `${typedFieldsPrefix}${names.join(', ')}`;
 }
 
@@ -144,8 +142,18 @@ function trailDetail(payload: Record<string, unknown>): string {
 /** The lifecycle and audit events as people read them (Spanish step, source and detail), oldest first. */
 export function transactionTrail(lifecycle: StoredEvent[], audit: StoredEvent[]): { at: string; source: string; step: string; detail: string }[] {
   return [
-    ...lifecycle.map((e) => ({ at: e.receivedAt, source: trailSourceLabel.lifecycle, step: labelOf(stepLabel, String((e.payload as { step?: string }).step ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
-    ...audit.map((e) => ({ at: e.receivedAt, source: trailSourceLabel.audit, step: labelOf(stepLabel, String((e.payload as { paso?: string }).paso ?? '')), detail: trailDetail(e.payload as Record<string, unknown>) })),
+    ...lifecycle.map((e) => ({
+      at: e.receivedAt,
+      source: trailSourceLabel.lifecycle,
+      step: labelOf(stepLabel, String((e.payload as { step?: string }).step ?? '')),
+      detail: trailDetail(e.payload as Record<string, unknown>),
+    })),
+    ...audit.map((e) => ({
+      at: e.receivedAt,
+      source: trailSourceLabel.audit,
+      step: labelOf(stepLabel, String((e.payload as { paso?: string }).paso ?? '')),
+      detail: trailDetail(e.payload as Record<string, unknown>),
+    })),
   ].sort((a, b) => a.at.localeCompare(b.at));
 }
 
@@ -156,7 +164,12 @@ export interface TransactionRef {
 }
 
 /** Everything the documents show, read from the transaction's evidence, events and the grantor's parameters. */
-export async function gatherDocumentsInput(deps: DocumentsDeps, trx: TransactionRef, now: Date = new Date(), extra: { userData?: Array<[string, string, true?]> } = {}): Promise<{ input: DocumentsInput; score: ScoreResult; params: GrantorParam[] }> {
+export async function gatherDocumentsInput(
+  deps: DocumentsDeps,
+  trx: TransactionRef,
+  now: Date = new Date(),
+  extra: { userData?: Array<[string, string, true?]> } = {},
+): Promise<{ input: DocumentsInput; score: ScoreResult; params: GrantorParam[] }> {
   const { db, cipher, blobs } = deps;
   const grantor = await findGrantorById(db, trx.grantorId);
   if (!grantor) throw new Error(`grantor ${trx.grantorId} not found`);

@@ -43,10 +43,7 @@ export function resultMailText(p: EmailJobPayload): { subject: string; blocks: M
   const greeting = 'Hola:';
   const link: MailBlock[] =
     p.pdfTokenUrl && p.fecha
-      ? [
-          `Puedes consultar tu documento una sola vez, hasta el ${longDate(p.fecha)}; te pediremos confirmar tu identidad con tu rostro.`,
-          { link: p.pdfTokenUrl, label: 'Consultar mi documento' },
-        ]
+      ? [`Puedes consultar tu documento una sola vez, hasta el ${longDate(p.fecha)}; te pediremos confirmar tu identidad con tu rostro.`, { link: p.pdfTokenUrl, label: 'Consultar mi documento' }]
       : [];
   const closing = [`Folio: ${folio}.`, `Este correo fue enviado por ${p.grantorName}. Si no reconoces esta solicitud, ignóralo.`];
   switch (p.flag) {
@@ -75,9 +72,7 @@ export function mailText(blocks: MailBlock[]): string {
 
 /** The HTML part: a link is an anchor with a short label, not a 600-character address in the text. */
 export function mailHtml(blocks: MailBlock[]): string {
-  return blocks
-    .map((block) => (typeof block === 'string' ? `<p>${escapeHtml(block)}</p>` : `<p><a href="${escapeHtml(block.link)}">${escapeHtml(block.label)}</a></p>`))
-    .join('\n');
+  return blocks.map((block) => (typeof block === 'string' ? `<p>${escapeHtml(block)}</p>` : `<p><a href="${escapeHtml(block.link)}">${escapeHtml(block.label)}</a></p>`)).join('\n');
 }
 
 export function emailJobHandler(deps: { db: Db; cipher: DataCipher; blobs: BlobStore; mailer: Mailer }) {

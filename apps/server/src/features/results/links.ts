@@ -59,11 +59,7 @@ export function pdfTokenUrl(baseUrl: string, subject: LinkSubject, fecha: number
 }
 
 /** Records a new link (state issued, or verified when the customer has just proved their presence). */
-export async function issueResultLink(
-  ctx: LinkContext,
-  subject: LinkSubject & { document: ResultDocument; expiresAt: Date; verified?: boolean },
-  now: Date = new Date(),
-): Promise<IssuedLink> {
+export async function issueResultLink(ctx: LinkContext, subject: LinkSubject & { document: ResultDocument; expiresAt: Date; verified?: boolean }, now: Date = new Date()): Promise<IssuedLink> {
   if (subject.expiresAt.getTime() <= now.getTime()) throw new Error('a result link must expire in the future');
   const linkId = uuidv7(now.getTime());
   await ctx.db
@@ -189,11 +185,7 @@ async function linkUrlOf(ctx: LinkContext, row: LinkRow): Promise<VerifiedLink> 
  * the user's newest open link of the transaction (or the named link) verified and returns the download URL.
  * Refuses (LinkRefusedError) when there is no open link, it expired, or it was already consulted.
  */
-export async function verifyResultLink(
-  ctx: LinkContext,
-  request: { uuidUser: string; uuidTrx?: string; linkId?: string },
-  now: Date = new Date(),
-): Promise<VerifiedLink> {
+export async function verifyResultLink(ctx: LinkContext, request: { uuidUser: string; uuidTrx?: string; linkId?: string }, now: Date = new Date()): Promise<VerifiedLink> {
   let query = ctx.db.selectFrom('result_links').selectAll().where('uuid_user', '=', request.uuidUser.toLowerCase());
   if (request.uuidTrx) query = query.where('uuid_trx', '=', request.uuidTrx.toLowerCase());
   if (request.linkId) query = query.where('id', '=', request.linkId);
@@ -203,16 +195,9 @@ export async function verifyResultLink(
   const row = open[0];
   if (!row) {
     const consumed = rows.some((r) => r.state === 'consumed');
-    throw consumed
-      ? new LinkRefusedError(410, 'The document of this link was already consulted', 'consumed')
-      : new LinkRefusedError(410, 'The result link expired', 'expired');
+    throw consumed ? new LinkRefusedError(410, 'The document of this link was already consulted', 'consumed') : new LinkRefusedError(410, 'The result link expired', 'expired');
   }
-  await ctx.db
-    .updateTable('result_links')
-    .set({ state: 'verified', verified_at: now.toISOString() })
-    .where('id', '=', row.id)
-    .where('state', '=', 'issued')
-    .execute();
+  await ctx.db.updateTable('result_links').set({ state: 'verified', verified_at: now.toISOString() }).where('id', '=', row.id).where('state', '=', 'issued').execute();
   return linkUrlOf(ctx, row);
 }
 

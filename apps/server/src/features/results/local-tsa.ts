@@ -63,7 +63,10 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
 }
 
 function pem(label: string, der: Buffer): string {
-  const body = der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const body = der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
 }
 

@@ -9,10 +9,7 @@ import type {} from './tables.js';
  * only resend to it, at most `resends` times. Taken in one statement, so concurrent calls and several nodes sharing
  * PostgreSQL never send more.
  */
-export type EmailClaim =
-  | { kind: 'first' | 'resend'; sends: number }
-  | { kind: 'other_address' }
-  | { kind: 'exhausted'; sends: number };
+export type EmailClaim = { kind: 'first' | 'resend'; sends: number } | { kind: 'other_address' } | { kind: 'exhausted'; sends: number };
 
 const context = (uuidTrx: string) => `result_emails:${uuidTrx}`;
 
@@ -50,5 +47,10 @@ export async function claimResultEmail(db: Db, cipher: DataCipher, uuidTrx: stri
 
 /** Gives back a send whose e-mail could not be queued (the server failed, not the caller). */
 export async function releaseResultEmail(db: Db, uuidTrx: string): Promise<void> {
-  await db.updateTable('result_emails').set((eb) => ({ sends: eb('sends', '-', 1) })).where('uuid_trx', '=', uuidTrx).where('sends', '>', 0).execute();
+  await db
+    .updateTable('result_emails')
+    .set((eb) => ({ sends: eb('sends', '-', 1) }))
+    .where('uuid_trx', '=', uuidTrx)
+    .where('sends', '>', 0)
+    .execute();
 }

@@ -178,11 +178,7 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
         // Served only by the request that wins the one consultation.
         if (!(await consumeLink(db, link.linkId, now))) throw new HttpError(410, 'The document of this link was already consulted');
         request.log.info({ grantorId: link.grantorId, uuidTrx: link.uuidTrx, linkId: link.linkId, document: link.document }, 'result link consulted');
-        return reply
-          .header('cache-control', 'no-store')
-          .header('content-disposition', `attachment; filename="pdf_${link.document}.pdf"`)
-          .type('application/pdf')
-          .send(pdf.buffer);
+        return reply.header('cache-control', 'no-store').header('content-disposition', `attachment; filename="pdf_${link.document}.pdf"`).type('application/pdf').send(pdf.buffer);
       } catch (error) {
         if (error instanceof LinkRefusedError) throw new HttpError(error.statusCode, error.message);
         throw error;
@@ -311,5 +307,4 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       };
     },
   });
-
 }

@@ -163,11 +163,7 @@ function validityRule(front: IdReadFacts | undefined, now: Date): Draft {
   return failed(rule, 'red', `Identificación vencida (${value}).`);
 }
 
-function checkRule(
-  rule: ScoreRule,
-  label: string,
-  check: CurpCheck | IneCheck | undefined,
-): Draft {
+function checkRule(rule: ScoreRule, label: string, check: CurpCheck | IneCheck | undefined): Draft {
   if (!check) return missing(rule, 'yellow', `${label}: no se realizó.`);
   const failures = check.checks.filter((c) => !c.passed).map((c) => `${c.rule} (${c.detail})`);
   if (check.outcome === 'passed') return passed(rule, `${label}: correcta.`, check.source);
@@ -246,9 +242,7 @@ export function scoreTransaction(facts: ScoreFacts, settings: ScoreSettings, now
   if (settings.ineEnabled && (facts.front?.documentType === 'INE' || facts.ine)) drafts.push(checkRule(scoreRules.ine, 'Validación de la credencial INE', facts.ine));
   drafts.push(...faceRules(facts.face, settings.minFaceScore), proofRule(facts.proof, settings.proofRequired ?? true));
   drafts.push(
-    facts.locked
-      ? failed(scoreRules.attempts, 'red', 'La transacción está bloqueada por intentos agotados o una finalización fallida.')
-      : passed(scoreRules.attempts, 'Sin bloqueo por intentos.'),
+    facts.locked ? failed(scoreRules.attempts, 'red', 'La transacción está bloqueada por intentos agotados o una finalización fallida.') : passed(scoreRules.attempts, 'Sin bloqueo por intentos.'),
   );
 
   const rules = drafts.map((d) => applySettings(d, settings));

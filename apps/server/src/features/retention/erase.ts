@@ -75,7 +75,11 @@ export interface MediaItem {
  */
 export async function purgeMedia(ctx: EraseContext, item: MediaItem, reason: EraseReason, now: Date, requestId?: string): Promise<void> {
   const hash = item.sha256 ?? sha256(item.blobKey);
-  await writeTombstones(ctx.db, [{ id: `media:${item.id}`, uuidTrx: item.uuidTrx, grantorId: item.grantorId, kind: item.kind, sha256: hash, blobKey: item.blobKey, reason, requestId: requestId ?? null }], now);
+  await writeTombstones(
+    ctx.db,
+    [{ id: `media:${item.id}`, uuidTrx: item.uuidTrx, grantorId: item.grantorId, kind: item.kind, sha256: hash, blobKey: item.blobKey, reason, requestId: requestId ?? null }],
+    now,
+  );
   await ctx.blobs.delete(item.blobKey);
   await ctx.db.updateTable('evidence').set({ blob_key: null }).where('id', '=', item.id).execute();
 }

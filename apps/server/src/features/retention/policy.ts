@@ -16,15 +16,7 @@ export const defaultRetentionPolicy: RetentionPolicy = { biometricDays: 90, file
 export const policyLimits = { biometricDays: { min: 1, max: 3650 }, fileYears: { min: 1, max: 30 } } as const;
 
 /** Biometric media: the evidence kinds whose blob is a face, an ID image or a video of either. */
-export const biometricEvidenceKinds = [
-  'ocr_frente',
-  'ocr_reverso',
-  'ocr_reverso_rechazado',
-  'rostro_identificacion',
-  'video_token',
-  'grabacion_tiempo_real',
-  'holograma',
-] as const;
+export const biometricEvidenceKinds = ['ocr_frente', 'ocr_reverso', 'ocr_reverso_rechazado', 'rostro_identificacion', 'video_token', 'grabacion_tiempo_real', 'holograma'] as const;
 
 /** Why a policy is refused, or null. */
 export function policyProblem(policy: RetentionPolicy): string | null {

@@ -40,14 +40,7 @@ async function subjectTransactions(db: Db, cipher: DataCipher, grantorId: string
   const curp = normaliseCurpTerm(subject.curp);
   if (!/^[A-Z0-9]{18}$/.test(curp)) throw new RequestError('a CURP has 18 letters and digits');
   const hmac = blindTerm(cipher, grantorId, 'curp', curp);
-  const rows = await db
-    .selectFrom('console_search_terms')
-    .select('uuid_trx')
-    .distinct()
-    .where('grantor_id', '=', grantorId)
-    .where('kind', '=', 'curp')
-    .where('term_hmac', '=', hmac)
-    .execute();
+  const rows = await db.selectFrom('console_search_terms').select('uuid_trx').distinct().where('grantor_id', '=', grantorId).where('kind', '=', 'curp').where('term_hmac', '=', hmac).execute();
   return { stored: hmac, trx: rows.map((r) => r.uuid_trx).sort() };
 }
 

@@ -93,7 +93,12 @@ export function retentionSweepHandler(deps: EraseContext & { cipher: DataCipher 
     await scheduleSweep(deps.db, deps.cipher, new Date(now.getTime() + sweepIntervalMs), job.id);
     const result = await runRetentionSweep(deps, now);
     if (result.more) {
-      await deps.db.updateTable('jobs').set({ run_at: new Date(now.getTime() + catchUpMs).toISOString() }).where('kind', '=', retentionSweepJobKind).where('state', '=', 'pending').execute();
+      await deps.db
+        .updateTable('jobs')
+        .set({ run_at: new Date(now.getTime() + catchUpMs).toISOString() })
+        .where('kind', '=', retentionSweepJobKind)
+        .where('state', '=', 'pending')
+        .execute();
     }
     log.info({ ...result }, 'retention sweep');
   };

@@ -63,14 +63,7 @@ export async function deleteCode(db: Db, id: string): Promise<void> {
 
 /** The transaction's newest code sent to this number. */
 export async function latestCode(db: Db, uuidTrx: string, phoneHash: string): Promise<SmsCodeRow | undefined> {
-  const row = await db
-    .selectFrom('sms_codes')
-    .selectAll()
-    .where('uuid_trx', '=', uuidTrx)
-    .where('phone_hash', '=', phoneHash)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom('sms_codes').selectAll().where('uuid_trx', '=', uuidTrx).where('phone_hash', '=', phoneHash).orderBy('id', 'desc').limit(1).executeTakeFirst();
   if (!row) return undefined;
   return {
     id: row.id,
@@ -106,13 +99,6 @@ export async function setCodeState(db: Db, id: string, state: 'verified' | 'exha
 
 /** Whether the credit-history consent was accepted in this transaction (its audit event, like /terminos). */
 export async function creditConsentAccepted(db: Db, uuidTrx: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('audit_events')
-    .select('id')
-    .where('uuid_trx', '=', uuidTrx)
-    .where('paso', '=', 'consulta_historial')
-    .where('tipo', '=', 'Aceptación')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom('audit_events').select('id').where('uuid_trx', '=', uuidTrx).where('paso', '=', 'consulta_historial').where('tipo', '=', 'Aceptación').limit(1).executeTakeFirst();
   return row !== undefined;
 }

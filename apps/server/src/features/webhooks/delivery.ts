@@ -33,7 +33,8 @@ export function webhookJobHandler(deps: { db: Db; cipher: DataCipher; timeoutMs?
       await response.body?.cancel();
       if (statusCode < 200 || statusCode > 299) error = `the receiver answered ${statusCode}`;
     } catch (failure) {
-      error = failure instanceof Error && failure.name === 'TimeoutError' ? 'no answer within the timeout' : `could not reach the receiver: ${failure instanceof Error ? failure.message : String(failure)}`;
+      error =
+        failure instanceof Error && failure.name === 'TimeoutError' ? 'no answer within the timeout' : `could not reach the receiver: ${failure instanceof Error ? failure.message : String(failure)}`;
     }
     await recordDelivery(deps.db, { endpointId, eventId: event.id, eventType: event.type, attempt: job.attempts, statusCode, durationMs: performance.now() - started, error });
     if (error) throw new Error(error);

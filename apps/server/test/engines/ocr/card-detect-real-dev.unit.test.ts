@@ -9,8 +9,7 @@ import { REAL_DEV, realDevPresent, uploadable } from '../../support/real-dev.js'
 const present = realDevPresent();
 if (!present) console.log(`real-dev card-finding tests skipped: ${REAL_DEV} is absent`);
 
-const straightened = async (file: string) =>
-  straighten(await uploadable(await readFile(path.join(REAL_DEV, file))), { cardWidth: 1000 });
+const straightened = async (file: string) => straighten(await uploadable(await readFile(path.join(REAL_DEV, file))), { cardWidth: 1000 });
 
 describe.skipIf(!present)('card finding on real photos', () => {
   it('takes the infrared passport page, which fills the frame and is lit unevenly, whole (no card edge cutting its MRZ)', async () => {

@@ -15,8 +15,7 @@ describe('classify', () => {
     expect(mrzDocument(['IDMEX5338842371<<3447342242468'])).toEqual({ documentType: 'INE', side: 'back' });
     expect(mrzDocument(['I<PER56440282<9<<<<<<<<<<<<<<<'])).toEqual({ documentType: 'DNI_PERU', side: 'back' });
     expect(mrzDocument(['P<MEXAGUILAR<BRISENO<<JOAQUIN<<<<<<<<<<<<<<<'])).toEqual({ documentType: 'PASAPORTE', side: 'front' });
-    expect(classify({ text: 'CREDENCIAL PARA VOTAR', mrzLines: ['IDMEX5338842371<<3447342242468'], declaredSide: 'front' }))
-      .toEqual({ documentType: 'INE', side: 'back' });
+    expect(classify({ text: 'CREDENCIAL PARA VOTAR', mrzLines: ['IDMEX5338842371<<3447342242468'], declaredSide: 'front' })).toEqual({ documentType: 'INE', side: 'back' });
   });
 
   it('reads passports and FMMs as fronts whatever side was declared', () => {

@@ -19,12 +19,15 @@ function read(...lines: string[]): RawRead {
     lines: lines.map((line) => {
       y += 60;
       let x = 0;
-      const words = line.split(' ').filter(Boolean).map((token) => {
-        const [text = '', conf] = token.split('@');
-        const box = { x0: x, y0: y, x1: x + text.length * 20, y1: y + 40 };
-        x = box.x1 + 20;
-        return { text, confidence: conf ? Number(conf) : 90, box, symbols: [] };
-      });
+      const words = line
+        .split(' ')
+        .filter(Boolean)
+        .map((token) => {
+          const [text = '', conf] = token.split('@');
+          const box = { x0: x, y0: y, x1: x + text.length * 20, y1: y + 40 };
+          x = box.x1 + 20;
+          return { text, confidence: conf ? Number(conf) : 90, box, symbols: [] };
+        });
       return { text: words.map((w) => w.text).join(' '), confidence: 90, box: { x0: 0, y0: y, x1: x, y1: y + 40 }, words };
     }),
   };
@@ -40,8 +43,13 @@ function input(reads: Record<string, RawRead>, extra: Partial<ParseInput> = {}):
 function mrzResult(lines: string[]): MrzResult {
   const check = checkMrz(lines);
   return {
-    format: lines.length === 2 ? 'TD3' : 'TD1', lines, valid: check.valid, checkDigits: check.checkDigits,
-    fields: check.fields, located: true, attempts: 1,
+    format: lines.length === 2 ? 'TD3' : 'TD1',
+    lines,
+    valid: check.valid,
+    checkDigits: check.checkDigits,
+    fields: check.fields,
+    located: true,
+    attempts: 1,
   };
 }
 
@@ -105,7 +113,12 @@ describe('INE front', () => {
 describe('parseIneAddress', () => {
   it('splits street and number, colonia and postal code, municipality and state', () => {
     expect(parseIneAddress(['C 5 DE MAYO 1O2', 'COL NIÑOS HEROES 44100', 'SAN NICOLAS DE LOS GARZA, N.L.'])).toEqual({
-      calle: 'C 5 DE MAYO', numero: '102', colonia: 'NIÑOS HEROES', cp: '44100', municipio: 'SAN NICOLAS DE LOS GARZA', estado: 'N.L.',
+      calle: 'C 5 DE MAYO',
+      numero: '102',
+      colonia: 'NIÑOS HEROES',
+      cp: '44100',
+      municipio: 'SAN NICOLAS DE LOS GARZA',
+      estado: 'N.L.',
     });
   });
 });
@@ -155,8 +168,15 @@ describe('passport', () => {
     const parsed = passportFront.parse(input(reads, { mrz: mrzResult(lines) }));
     expect(parsed.ocrData).toMatchObject({
       // Letters as printed and read: no accent is added to JOAQUIN.
-      nombreCompleto: 'JOAQUIN AGUILAR BRISEÑO', apellidoPaterno: 'AGUILAR', apellidoMaterno: 'BRISEÑO', nombres: 'JOAQUIN',
-      fechaNacimiento: '22/12/2001', sexo: 'M', curp: 'AUBJ011222HOCGRQK1', vigencia: '18/06/2027', identificacionPasaporte: true,
+      nombreCompleto: 'JOAQUIN AGUILAR BRISEÑO',
+      apellidoPaterno: 'AGUILAR',
+      apellidoMaterno: 'BRISEÑO',
+      nombres: 'JOAQUIN',
+      fechaNacimiento: '22/12/2001',
+      sexo: 'M',
+      curp: 'AUBJ011222HOCGRQK1',
+      vigencia: '18/06/2027',
+      identificacionPasaporte: true,
     });
     expect(parsed.ocrBack).toEqual({ cadena: lines.join('\n'), nombreCompletoMRZ: 'JOAQUIN AGUILAR BRISENO' });
     expect(parsed.extra).toEqual({ numeroPasaporte: 'G50939545', nacionalidad: 'MEXICANA', fechaExpedicion: '19/06/2021' });
@@ -178,12 +198,24 @@ describe('Peru DNI and FMM', () => {
   });
 
   it('parses the DNI front', () => {
-    const parsed = dniPeruFront.parse(input({
-      dni: read('56440282 - 1'), apellidoPaterno: read('QUISPE'), apellidoMaterno: read('CONDORI'), nombres: read('WILFREDO'),
-      fechaNacimiento: read('02 07 2006'), sexo: read('M'), fechaEmision: read('31 08 2025'), fechaCaducidad: read('31 08 2033'),
-    }));
+    const parsed = dniPeruFront.parse(
+      input({
+        dni: read('56440282 - 1'),
+        apellidoPaterno: read('QUISPE'),
+        apellidoMaterno: read('CONDORI'),
+        nombres: read('WILFREDO'),
+        fechaNacimiento: read('02 07 2006'),
+        sexo: read('M'),
+        fechaEmision: read('31 08 2025'),
+        fechaCaducidad: read('31 08 2033'),
+      }),
+    );
     expect(parsed.ocrData).toMatchObject({
-      nombreCompleto: 'WILFREDO QUISPE CONDORI', dni: '56440282', fechaNacimiento: '02/07/2006', sexo: 'M', vigencia: '31/08/2033',
+      nombreCompleto: 'WILFREDO QUISPE CONDORI',
+      dni: '56440282',
+      fechaNacimiento: '02/07/2006',
+      sexo: 'M',
+      vigencia: '31/08/2033',
       documentoNacionalPeru: true,
     });
     expect(parsed.warnings).toEqual([]);
@@ -194,13 +226,29 @@ describe('Peru DNI and FMM', () => {
     const card: RawImage = { ...blankCard, data: Buffer.alloc(2000 * 1294, 235), height: 1294 };
     for (let y = 465; y < 490; y++) for (let x = 910; x < 935; x++) card.data[y * 2000 + x] = 20;
     expect(tickedSex(card)).toBe('M');
-    const parsed = fmm.parse(input({
-      apellidoPaterno: read('JOHNSON'), apellidoMaterno: read(), nombres: read('ROBERT ALAN'), nacionalidad: read('ESTADOUNIDENSE'),
-      fechaNacimiento: read('01/02/1971'), pasaporte: read('A12345678'), paisResidencia: read('ESTADOS UNIDOS'),
-      fechaEntrada: read('26/11/2026'), dias: read('7'), folio: read('4769136557'),
-    }, { card }));
+    const parsed = fmm.parse(
+      input(
+        {
+          apellidoPaterno: read('JOHNSON'),
+          apellidoMaterno: read(),
+          nombres: read('ROBERT ALAN'),
+          nacionalidad: read('ESTADOUNIDENSE'),
+          fechaNacimiento: read('01/02/1971'),
+          pasaporte: read('A12345678'),
+          paisResidencia: read('ESTADOS UNIDOS'),
+          fechaEntrada: read('26/11/2026'),
+          dias: read('7'),
+          folio: read('4769136557'),
+        },
+        { card },
+      ),
+    );
     expect(parsed.ocrData).toMatchObject({
-      nombreCompleto: 'ROBERT ALAN JOHNSON', apellidoMaterno: '', sexo: 'M', fechaNacimiento: '01/02/1971', vigencia: '02/12/2026',
+      nombreCompleto: 'ROBERT ALAN JOHNSON',
+      apellidoMaterno: '',
+      sexo: 'M',
+      fechaNacimiento: '01/02/1971',
+      vigencia: '02/12/2026',
     });
     expect(parsed.extra.folio).toBe('4769136557');
   });

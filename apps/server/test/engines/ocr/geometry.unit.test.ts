@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectCard, edgeSteps, otsuThreshold, robustLineFit, type GreyImage } from '../../../src/engines/ocr/card-detect.js';
-import {
-  applyHomography, isPlausibleCardQuad, topEdgeAngleDeg, unitSquareToQuad, warpQuad, type Quad,
-} from '../../../src/engines/ocr/homography.js';
+import { applyHomography, isPlausibleCardQuad, topEdgeAngleDeg, unitSquareToQuad, warpQuad, type Quad } from '../../../src/engines/ocr/homography.js';
 import { locateMrzBand } from '../../../src/engines/ocr/mrz-locate.js';
 
 /** A bright card (the quad) on a dark table, antialiasing left out. */
@@ -21,7 +19,12 @@ function photo(width: number, height: number, quad: Quad): GreyImage {
 }
 
 describe('card detection', () => {
-  const quad: Quad = [[120, 90], [520, 60], [545, 320], [140, 345]];
+  const quad: Quad = [
+    [120, 90],
+    [520, 60],
+    [545, 320],
+    [140, 345],
+  ];
 
   it('finds the corners of a tilted card to within a pixel or two', () => {
     const found = detectCard(photo(640, 400, quad));
@@ -40,7 +43,11 @@ describe('card detection', () => {
   it('takes no shading boundary for a card edge: a page that fills the frame under uneven light is no card', () => {
     // Bright where the light falls, fading towards the frame (an infrared scan, a phone's vignetting): Otsu
     // splits the page into a lit and a shaded part, whose boundary has no brightness step across it.
-    for (const [strength, centreY] of [[150, 0.1], [260, 0.3], [400, 0.1]] as const) {
+    for (const [strength, centreY] of [
+      [150, 0.1],
+      [260, 0.3],
+      [400, 0.1],
+    ] as const) {
       const width = 640;
       const height = 450;
       const data = new Uint8Array(width * height);
@@ -65,7 +72,14 @@ describe('card detection', () => {
   });
 
   it('thresholds between the two populations', () => {
-    const t = otsuThreshold(photo(200, 100, [[20, 20], [180, 20], [180, 80], [20, 80]]));
+    const t = otsuThreshold(
+      photo(200, 100, [
+        [20, 20],
+        [180, 20],
+        [180, 80],
+        [20, 80],
+      ]),
+    );
     expect(t).toBeGreaterThanOrEqual(40);
     expect(t).toBeLessThan(225);
   });
@@ -81,20 +95,42 @@ describe('card detection', () => {
 
 describe('homography and warp', () => {
   it('maps the unit square onto the quad', () => {
-    const quad: Quad = [[10, 20], [110, 15], [120, 90], [5, 95]];
+    const quad: Quad = [
+      [10, 20],
+      [110, 15],
+      [120, 90],
+      [5, 95],
+    ];
     const m = unitSquareToQuad(quad);
-    const corners: Array<[number, number]> = [[0, 0], [1, 0], [1, 1], [0, 1]];
+    const corners: Array<[number, number]> = [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+    ];
     corners.forEach(([u, v], i) => {
       const [x, y] = applyHomography(m, u, v);
       expect(x).toBeCloseTo(quad[i]![0], 6);
       expect(y).toBeCloseTo(quad[i]![1], 6);
     });
     expect(isPlausibleCardQuad(quad)).toBe(true);
-    expect(isPlausibleCardQuad([[0, 0], [100, 0], [10, 10], [0, 100]])).toBe(false);
+    expect(
+      isPlausibleCardQuad([
+        [0, 0],
+        [100, 0],
+        [10, 10],
+        [0, 100],
+      ]),
+    ).toBe(false);
   });
 
   it('straightens a tilted card back to its upright pixels', () => {
-    const quad: Quad = [[120, 90], [520, 60], [545, 320], [140, 345]];
+    const quad: Quad = [
+      [120, 90],
+      [520, 60],
+      [545, 320],
+      [140, 345],
+    ];
     const image = photo(640, 400, quad);
     const upright = warpQuad({ data: Buffer.from(image.data), width: 640, height: 400, channels: 1 }, quad, 200, 126);
     const inner = [...upright.data.subarray(200 * 10 + 10, 200 * 10 + 190)];

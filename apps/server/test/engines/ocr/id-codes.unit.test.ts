@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCurpCheckDigitValid } from '@kyc/contracts/rules';
-import {
-  claveBirthState, curpNameLetters, repairClaveElector, repairCurp, repairCurpFrom,
-} from '../../../src/engines/ocr/id-codes.js';
+import { claveBirthState, curpNameLetters, repairClaveElector, repairCurp, repairCurpFrom } from '../../../src/engines/ocr/id-codes.js';
 
 // Real-rule CURPs (check digits verified in the test below).
 const HECTOR = 'DIYH010912HCHZXCC7'; // HÉCTOR DÍAZ YÁÑEZ, 12/09/2001, Chihuahua
@@ -64,11 +62,9 @@ describe('repairCurp', () => {
 
 describe('curpNameLetters', () => {
   it('follows the RENAPO rules the generator and RENAPO use', () => {
-    expect(curpNameLetters({ apellidoPaterno: 'DÍAZ', apellidoMaterno: 'YÁÑEZ', nombres: 'HÉCTOR' }))
-      .toEqual({ initials: 'DIYH', consonants: 'ZXC' });
+    expect(curpNameLetters({ apellidoPaterno: 'DÍAZ', apellidoMaterno: 'YÁÑEZ', nombres: 'HÉCTOR' })).toEqual({ initials: 'DIYH', consonants: 'ZXC' });
     // MARÍA is skipped when another given name follows; particles are dropped.
-    expect(curpNameLetters({ apellidoPaterno: 'DE LA CRUZ', apellidoMaterno: 'PEÑA', nombres: 'MARÍA JOSÉ' }))
-      .toEqual({ initials: 'CUPJ', consonants: 'RXS' });
+    expect(curpNameLetters({ apellidoPaterno: 'DE LA CRUZ', apellidoMaterno: 'PEÑA', nombres: 'MARÍA JOSÉ' })).toEqual({ initials: 'CUPJ', consonants: 'RXS' });
   });
 });
 
@@ -76,8 +72,7 @@ describe('clave de elector', () => {
   it('reads letters and digits by position and checks the birth date', () => {
     const result = repairClaveElector('DZYXHCO1O912O8H473', { birthDate: { day: 12, month: 9, year: 2001 } });
     expect(result).toEqual({ value: 'DZYXHC01091208H473', warnings: [] });
-    expect(repairClaveElector('DZYXHC01091208H473', { birthDate: { day: 13, month: 9, year: 2001 } }).warnings)
-      .toEqual(['clave_elector_birth_date_mismatch']);
+    expect(repairClaveElector('DZYXHC01091208H473', { birthDate: { day: 13, month: 9, year: 2001 } }).warnings).toEqual(['clave_elector_birth_date_mismatch']);
   });
 
   it('carries the birth state as an INE entity number', () => {

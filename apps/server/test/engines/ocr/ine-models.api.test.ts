@@ -19,8 +19,13 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'ocr-models-'));
   [, engine] = await Promise.all([
     generateFixtureSet({
-      outDir: dir, seed: 11, count: 2, kinds: ['ine'], degradations: ['overflow', 'quarter-turn', 'busy'],
-      referenceDate: REFERENCE_DATE, ineModel: 'real',
+      outDir: dir,
+      seed: 11,
+      count: 2,
+      kinds: ['ine'],
+      degradations: ['overflow', 'quarter-turn', 'busy'],
+      referenceDate: REFERENCE_DATE,
+      ineModel: 'real',
     }),
     createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`) }),
   ]);
@@ -54,7 +59,7 @@ describe('INE fronts of the real models, read by their labels', () => {
   );
 
   it.each(['ine-000-front-quarter-turn', 'ine-001-front-quarter-turn', 'ine-000-front-busy'])(
-    '%s: turned or on a busy desk, still the holder\'s name and no label word in it',
+    "%s: turned or on a busy desk, still the holder's name and no label word in it",
     async (id) => {
       const { truth, result } = await read(id);
       expect(result.documentType).toBe('INE');
@@ -72,18 +77,27 @@ describe('INE fronts of the real models, read by their labels', () => {
  */
 describe("the journeys' camera frames", () => {
   it.each([
-    ['sintetico', 21], ['sintetico', 22], ['g-h', 21], ['g-h', 5],
-  ] as const)('%s card of seed %s: the whole name, the Ñ kept, and the CURP', async (model, seed) => {
-    const doc = await buildDocument('ine', 0, {
-      seed, referenceDate: { y: 2026, m: 11, d: 26 }, ...(model === 'g-h' ? { ineModel: model } : {}),
-    });
-    const frame = await lowres(doc.sides[0]!.png, 913);
-    const result = await engine.read({ image: frame.png, side: 'front' });
-    expect(result.documentType).toBe('INE');
-    expect(stripAccentsKeepEnye(String(result.ocrData.nombreCompleto))).toBe(stripAccentsKeepEnye(String(doc.truth.ocrFront.nombreCompleto)));
-    expect(result.ocrData.curp).toBe(doc.truth.ocrFront.curp);
-    expect(stripAccentsKeepEnye(String(result.ocrData.calle))).toBe(stripAccentsKeepEnye(String(doc.truth.ocrFront.calle)));
-  }, 60_000);
+    ['sintetico', 21],
+    ['sintetico', 22],
+    ['g-h', 21],
+    ['g-h', 5],
+  ] as const)(
+    '%s card of seed %s: the whole name, the Ñ kept, and the CURP',
+    async (model, seed) => {
+      const doc = await buildDocument('ine', 0, {
+        seed,
+        referenceDate: { y: 2026, m: 11, d: 26 },
+        ...(model === 'g-h' ? { ineModel: model } : {}),
+      });
+      const frame = await lowres(doc.sides[0]!.png, 913);
+      const result = await engine.read({ image: frame.png, side: 'front' });
+      expect(result.documentType).toBe('INE');
+      expect(stripAccentsKeepEnye(String(result.ocrData.nombreCompleto))).toBe(stripAccentsKeepEnye(String(doc.truth.ocrFront.nombreCompleto)));
+      expect(result.ocrData.curp).toBe(doc.truth.ocrFront.curp);
+      expect(stripAccentsKeepEnye(String(result.ocrData.calle))).toBe(stripAccentsKeepEnye(String(doc.truth.ocrFront.calle)));
+    },
+    60_000,
+  );
 });
 
 describe.runIf(realDevPresent())('the label reader on real ID photos (../shared/data/real-dev)', () => {

@@ -17,12 +17,15 @@ const H = 1262;
 /** A line of words starting at (x, y): 'word@40' sets a confidence of 40; letters 0.6 of the height wide. */
 function line(x: number, y: number, text: string, height = 30): RawLine {
   let cursor = x;
-  const words = text.split(' ').filter(Boolean).map((token) => {
-    const [word = '', conf] = token.split('@');
-    const box = { x0: cursor, y0: y, x1: cursor + word.length * height * 0.6, y1: y + height };
-    cursor = box.x1 + height * 0.5;
-    return { text: word, confidence: conf ? Number(conf) : 92, box, symbols: [] };
-  });
+  const words = text
+    .split(' ')
+    .filter(Boolean)
+    .map((token) => {
+      const [word = '', conf] = token.split('@');
+      const box = { x0: cursor, y0: y, x1: cursor + word.length * height * 0.6, y1: y + height };
+      cursor = box.x1 + height * 0.5;
+      return { text: word, confidence: conf ? Number(conf) : 92, box, symbols: [] };
+    });
   return { text: words.map((w) => w.text).join(' '), confidence: 90, box: { x0: x, y0: y, x1: cursor, y1: y + height }, words };
 }
 
@@ -60,8 +63,7 @@ const abroad = page(
 /** A line from the words tesseract reported: [text, confidence, x0, y0, x1, y1] in card pixels. */
 function wordsLine(...words: Array<[string, number, number, number, number, number]>): RawLine {
   const ws = words.map(([text, confidence, x0, y0, x1, y1]) => ({ text, confidence, box: { x0, y0, x1, y1 }, symbols: [] }));
-  const box = { x0: Math.min(...ws.map((w) => w.box.x0)), y0: Math.min(...ws.map((w) => w.box.y0)),
-    x1: Math.max(...ws.map((w) => w.box.x1)), y1: Math.max(...ws.map((w) => w.box.y1)) };
+  const box = { x0: Math.min(...ws.map((w) => w.box.x0)), y0: Math.min(...ws.map((w) => w.box.y0)), x1: Math.max(...ws.map((w) => w.box.x1)), y1: Math.max(...ws.map((w) => w.box.y1)) };
   return { text: ws.map((w) => w.text).join(' '), confidence: 90, box, words: ws };
 }
 
@@ -75,18 +77,30 @@ const blurredAbroad = page(
   wordsLine(['O', 92, 59, 37, 223, 201]),
   wordsLine(['MÉXICO', 96, 261, 44, 450, 86]),
   wordsLine(['INSTITUTO', 96, 261, 110, 504, 146], ['NACIONAL', 96, 524, 111, 760, 146], ['ELECTORAL', 96, 780, 111, 1041, 146]),
-  wordsLine(['CREDENCIAL', 96, 260, 173, 503, 204], ['PARA', 96, 521, 174, 620, 203], ['VOTAR', 96, 637, 174, 764, 203],
-    ['DESDE', 96, 783, 174, 907, 203], ['EL', 96, 927, 174, 967, 203], ['EXTRANJERO', 95, 986, 174, 1233, 211]),
+  wordsLine(
+    ['CREDENCIAL', 96, 260, 173, 503, 204],
+    ['PARA', 96, 521, 174, 620, 203],
+    ['VOTAR', 96, 637, 174, 764, 203],
+    ['DESDE', 96, 783, 174, 907, 203],
+    ['EL', 96, 927, 174, 967, 203],
+    ['EXTRANJERO', 95, 986, 174, 1233, 211],
+  ),
   wordsLine(['HERRERA', 96, 561, 283, 774, 346], ['01/06/1996', 88, 1436, 280, 1703, 343]),
   wordsLine(['|', 40, 513, 394, 516, 400], ['REYES', 95, 561, 366, 703, 401], ['EX', 85, 1454, 397, 1479, 403]),
   wordsLine(['ANA', 96, 559, 421, 656, 457], ['SOFIA', 96, 673, 421, 809, 457], ['M', 91, 1437, 429, 1471, 463]),
-  wordsLine(['4112', 96, 560, 549, 656, 580], ['MAPLE', 96, 674, 549, 807, 580], ['DR', 95, 826, 549, 879, 580],
-    ['APT', 93, 894, 549, 971, 580], ['4', 93, 986, 550, 1009, 580]),
+  wordsLine(['4112', 96, 560, 549, 656, 580], ['MAPLE', 96, 674, 549, 807, 580], ['DR', 95, 826, 549, 879, 580], ['APT', 93, 894, 549, 971, 580], ['4', 93, 986, 550, 1009, 580]),
   wordsLine(['HOUSTON,', 96, 561, 599, 771, 634], ['TX', 96, 787, 599, 837, 630], ['56109', 96, 856, 599, 976, 631]),
   wordsLine(['ESTADOS', 96, 561, 649, 744, 681], ['unIDOS', 74, 761, 649, 916, 716]),
   wordsLine(['*', 49, 803, 720, 806, 723], ['HRRYAN96060101M087', 56, 837, 700, 1361, 736]),
-  wordsLine(['»', 85, 616, 726, 621, 780], ['HERA960601MASRYNOO', 29, 664, 719, 1184, 790], ['ño', 71, 1267, 769, 1279, 786],
-    ['be', 44, 1334, 774, 1337, 777], ['REGISTRO', 91, 1360, 767, 1444, 780], ['2020', 94, 1510, 756, 1617, 790], ['00', 94, 1634, 754, 1687, 790]),
+  wordsLine(
+    ['»', 85, 616, 726, 621, 780],
+    ['HERA960601MASRYNOO', 29, 664, 719, 1184, 790],
+    ['ño', 71, 1267, 769, 1279, 786],
+    ['be', 44, 1334, 774, 1337, 777],
+    ['REGISTRO', 91, 1360, 767, 1444, 780],
+    ['2020', 94, 1510, 756, 1617, 790],
+    ['00', 94, 1634, 754, 1687, 790],
+  ),
   wordsLine(['ue', 30, 560, 776, 620, 896], ['reo', 12, 669, 770, 856, 909], ['€', 50, 911, 860, 957, 896]),
   wordsLine(['>', 51, 101, 921, 494, 1016], ['21', 94, 551, 977, 601, 1011], ['03', 49, 764, 953, 871, 1013], ['2022-2032', 86, 980, 951, 1243, 1013]),
   wordsLine(['MUESTRA', 96, 34, 1199, 211, 1229]),
@@ -158,8 +172,7 @@ describe('value assignment', () => {
   });
 
   it('places a label the OCR missed by the layout fitted to the labels it read', () => {
-    const withoutCurpLabel = page(...abroad.lines.map((l) =>
-      (l.text.startsWith('cuR?P') ? line(575, 746, 'c@20 GOPM850315MJCMRR09 AÑO DE REGISTRO 2019 03', 26) : l)));
+    const withoutCurpLabel = page(...abroad.lines.map((l) => (l.text.startsWith('cuR?P') ? line(575, 746, 'c@20 GOPM850315MJCMRR09 AÑO DE REGISTRO 2019 03', 26) : l)));
     const read = readFrontByLabels(withoutCurpLabel, W, H);
     expect(read.labelsRead).not.toContain('CURP');
     expect(read.values.curp?.text).toBe('GOPM850315MJCMRR09');
@@ -173,7 +186,10 @@ describe('value assignment', () => {
  */
 const olderCard = page(
   line(273, 67, 'MÉXICO', 50),
-  { ...line(579, 277, 'NOMBRE', 23), words: [...line(579, 277, 'NOMBRE', 23).words, { text: '—', confidence: 56, box: { x0: 724, y0: 309, x1: 733, y1: 316 }, symbols: [] }, ...line(1611, 277, 'sexo M', 23).words] },
+  {
+    ...line(579, 277, 'NOMBRE', 23),
+    words: [...line(579, 277, 'NOMBRE', 23).words, { text: '—', confidence: 56, box: { x0: 724, y0: 309, x1: 733, y1: 316 }, symbols: [] }, ...line(1611, 277, 'sexo M', 23).words],
+  },
   line(579, 319, 'HERNANDEZ', 52),
   line(579, 374, 'LOPEZ', 36),
   line(579, 421, 'INÉS', 45),
@@ -198,9 +214,11 @@ describe('names read whole', () => {
 
   it('keeps a word that starts in the column whole, and cuts the crop no shorter than the words read', () => {
     // SEXO read a little left of where it is printed: the first surname runs past it.
-    const shifted = page(...olderCard.lines.map((l) => (l.words.some((w) => w.text === 'sexo')
-      ? page(line(579, 277, 'NOMBRE', 23), line(850, 277, 'sexo M', 23)).lines.reduce((a, b) => ({ ...a, words: [...a.words, ...b.words] }))
-      : l)));
+    const shifted = page(
+      ...olderCard.lines.map((l) =>
+        l.words.some((w) => w.text === 'sexo') ? page(line(579, 277, 'NOMBRE', 23), line(850, 277, 'sexo M', 23)).lines.reduce((a, b) => ({ ...a, words: [...a.words, ...b.words] })) : l,
+      ),
+    );
     const front = readFrontByLabels(shifted, W, H);
     expect(front.values.names?.lines[0]).toBe('HERNANDEZ');
     const names = front.regions.names!;
@@ -217,8 +235,7 @@ describe('marks read by one reading only', () => {
   const card: RawImage = { data: Buffer.alloc(W * H, 230), width: W, height: H, channels: 1 };
   const withName = (surname: string) => page(...olderCard.lines.map((l) => (l.text === 'HERNANDEZ' ? line(579, 319, surname, 52) : l)));
   const crop = (...texts: string[]): RawRead => page(...texts.map((t, i) => line(10, 10 + 60 * i, t, 40)));
-  const parse = (pageRead: RawRead, names: RawRead) =>
-    ineFront.parse({ reads: { names }, alternates: {}, card, mrz: null, today: new Date('2026-11-26T12:00:00Z'), page: pageRead }).ocrData;
+  const parse = (pageRead: RawRead, names: RawRead) => ineFront.parse({ reads: { names }, alternates: {}, card, mrz: null, today: new Date('2026-11-26T12:00:00Z'), page: pageRead }).ocrData;
 
   it('keeps the Ñ whichever of the page read and the crop saw it, and adds none that neither saw', () => {
     expect(parse(withName('IÑIGUEZ'), crop('NOMBRE', 'INIGUEZ', 'LOPEZ', 'INÉS')).apellidoPaterno).toBe('IÑIGUEZ');
@@ -241,11 +258,22 @@ describe('label words and printed letters', () => {
     const card: RawImage = { data: Buffer.alloc(W * H, 230), width: W, height: H, channels: 1 };
     const parsed = ineFront.parse({ reads: {}, alternates: {}, card, mrz: null, today: new Date('2026-11-26T12:00:00Z'), page: abroad });
     expect(parsed.ocrData).toMatchObject({
-      apellidoPaterno: 'GOMEZ', apellidoMaterno: 'PEREZ', nombres: 'MARIA FERNANDA', nombreCompleto: 'MARIA FERNANDA GOMEZ PEREZ',
-      fechaNacimiento: '15/03/1985', sexo: 'M', claveElector: 'GMPRMR85031514M300', anioRegistro: '2019', numeroRegistro: '03',
-      emision: '01', vigencia: '2029', seccion: '',
+      apellidoPaterno: 'GOMEZ',
+      apellidoMaterno: 'PEREZ',
+      nombres: 'MARIA FERNANDA',
+      nombreCompleto: 'MARIA FERNANDA GOMEZ PEREZ',
+      fechaNacimiento: '15/03/1985',
+      sexo: 'M',
+      claveElector: 'GMPRMR85031514M300',
+      anioRegistro: '2019',
+      numeroRegistro: '03',
+      emision: '01',
+      vigencia: '2029',
+      seccion: '',
       // A foreign address is left for the person to type.
-      calle: '', colonia: '', cp: '',
+      calle: '',
+      colonia: '',
+      cp: '',
     });
     expect(parsed.extra).toMatchObject({ modeloIne: 'desde el extranjero', lugarNacimiento: 'JALISCO', estadoClave: '14' });
     expect(parsed.warnings).not.toContain('seccion_unreadable');
@@ -255,8 +283,7 @@ describe('label words and printed letters', () => {
 
   it('reports a CURP that fails its check digit as read, with the failure flagged', () => {
     const card: RawImage = { data: Buffer.alloc(W * H, 230), width: W, height: H, channels: 1 };
-    const wrongDigit = page(...abroad.lines.map((l) =>
-      (l.text.startsWith('cuR?P') ? line(575, 746, 'CURP GOPM850315MJCMRR05 AÑO DE REGISTRO 2019 03', 26) : l)));
+    const wrongDigit = page(...abroad.lines.map((l) => (l.text.startsWith('cuR?P') ? line(575, 746, 'CURP GOPM850315MJCMRR05 AÑO DE REGISTRO 2019 03', 26) : l)));
     const parsed = ineFront.parse({ reads: {}, alternates: {}, card, mrz: null, today: new Date('2026-11-26T12:00:00Z'), page: wrongDigit });
     expect(parsed.ocrData.curp).toBe('GOPM850315MJCMRR05');
     expect(parsed.warnings).toContain('curp_check_digit_failed');
@@ -265,24 +292,30 @@ describe('label words and printed letters', () => {
 
 describe('an unreadable INE front', () => {
   const result = (ocrData: Record<string, string | boolean>, documentType: OcrResult['documentType'] = 'INE'): OcrResult => ({
-    documentType, side: 'front', ocrData, geometry: { cardFound: true, rotationDeg: 0, cropped: true }, warnings: [], timingsMs: {},
+    documentType,
+    side: 'front',
+    ocrData,
+    geometry: { cardFound: true, rotationDeg: 0, cropped: true },
+    warnings: [],
+    timingsMs: {},
   });
 
   it('is refused (unreadable text), not tolerated, when the name or both CURP and clave are missing', () => {
-    expect(judgeRead(result({ nombreCompleto: '', curp: 'GOPM850315MJCMRR09' }), { side: 'front', toleranceUsed: false }))
-      .toMatchObject({ kind: 'rejected', reason: 'incomplete' });
-    expect(judgeRead(result({ nombreCompleto: 'MARIA FERNANDA GOMEZ PEREZ', curp: '', claveElector: '' }), { side: 'front', toleranceUsed: false }))
-      .toMatchObject({ kind: 'rejected', reason: 'incomplete' });
+    expect(judgeRead(result({ nombreCompleto: '', curp: 'GOPM850315MJCMRR09' }), { side: 'front', toleranceUsed: false })).toMatchObject({ kind: 'rejected', reason: 'incomplete' });
+    expect(judgeRead(result({ nombreCompleto: 'MARIA FERNANDA GOMEZ PEREZ', curp: '', claveElector: '' }), { side: 'front', toleranceUsed: false })).toMatchObject({
+      kind: 'rejected',
+      reason: 'incomplete',
+    });
   });
 
   it('is still tolerated once when the name and the clave were read but the CURP was not', () => {
-    expect(judgeRead(result({ nombreCompleto: 'MARIA FERNANDA GOMEZ PEREZ', curp: '', claveElector: 'GMPRMR85031514M300' }), { side: 'front', toleranceUsed: false }))
-      .toMatchObject({ kind: 'tolerated' });
+    expect(judgeRead(result({ nombreCompleto: 'MARIA FERNANDA GOMEZ PEREZ', curp: '', claveElector: 'GMPRMR85031514M300' }), { side: 'front', toleranceUsed: false })).toMatchObject({
+      kind: 'tolerated',
+    });
   });
 
   it('leaves other documents to the spec tolerance (an FMM has no CURP)', () => {
-    expect(judgeRead(result({ nombreCompleto: 'ROBERT ALAN JOHNSON' }, 'FMM'), { side: 'front', toleranceUsed: false }))
-      .toMatchObject({ kind: 'tolerated' });
+    expect(judgeRead(result({ nombreCompleto: 'ROBERT ALAN JOHNSON' }, 'FMM'), { side: 'front', toleranceUsed: false })).toMatchObject({ kind: 'tolerated' });
   });
 });
 

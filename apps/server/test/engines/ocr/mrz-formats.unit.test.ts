@@ -57,8 +57,16 @@ describe('MRZ formats', () => {
     expect(parsed.valid).toBe(true);
     expect(parsed.checkDigits).toEqual({ documentNumber: true, birthDate: true, expirationDate: true, composite: true });
     expect(Object.fromEntries(Object.entries(parsed.fields).map(([k, v]) => [k, v.value]))).toEqual({
-      documentCode: 'I', issuingState: 'UTO', documentNumber: 'D23145890', birthDate: '740812', sex: 'F',
-      expiryDate: '120415', nationality: 'UTO', surnames: 'ERIKSSON', givenNames: 'ANNA MARIA', optionalData: '',
+      documentCode: 'I',
+      issuingState: 'UTO',
+      documentNumber: 'D23145890',
+      birthDate: '740812',
+      sex: 'F',
+      expiryDate: '120415',
+      nationality: 'UTO',
+      surnames: 'ERIKSSON',
+      givenNames: 'ANNA MARIA',
+      optionalData: '',
       optionalData2: '',
     });
   });
@@ -138,7 +146,7 @@ describe('MRZ formats', () => {
 
 // The development set's transcribed zones as test vectors, read from ../shared at test time (never copied here).
 const truthFiles = ['mrz', 'ids/es_dni'].map((folder) => path.join(REAL_DEV, folder, 'ground_truth.json'));
-describe.skipIf(!truthFiles.every((f) => existsSync(f)))('the real development set\'s MRZ transcriptions', () => {
+describe.skipIf(!truthFiles.every((f) => existsSync(f)))("the real development set's MRZ transcriptions", () => {
   const zones: Array<{ name: string; lines: string[]; digits?: Record<string, boolean> }> = [];
   for (const file of truthFiles.filter((f) => existsSync(f))) {
     const truth = JSON.parse(readFileSync(file, 'utf8')) as { files: Record<string, Record<string, unknown>> };
@@ -156,8 +164,8 @@ describe.skipIf(!truthFiles.every((f) => existsSync(f)))('the real development s
       const parsed = parseMrzLines(zone.lines);
       expect(parsed, zone.name).not.toBeNull();
       for (const [name, ok] of Object.entries(zone.digits ?? {})) {
-        const key = name === 'document_number' ? 'documentNumber' : name === 'birth_date' ? 'birthDate'
-          : name === 'expiry_date' ? 'expirationDate' : name === 'personal_number' ? 'personalNumber' : 'composite';
+        const key =
+          name === 'document_number' ? 'documentNumber' : name === 'birth_date' ? 'birthDate' : name === 'expiry_date' ? 'expirationDate' : name === 'personal_number' ? 'personalNumber' : 'composite';
         expect(parsed!.checkDigits[key], `${zone.name} ${name}`).toBe(ok);
       }
       expect(parsed!.valid, zone.name).toBe(Object.values(zone.digits ?? {}).every(Boolean));

@@ -1,16 +1,19 @@
 // MRZs of every ICAO format read by the real engine from generated documents, upright and turned by every
 // quarter turn (a portrait photo is not assumed to lie one way).
-import {
-  buildMrv, buildTd1, buildTd2, buildTd3, renderMrzDocumentPng, type MrzDocumentFormat,
-} from '@kyc/fixtures';
+import { buildMrv, buildTd1, buildTd2, buildTd3, renderMrzDocumentPng, type MrzDocumentFormat } from '@kyc/fixtures';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOcrEngine } from '../../../src/engines/ocr/engine.js';
 import type { OcrEngine } from '../../../src/engines/ocr/types.js';
 
 const person = {
-  issuer: 'UTO', surnames: ['ERIKSSON'], givenNames: 'ANNA MARIA', nationality: 'UTO',
-  birthDate: { y: 1974, m: 8, d: 12 }, sex: 'F' as const, expiryDate: { y: 2031, m: 4, d: 15 },
+  issuer: 'UTO',
+  surnames: ['ERIKSSON'],
+  givenNames: 'ANNA MARIA',
+  nationality: 'UTO',
+  birthDate: { y: 1974, m: 8, d: 12 },
+  sex: 'F' as const,
+  expiryDate: { y: 2031, m: 4, d: 15 },
 };
 const TD3 = buildTd3({ ...person, documentCode: 'P<', documentNumber: 'L898902C3', personalNumber: '' });
 const TD1 = buildTd1({ ...person, documentCode: 'I<', documentNumber: 'D23145890', optional1: '', optional2: '' });
@@ -36,23 +39,31 @@ beforeAll(async () => {
 afterAll(async () => engine?.close());
 
 describe('MRZ in any orientation (generated ICAO documents)', () => {
-  it.each([0, 1, 2, 3])('reads a TD3 passport page turned %i quarter turns', async (turns) => {
-    const result = await engine.read({ image: await photo('TD3', TD3, turns), side: 'front', passportHint: true });
-    expect(result.mrz?.lines).toEqual(TD3);
-    expect(result.mrz?.valid).toBe(true);
-    expect(result.documentType).toBe('PASAPORTE');
-    expect(result.mrz?.fields.surnames).toMatchObject({ value: 'ERIKSSON' });
-    expect(result.mrz?.fields.documentNumber?.confidence).toBeGreaterThan(0.9);
-    // The printed names come from the zone where the page's boxes read something else (never label words).
-    expect(result.ocrData.apellidoPaterno).toBe('ERIKSSON');
-    expect(result.ocrData.nombres).toBe('ANNA MARIA');
-  }, 60_000);
+  it.each([0, 1, 2, 3])(
+    'reads a TD3 passport page turned %i quarter turns',
+    async (turns) => {
+      const result = await engine.read({ image: await photo('TD3', TD3, turns), side: 'front', passportHint: true });
+      expect(result.mrz?.lines).toEqual(TD3);
+      expect(result.mrz?.valid).toBe(true);
+      expect(result.documentType).toBe('PASAPORTE');
+      expect(result.mrz?.fields.surnames).toMatchObject({ value: 'ERIKSSON' });
+      expect(result.mrz?.fields.documentNumber?.confidence).toBeGreaterThan(0.9);
+      // The printed names come from the zone where the page's boxes read something else (never label words).
+      expect(result.ocrData.apellidoPaterno).toBe('ERIKSSON');
+      expect(result.ocrData.nombres).toBe('ANNA MARIA');
+    },
+    60_000,
+  );
 
-  it.each([1, 3])('reads a TD1 card photographed upright in a portrait frame (%i quarter turns)', async (turns) => {
-    const result = await engine.read({ image: await photo('TD1', TD1, turns), side: 'back' });
-    expect(result.mrz?.lines).toEqual(TD1);
-    expect(result.mrz?.valid).toBe(true);
-  }, 60_000);
+  it.each([1, 3])(
+    'reads a TD1 card photographed upright in a portrait frame (%i quarter turns)',
+    async (turns) => {
+      const result = await engine.read({ image: await photo('TD1', TD1, turns), side: 'back' });
+      expect(result.mrz?.lines).toEqual(TD1);
+      expect(result.mrz?.valid).toBe(true);
+    },
+    60_000,
+  );
 
   it('reads a TD2 card (2 x 36)', async () => {
     const result = await engine.read({ image: await photo('TD2', TD2, 0), side: 'back' });
@@ -60,7 +71,10 @@ describe('MRZ in any orientation (generated ICAO documents)', () => {
   }, 60_000);
 
   it('recognises the MRV-A and MRV-B visas as visas, read in full', async () => {
-    for (const [format, lines] of [['MRVB', MRVB], ['MRVA', MRVA]] as const) {
+    for (const [format, lines] of [
+      ['MRVB', MRVB],
+      ['MRVA', MRVA],
+    ] as const) {
       const result = await engine.read({ image: await photo(format, lines, 2), side: 'front' });
       expect(result.mrz, format).toMatchObject({ format, lines, valid: true });
       expect(result.documentType).toBe('VISA');

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assembleMrz, checkMrz, mergeNameField, mrzDate, mrzNameGivenFirst, repairMrz, type MrzTextLine,
-} from '../../../src/engines/ocr/mrz-parse.js';
+import { assembleMrz, checkMrz, mergeNameField, mrzDate, mrzNameGivenFirst, repairMrz, type MrzTextLine } from '../../../src/engines/ocr/mrz-parse.js';
 import { correctMrzNameFromPrint, printedAsMrzName } from '../../../src/engines/ocr/fields/mrz-facts.js';
 import type { MrzResult } from '../../../src/engines/ocr/mrz.js';
 
 // A valid INE TD1 (ICAO sex letters) and a valid Mexican passport TD3, as printed.
 const INE = ['IDMEX5338842371<<3447342242468', '0109121M3112319MEX<<<<<<<<<<<3', 'DIAZ<YANEZ<<HECTOR<<<<<<<<<<<<'];
-const PASSPORT = [
-  'P<MEXAGUILAR<BRISENO<<JOAQUIN<<<<<<<<<<<<<<<',
-  'G509395450MEX0112226M2706188<<<<<<<<<<<<<<04',
-];
+const PASSPORT = ['P<MEXAGUILAR<BRISENO<<JOAQUIN<<<<<<<<<<<<<<<', 'G509395450MEX0112226M2706188<<<<<<<<<<<<<<04'];
 
 const CARD_WIDTH = 2000;
 const TD1_PITCH = (2.54 / 85.6) * CARD_WIDTH;
@@ -65,7 +60,7 @@ describe('repairMrz', () => {
     expect(repairMrz('TD3', utopia)).toEqual(utopia);
   });
 
-  it("takes the nationality a Mexican document must carry when one confusable letter is off", () => {
+  it('takes the nationality a Mexican document must carry when one confusable letter is off', () => {
     const misread = [PASSPORT[0]!, 'G509395450HEX0112226M2706188<<<<<<<<<<<<<<04'];
     expect(repairMrz('TD3', misread)).toEqual(PASSPORT);
     const ine = ['IDHEX5338842371<<3447342242468', '0109121M3112319NEX<<<<<<<<<<<3', INE[2]!];
@@ -125,8 +120,13 @@ describe('MRZ names', () => {
 
   it('corrects legacy misreads of the name field from the printed names only', () => {
     const mrz: MrzResult = {
-      format: 'TD3', lines: ['P<MEXCRUZ<ROHERO<<TOHAS<<<<<<<<<<<<<<<<<<<<<', PASSPORT[1]!], valid: true, checkDigits: {},
-      fields: {}, located: true, attempts: 1,
+      format: 'TD3',
+      lines: ['P<MEXCRUZ<ROHERO<<TOHAS<<<<<<<<<<<<<<<<<<<<<', PASSPORT[1]!],
+      valid: true,
+      checkDigits: {},
+      fields: {},
+      located: true,
+      attempts: 1,
     };
     expect(correctMrzNameFromPrint(mrz, ['CRUZ', 'ROMERO'], 'TOMÁS')?.[0]).toBe('P<MEXCRUZ<ROMERO<<TOMAS<<<<<<<<<<<<<<<<<<<<<');
     // A difference that is not a known legacy misread (print Z, MRZ S) changes nothing.

@@ -38,7 +38,13 @@ afterAll(async () => {
  */
 function lettersOf(data: Record<string, string | boolean>, documentType: string): Record<string, string | boolean> {
   if (documentType !== 'INE') return data;
-  const plain = (v: string | boolean) => (typeof v === 'string' ? v.normalize('NFD').replace(/[\u0301\u0308]/g, '').normalize('NFC') : v);
+  const plain = (v: string | boolean) =>
+    typeof v === 'string'
+      ? v
+          .normalize('NFD')
+          .replace(/[\u0301\u0308]/g, '')
+          .normalize('NFC')
+      : v;
   return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, plain(v)]));
 }
 
@@ -48,36 +54,40 @@ async function load(id: string): Promise<{ truth: GroundTruth; image: Buffer }> 
 }
 
 const cases = ['ine', 'passport', 'fmm', 'dni-peru'].flatMap((kind) =>
-  (kind === 'ine' || kind === 'dni-peru' ? ['front', 'back'] : ['front']).flatMap((side) =>
-    ['clean', 'phone'].map((variant) => `${kind}-000-${side}-${variant}`)));
+  (kind === 'ine' || kind === 'dni-peru' ? ['front', 'back'] : ['front']).flatMap((side) => ['clean', 'phone'].map((variant) => `${kind}-000-${side}-${variant}`)),
+);
 
 describe('OCR engine on generated documents', () => {
   it('generated every case', () => {
     expect(ids.sort()).toEqual([...cases].sort());
   });
 
-  it.each(cases)('%s: reads every field exactly', async (id) => {
-    const { truth, image } = await load(id);
-    const result = await engine.read({ image, side: truth.side, passportHint: truth.documentType === 'PASAPORTE' });
-    expect(result.documentType).toBe(truth.documentType);
-    expect(result.side).toBe(truth.side);
-    expect(result.geometry.cardFound).toBe(id.endsWith('phone'));
-    if (truth.side === 'front') {
-      expect(lettersOf(result.ocrData, truth.documentType)).toEqual(lettersOf(truth.ocrFront, truth.documentType));
-    } else {
-      expect(result.ocrData).toEqual(truth.ocrBack);
-    }
-    if (truth.visible.includes('ocrBack') && truth.mrzLines) {
-      expect(result.mrz?.lines).toEqual(truth.mrzLines);
-      expect(result.mrz?.valid).toBe(true);
-    }
-    if (truth.documentType === 'PASAPORTE') expect(result.ocrBack).toEqual(truth.ocrBack);
-    if (truth.side === 'front' && truth.face) {
-      expect(result.faceCrop?.subarray(0, 4).equals(PNG_SIGNATURE)).toBe(true);
-    }
-    expect(result.warnings.filter((w) => w.endsWith('_failed') || w.includes('mismatch'))).toEqual([]);
-    expect(result.timingsMs.total).toBeGreaterThan(0);
-  }, 60_000);
+  it.each(cases)(
+    '%s: reads every field exactly',
+    async (id) => {
+      const { truth, image } = await load(id);
+      const result = await engine.read({ image, side: truth.side, passportHint: truth.documentType === 'PASAPORTE' });
+      expect(result.documentType).toBe(truth.documentType);
+      expect(result.side).toBe(truth.side);
+      expect(result.geometry.cardFound).toBe(id.endsWith('phone'));
+      if (truth.side === 'front') {
+        expect(lettersOf(result.ocrData, truth.documentType)).toEqual(lettersOf(truth.ocrFront, truth.documentType));
+      } else {
+        expect(result.ocrData).toEqual(truth.ocrBack);
+      }
+      if (truth.visible.includes('ocrBack') && truth.mrzLines) {
+        expect(result.mrz?.lines).toEqual(truth.mrzLines);
+        expect(result.mrz?.valid).toBe(true);
+      }
+      if (truth.documentType === 'PASAPORTE') expect(result.ocrBack).toEqual(truth.ocrBack);
+      if (truth.side === 'front' && truth.face) {
+        expect(result.faceCrop?.subarray(0, 4).equals(PNG_SIGNATURE)).toBe(true);
+      }
+      expect(result.warnings.filter((w) => w.endsWith('_failed') || w.includes('mismatch'))).toEqual([]);
+      expect(result.timingsMs.total).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 
   it('cross-checks an INE back with its front', async () => {
     const front = await load('ine-000-front-clean');
@@ -95,7 +105,9 @@ describe('OCR engine on generated documents', () => {
   }, 60_000);
 
   it('says when it does not recognise the document', async () => {
-    const blank = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#f4f1ea' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#f4f1ea' } })
+      .png()
+      .toBuffer();
     const result = await engine.read({ image: blank, side: 'front' });
     expect(result.documentType).toBe('UNKNOWN');
     expect(result.ocrData).toEqual({});

@@ -39,8 +39,17 @@ function backAccepted(front: OcrResult, back: OcrResult): { accepted: boolean; w
 }
 
 describe('one card, front and back, on the generated INE cards', () => {
-  it('refuses no genuine pair, accepts no front twice and no other card\'s back', async () => {
-    const tally = { pairs: 0, pairsUnreadable: 0, pairsRefused: [] as string[], frontTwice: 0, frontTwiceAccepted: [] as string[], otherBack: 0, otherBackAccepted: [] as string[], byReadAlone: { frontTwice: 0, otherBack: 0 } };
+  it("refuses no genuine pair, accepts no front twice and no other card's back", async () => {
+    const tally = {
+      pairs: 0,
+      pairsUnreadable: 0,
+      pairsRefused: [] as string[],
+      frontTwice: 0,
+      frontTwiceAccepted: [] as string[],
+      otherBack: 0,
+      otherBackAccepted: [] as string[],
+      byReadAlone: { frontTwice: 0, otherBack: 0 },
+    };
     for (const model of INE_MODELS) {
       for (const variant of VARIANTS) {
         const cards = await Promise.all(Array.from({ length: CARDS_PER_MODEL }, (_, i) => sides(model, i, variant)));
@@ -75,10 +84,12 @@ describe('one card, front and back, on the generated INE cards', () => {
         }
       }
     }
-    console.log(`same-card on generated INE (${INE_MODELS.join(', ')}; ${VARIANTS.join(', ')}; ${CARDS_PER_MODEL} cards each): ` +
-      `genuine pairs read ${tally.pairs}, refused ${tally.pairsRefused.length} (unreadable side, not judged: ${tally.pairsUnreadable}); ` +
-      `front twice ${tally.frontTwice}, accepted ${tally.frontTwiceAccepted.length} (passed the read's own verdict: ${tally.byReadAlone.frontTwice}); ` +
-      `other person's back ${tally.otherBack}, accepted ${tally.otherBackAccepted.length} (passed the read's own verdict: ${tally.byReadAlone.otherBack})`);
+    console.log(
+      `same-card on generated INE (${INE_MODELS.join(', ')}; ${VARIANTS.join(', ')}; ${CARDS_PER_MODEL} cards each): ` +
+        `genuine pairs read ${tally.pairs}, refused ${tally.pairsRefused.length} (unreadable side, not judged: ${tally.pairsUnreadable}); ` +
+        `front twice ${tally.frontTwice}, accepted ${tally.frontTwiceAccepted.length} (passed the read's own verdict: ${tally.byReadAlone.frontTwice}); ` +
+        `other person's back ${tally.otherBack}, accepted ${tally.otherBackAccepted.length} (passed the read's own verdict: ${tally.byReadAlone.otherBack})`,
+    );
     expect(tally.pairsRefused).toEqual([]);
     expect(tally.frontTwiceAccepted).toEqual([]);
     expect(tally.otherBackAccepted).toEqual([]);

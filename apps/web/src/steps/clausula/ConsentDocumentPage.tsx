@@ -41,15 +41,7 @@ export function ConsentDocumentPage({ kind, step, onAccept, onLockoutToEntry }: 
   }
 
   return (
-    <DocumentAcceptScreen
-      title={doc.title}
-      step={step}
-      block="consent-document"
-      document={doc}
-      acceptLabel={consentCopy.accept}
-      acceptedLabel={consentCopy.accepted}
-      onAccept={onAccept}
-    >
+    <DocumentAcceptScreen title={doc.title} step={step} block="consent-document" document={doc} acceptLabel={consentCopy.accept} acceptedLabel={consentCopy.accepted} onAccept={onAccept}>
       {doc.version ? <p className="consent-document__version">{consentCopy.version(doc.version)}</p> : null}
     </DocumentAcceptScreen>
   );

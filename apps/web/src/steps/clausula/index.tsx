@@ -8,12 +8,5 @@ export function Component() {
   useEffect(() => {
     journey({ type: 'enter' });
   }, [journey]);
-  return (
-    <ConsentIntro
-      kind="clausula"
-      step="clausula"
-      onRead={() => journey({ type: 'read' })}
-      onCancelConfirmed={(ruta) => journey({ type: 'cancelConfirmed', ruta })}
-    />
-  );
+  return <ConsentIntro kind="clausula" step="clausula" onRead={() => journey({ type: 'read' })} onCancelConfirmed={(ruta) => journey({ type: 'cancelConfirmed', ruta })} />;
 }

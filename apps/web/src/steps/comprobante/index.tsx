@@ -153,11 +153,7 @@ export function Component() {
           <p role="status" className="capture-note">
             {busy ? copy.camera.holdingStill : null}
           </p>
-          <CancelDialog
-            open={cancelOpen}
-            onDismiss={() => setCancelOpen(false)}
-            onConfirm={() => journey({ type: 'cancelConfirmed', ruta })}
-          />
+          <CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed', ruta })} />
         </Screen>
       );
     }

@@ -20,11 +20,7 @@ export function proofForm(input: { idOtorgante: string; uuidUser: string; image:
   return form;
 }
 
-export type ProofOutcome =
-  | { kind: 'read'; lectura: ProofReadingWire }
-  | { kind: 'unreadable'; attemptsLeft: number }
-  | { kind: 'exhausted' }
-  | { kind: 'network' };
+export type ProofOutcome = { kind: 'read'; lectura: ProofReadingWire } | { kind: 'unreadable'; attemptsLeft: number } | { kind: 'exhausted' } | { kind: 'network' };
 
 /** What the screen does with the server's answer: a legible proof goes on; an unreadable one asks again. */
 export function decideProofAnswer(lectura: ProofReadingWire | undefined): ProofOutcome {

@@ -13,12 +13,7 @@ import '../terminos/terminos.css';
 
 /** The credit-history consent document: title, legal city and date, text and version (grantor parameters). */
 export function creditConsent(params: readonly GrantorParam[] | null, user: string | null, now: Date) {
-  return datedDocument(
-    params,
-    { title: 'TITULO_CONSULTA_HISTORIAL', text: 'TEXTO_CONSULTA_HISTORIAL', version: 'VERSION_CONSULTA_HISTORIAL' },
-    user,
-    now,
-  );
+  return datedDocument(params, { title: 'TITULO_CONSULTA_HISTORIAL', text: 'TEXTO_CONSULTA_HISTORIAL', version: 'VERSION_CONSULTA_HISTORIAL' }, user, now);
 }
 
 export function Component() {

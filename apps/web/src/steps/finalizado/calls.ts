@@ -2,11 +2,7 @@ import { api } from '../../api/calls';
 import type { EmailRequest } from './email';
 
 /** GET query_score/{user id}/{transaction id}?isDesktop&generate=true (docs/flow.md §7). */
-export async function queryScore(
-  ids: { uuidUser: string; uuidTrx: string },
-  isDesktop: boolean,
-  signal?: AbortSignal,
-): Promise<{ flag?: unknown; Fields?: unknown }> {
+export async function queryScore(ids: { uuidUser: string; uuidTrx: string }, isDesktop: boolean, signal?: AbortSignal): Promise<{ flag?: unknown; Fields?: unknown }> {
   // The screen checks flag and Fields itself (score.ts): the client does not validate answers.
   const response = await api().request('queryScore', {
     step: 'score_check',

@@ -4,8 +4,7 @@ export const finalCopy = {
   failedTitle: 'Proceso no exitoso', // spec
   scoring: 'Estamos revisando el resultado de tu proceso…',
   green: 'Tu solicitud está completa. Te enviaremos el resultado de tu proceso al correo electrónico que registres.',
-  yellow:
-    'Nuestro equipo está procesando tu solicitud. En las próximas horas te enviaremos el resultado al correo electrónico que registres.',
+  yellow: 'Nuestro equipo está procesando tu solicitud. En las próximas horas te enviaremos el resultado al correo electrónico que registres.',
   red: 'Tu proceso no fue aceptado. Revisa que tus documentos estén vigentes y se vean legibles.',
   contact: 'Si tienes dudas, comunícate con nosotros:',
   email: 'Correo electrónico',

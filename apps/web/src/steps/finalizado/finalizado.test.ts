@@ -71,7 +71,7 @@ describe('result e-mail (docs/flow.md §3 Email request, §4 Sending result)', (
     expect(customUuid(params({}), uuidUser, new Date(Date.UTC(2027, 0, 31, 12)))).toBe('310120277d3c1a52');
   });
 
-  it('dates the custom id in Mexico City, the grantor\'s legal time zone', () => {
+  it("dates the custom id in Mexico City, the grantor's legal time zone", () => {
     // 03:00 UTC on 1 Feb is still 31 Jan in Mexico City (UTC-6).
     expect(customUuid(params({ NOMBRE_CORTO: 'Fin' }), uuidUser, new Date(Date.UTC(2027, 1, 1, 3)))).toBe('Fin310120277d3c1a52');
   });
@@ -107,7 +107,7 @@ describe('result e-mail (docs/flow.md §3 Email request, §4 Sending result)', (
     });
   });
 
-  it('the bodies satisfy the calls\' contracts (async_zip_nom_151_correo and nom_151)', () => {
+  it("the bodies satisfy the calls' contracts (async_zip_nom_151_correo and nom_151)", () => {
     for (const flag of ['GREEN', 'YELLOW'] as const) {
       const body = buildEmailRequest({ ...input, flag });
       expect(calls.emailResult.body.safeParse(body).success).toBe(true);
@@ -144,8 +144,17 @@ function finishDeps(overrides: Partial<FinishDeps> = {}) {
 
 describe('finishing (docs/flow.md §4)', () => {
   const request = buildEmailRequest({
-    flag: 'YELLOW', email: 'a@b.mx', uuidUser, params: null, dataUser: [], ocrFront: null, ocrBack: null,
-    detailsScore: [], face: null, originOS: 'desktop', now: new Date(),
+    flag: 'YELLOW',
+    email: 'a@b.mx',
+    uuidUser,
+    params: null,
+    dataUser: [],
+    ocrFront: null,
+    ocrBack: null,
+    detailsScore: [],
+    face: null,
+    originOS: 'desktop',
+    now: new Date(),
   });
 
   it('"On email success ... the final event is sent after 500 ms ... completado then set to true"', async () => {

@@ -25,9 +25,7 @@ export interface FinishDeps {
   now: () => number;
 }
 
-export type SendOutcome =
-  | { ok: true; result: 'OK' | 'FAIL'; links: Record<string, string> | null }
-  | { ok: false; message: string; messageClient: string | undefined };
+export type SendOutcome = { ok: true; result: 'OK' | 'FAIL'; links: Record<string, string> | null } | { ok: false; message: string; messageClient: string | undefined };
 
 const finishedDescription = 'Proceso finalizado';
 
@@ -55,12 +53,7 @@ function describe(error: unknown): { message: string; messageClient: string | un
  * first when the full result goes to the opener, then after 500 ms the finished event (OK, or FAIL when YELLOW)
  * and completado 'true'. On failure the step email_check is reported failed and nothing is finished.
  */
-export async function sendResult(
-  deps: FinishDeps,
-  request: EmailRequest,
-  flag: ScoreFlag,
-  options: { fetchDocumentsFirst: boolean; sendBundle?: boolean },
-): Promise<SendOutcome> {
+export async function sendResult(deps: FinishDeps, request: EmailRequest, flag: ScoreFlag, options: { fetchDocumentsFirst: boolean; sendBundle?: boolean }): Promise<SendOutcome> {
   try {
     await deps.sendEmail(request);
   } catch (error) {

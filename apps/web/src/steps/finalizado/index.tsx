@@ -58,9 +58,7 @@ export function Component() {
   const storage = sessionState();
   const uuidUser = storage.get('uuidUser') ?? '';
   const uuidTrx = storage.get('uuidTrx') ?? '';
-  const [view, setView] = useState<View>(() =>
-    lockout.locked ? { kind: 'locked' } : storage.get('completado') === 'true' ? { kind: 'concluded' } : { kind: 'scoring' },
-  );
+  const [view, setView] = useState<View>(() => (lockout.locked ? { kind: 'locked' } : storage.get('completado') === 'true' ? { kind: 'concluded' } : { kind: 'scoring' }));
   const sendsEmail = paramEnabled(params, 'ENABLE_SEND_MAIL');
 
   useEffect(() => {
@@ -266,12 +264,7 @@ function ScoreResult({ score, folio, onSend, onRedFinish }: ScoreResultProps) {
       {finalCopy.finish}
     </button>
   ) : (
-    <button
-      type="button"
-      className="btn btn--primary"
-      disabled={!email.trim() || state !== 'idle'}
-      onClick={() => setConfirming(true)}
-    >
+    <button type="button" className="btn btn--primary" disabled={!email.trim() || state !== 'idle'} onClick={() => setConfirming(true)}>
       {finalCopy.finish}
     </button>
   );

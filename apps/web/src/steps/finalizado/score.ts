@@ -37,10 +37,7 @@ export interface PollDeps {
 
 function rulesOf(fields: unknown): ScoreRule[] {
   if (!Array.isArray(fields)) return [];
-  return fields.filter(
-    (f: unknown): f is ScoreRule =>
-      typeof f === 'object' && f !== null && typeof (f as ScoreRule).rule === 'string' && typeof (f as ScoreRule).passed === 'boolean',
-  );
+  return fields.filter((f: unknown): f is ScoreRule => typeof f === 'object' && f !== null && typeof (f as ScoreRule).rule === 'string' && typeof (f as ScoreRule).passed === 'boolean');
 }
 
 /**

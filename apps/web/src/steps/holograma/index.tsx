@@ -65,11 +65,7 @@ export function Component() {
     } catch (error) {
       if (isAbortError(error) || controller.signal.aborted) return;
       stopRun();
-      setMessage(
-        error instanceof ApiError
-          ? (error.messageClient ?? (error.hasResponse ? copy.failed : errorTexts.networkBlock))
-          : copy.failed,
-      );
+      setMessage(error instanceof ApiError ? (error.messageClient ?? (error.hasResponse ? copy.failed : errorTexts.networkBlock)) : copy.failed);
       setPhase('camera');
     }
   }

@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { errorTexts } from '@kyc/contracts/texts';
-import {
-  captureReducer,
-  checklist,
-  decideRead,
-  decideReadError,
-  initialCaptureState,
-  intentsOf,
-  qualityOverrideAfter,
-  uploadPercent,
-  type CaptureEvent,
-  type CaptureState,
-} from './capture-machine';
+import { captureReducer, checklist, decideRead, decideReadError, initialCaptureState, intentsOf, qualityOverrideAfter, uploadPercent, type CaptureEvent, type CaptureState } from './capture-machine';
 
 const noIntents = { id_frontal: 0, id_reverso: 0, id_frontal_tolerado: false };
-const start = (overrides: Partial<Parameters<typeof initialCaptureState>[0]> = {}) =>
-  initialCaptureState({ passport: false, side: 'front', skipIntro: false, intents: noIntents, ...overrides });
+const start = (overrides: Partial<Parameters<typeof initialCaptureState>[0]> = {}) => initialCaptureState({ passport: false, side: 'front', skipIntro: false, intents: noIntents, ...overrides });
 
 const ineFront = {
   nombreCompleto: 'MARÍA GUADALUPE HERNÁNDEZ LÓPEZ',
@@ -137,7 +125,7 @@ describe('server answers (docs/flow.md §8)', () => {
     expect(decideReadError('back', 429, undefined)).toEqual({ kind: 'exhausted', message: errorTexts.attemptsExceeded });
   });
 
-  it('message_client when present, else the side\'s text, else the unreadable text', () => {
+  it("message_client when present, else the side's text, else the unreadable text", () => {
     expect(decideReadError('front', 422, 'Identificación no reconocida')).toEqual({ kind: 'failed', message: 'Identificación no reconocida' });
     expect(decideReadError('front', 422, undefined)).toEqual({ kind: 'failed', message: errorTexts.idFrontFailed });
     expect(decideReadError('back', 400, undefined)).toEqual({ kind: 'failed', message: errorTexts.idBackFailed });

@@ -120,15 +120,10 @@ export function decideRead(state: Pick<CaptureState, 'side' | 'passport' | 'fron
     return { kind: 'rejected', reason: check.reason, message: errorTexts.idUnreadable };
   }
   const tolerated = !check.ok;
-  return passport
-    ? { kind: 'finished', side: 'front', dataOk: check.ok, tolerated, passport: true }
-    : { kind: 'toBack', dataOk: check.ok, tolerated };
+  return passport ? { kind: 'finished', side: 'front', dataOk: check.ok, tolerated, passport: true } : { kind: 'toBack', dataOk: check.ok, tolerated };
 }
 
-export type ErrorDecision =
-  | { kind: 'exhausted'; message: string }
-  | { kind: 'network'; message: string }
-  | { kind: 'failed'; message: string };
+export type ErrorDecision = { kind: 'exhausted'; message: string } | { kind: 'network'; message: string } | { kind: 'failed'; message: string };
 
 /**
  * What a failed call means (docs/flow.md §8): 429 is the server's attempts limit; no answer is a network block;
@@ -177,9 +172,7 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
       return { ...state, phase: 'retake', quality: { issues: event.issues, rejections: state.quality.rejections + 1 } };
     }
     case 'override':
-      return state.phase === 'retake' && state.quality.rejections >= qualityOverrideAfter
-        ? { ...state, phase: 'adjust', documentFoundOnDevice: !state.quality.issues.includes('document') }
-        : state;
+      return state.phase === 'retake' && state.quality.rejections >= qualityOverrideAfter ? { ...state, phase: 'adjust', documentFoundOnDevice: !state.quality.issues.includes('document') } : state;
     case 'retake':
       return ['retake', 'adjust', 'verify', 'networkError'].includes(state.phase) ? { ...state, phase: 'camera', message: null } : state;
     case 'adjusted':
@@ -189,9 +182,7 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
     case 'resend':
       return state.phase === 'networkError' ? { ...state, phase: 'uploading', upload: sending, message: null } : state;
     case 'progress':
-      return state.phase === 'uploading' && state.upload.stage === 'sending'
-        ? { ...state, upload: { stage: 'sending', loaded: event.loaded, total: event.total } }
-        : state;
+      return state.phase === 'uploading' && state.upload.stage === 'sending' ? { ...state, upload: { stage: 'sending', loaded: event.loaded, total: event.total } } : state;
     case 'uploaded':
       return state.phase === 'uploading' ? { ...state, upload: { ...state.upload, stage: 'processing' } } : state;
     case 'read': {
@@ -228,14 +219,10 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
       return state;
     }
     case 'nextSide':
-      return state.phase === 'sideDone'
-        ? { ...state, side: 'back', phase: 'camera', quality: { issues: [], rejections: 0 }, message: null, reason: null }
-        : state;
+      return state.phase === 'sideDone' ? { ...state, side: 'back', phase: 'camera', quality: { issues: [], rejections: 0 }, message: null, reason: null } : state;
     case 'cameraFailed':
       // A camera lost while a read is under way does not interrupt it; the next camera view reports it.
-      return ['uploading', 'sideDone', 'finished', 'failed', 'exhausted'].includes(state.phase)
-        ? state
-        : { ...state, phase: 'cameraError', cameraError: event.kind };
+      return ['uploading', 'sideDone', 'finished', 'failed', 'exhausted'].includes(state.phase) ? state : { ...state, phase: 'cameraError', cameraError: event.kind };
   }
 }
 

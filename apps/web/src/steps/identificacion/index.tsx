@@ -25,17 +25,7 @@ import { Icon } from '../../ui/icons';
 import { LoadingState } from '../../ui/LoadingState';
 import { ProcessFailed } from '../../ui/ProcessFailed';
 import { Screen } from '../../ui/Screen';
-import {
-  captureReducer,
-  checklist,
-  decideRead,
-  decideReadError,
-  initialCaptureState,
-  intentsOf,
-  qualityOverrideAfter,
-  uploadPercent,
-  type CaptureState,
-} from './capture-machine';
+import { captureReducer, checklist, decideRead, decideReadError, initialCaptureState, intentsOf, qualityOverrideAfter, uploadPercent, type CaptureState } from './capture-machine';
 import { readIdSide } from './ocr';
 import '../../ui/capture.css';
 import { wait } from '../../media/wait';
@@ -253,14 +243,7 @@ export function Component() {
       );
 
     case 'retake':
-      return (
-        <RetakeScreen
-          state={state}
-          imageUrl={capture?.url ?? null}
-          onRetake={retake}
-          onUseAnyway={() => dispatch({ type: 'override' })}
-        />
-      );
+      return <RetakeScreen state={state} imageUrl={capture?.url ?? null} onRetake={retake} onUseAnyway={() => dispatch({ type: 'override' })} />;
 
     case 'adjust':
       return capture ? (
@@ -332,13 +315,7 @@ export function Component() {
       );
 
     case 'exhausted':
-      return (
-        <ProcessFailed
-          step="identificacion"
-          message={state.message ?? copy.failed.message}
-          onAcknowledge={() => journey({ type: 'acknowledgeFailure' })}
-        />
-      );
+      return <ProcessFailed step="identificacion" message={state.message ?? copy.failed.message} onAcknowledge={() => journey({ type: 'acknowledgeFailure' })} />;
 
     case 'cameraError':
       return <CameraErrorNotice kind={state.cameraError ?? 'other'} step="identificacion" />;
@@ -439,13 +416,7 @@ function CameraScreen({ state, stream, videoRef, format, frontJustRead, onCaptur
       className="capture"
       actions={
         <>
-          <button
-            type="button"
-            className="btn btn--primary"
-            data-side={state.side}
-            disabled={!ready || busy || holdOpen}
-            onClick={onCapture}
-          >
+          <button type="button" className="btn btn--primary" data-side={state.side} disabled={!ready || busy || holdOpen} onClick={onCapture}>
             {busy ? copy.camera.processing : back ? copy.camera.captureBack : copy.camera.captureFront}
           </button>
           <button type="button" className="btn btn--secondary" disabled={busy} onClick={onCancel}>
@@ -475,17 +446,7 @@ function CameraScreen({ state, stream, videoRef, format, frontJustRead, onCaptur
   );
 }
 
-function RetakeScreen({
-  state,
-  imageUrl,
-  onRetake,
-  onUseAnyway,
-}: {
-  state: CaptureState;
-  imageUrl: string | null;
-  onRetake: () => void;
-  onUseAnyway: () => void;
-}) {
+function RetakeScreen({ state, imageUrl, onRetake, onUseAnyway }: { state: CaptureState; imageUrl: string | null; onRetake: () => void; onUseAnyway: () => void }) {
   const issue = state.quality.issues[0] ?? 'document';
   const canOverride = state.quality.rejections >= qualityOverrideAfter;
   return (
@@ -520,8 +481,7 @@ function RetakeScreen({
 
 function AnalysisScreen({ state, imageUrl }: { state: CaptureState; imageUrl: string | null }) {
   const items = checklist(state.side, state.upload, state.documentFoundOnDevice);
-  const status =
-    state.upload.stage === 'received' ? copy.analysis.read : state.upload.stage === 'processing' ? copy.analysis.sent : copy.analysis.sending(null);
+  const status = state.upload.stage === 'received' ? copy.analysis.read : state.upload.stage === 'processing' ? copy.analysis.sent : copy.analysis.sending(null);
   return (
     <Screen key={`analysis-${state.side}`} title={state.side === 'back' ? copy.analysis.titleBack : copy.analysis.titleFront} step="identificacion" className="capture-analysis">
       {imageUrl ? <img className="analysis__thumb" src={imageUrl} alt={copy.verify.imageAlt} /> : null}

@@ -41,12 +41,7 @@ interface OcrEnvelope {
 /** payload.ocrData when it is a record of text, number, boolean or null values. */
 export function ocrDataOf(envelope: OcrEnvelope | null): OcrRecord {
   const data = envelope?.payload?.ocrData;
-  if (
-    typeof data === 'object' &&
-    data !== null &&
-    !Array.isArray(data) &&
-    Object.values(data).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
-  ) {
+  if (typeof data === 'object' && data !== null && !Array.isArray(data) && Object.values(data).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) {
     return data as OcrRecord;
   }
   throw new ApiError('ocr', envelope?.status ?? 200, 'the OCR answer has no ocrData record');

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activeFields, addressUserData, applyLookup, formValid, initialAddress, otherSettlement, placeUnknown, postalCodeInput, shouldLookUp,
-  type AddressForm,
-} from './address-model';
+import { activeFields, addressUserData, applyLookup, formValid, initialAddress, otherSettlement, placeUnknown, postalCodeInput, shouldLookUp, type AddressForm } from './address-model';
 
 const reading = {
-  leido: true, nombreCompleto: 'NOEMÍ LÓPEZ ESPINOZA', calle: 'CALLE HIDALGO', numeroExterior: '59', colonia: 'JARDINES DE LA PAZ',
-  codigoPostal: '31081', delegacion: 'CHIHUAHUA', estado: 'CHIHUAHUA', coincideNombre: true, vigente: true, intentosRestantes: 3,
+  leido: true,
+  nombreCompleto: 'NOEMÍ LÓPEZ ESPINOZA',
+  calle: 'CALLE HIDALGO',
+  numeroExterior: '59',
+  colonia: 'JARDINES DE LA PAZ',
+  codigoPostal: '31081',
+  delegacion: 'CHIHUAHUA',
+  estado: 'CHIHUAHUA',
+  coincideNombre: true,
+  vigente: true,
+  intentosRestantes: 3,
 };
 
 const settlements = (names: string[]) => names.map((asentamiento) => ({ asentamiento, municipio: 'Metepec', estado: 'México' }));
@@ -57,7 +63,10 @@ describe('address form (datos_direccion_ocr_page)', () => {
     const completed = { ...unknown, values: { ...unknown.values, estado: 'Yucatán', delegacion: 'Mérida', colonia: 'Centro' } };
     expect(formValid(completed)).toBe(true);
     expect(Object.fromEntries(addressUserData(completed).map((d) => [d.description, d.value]))).toMatchObject({
-      codigoPostal: '99999', estado: 'Yucatán', delegacion: 'Mérida', colonia: 'Centro',
+      codigoPostal: '99999',
+      estado: 'Yucatán',
+      delegacion: 'Mérida',
+      colonia: 'Centro',
     });
     // A failed lookup empties them the same way; a code whose place the form already holds keeps it.
     expect(placeUnknown(typed).values).toMatchObject({ estado: '', delegacion: '', colonia: '' });

@@ -4,17 +4,7 @@ import type { OcrRecord } from '../../session/idCapture';
 import type { UserDatum } from '../../session/userData';
 
 /** The address form of docs/flow.md §2 "Address confirmation" (step datos_direccion_ocr_page). */
-export const addressFields = [
-  'codigoPostal',
-  'pais',
-  'estado',
-  'delegacion',
-  'colonia',
-  'otraColonia',
-  'calle',
-  'numeroExterior',
-  'numeroInterior',
-] as const;
+export const addressFields = ['codigoPostal', 'pais', 'estado', 'delegacion', 'colonia', 'otraColonia', 'calle', 'numeroExterior', 'numeroInterior'] as const;
 export type AddressField = (typeof addressFields)[number];
 export type AddressValues = Record<AddressField, string>;
 
@@ -146,7 +136,12 @@ export function applyLookup(form: AddressForm, settlements: readonly Settlement[
 }
 
 function fold(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/\s+/g, ' ').trim().toUpperCase();
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toUpperCase();
 }
 
 function sameName(a: string, b: string): boolean {

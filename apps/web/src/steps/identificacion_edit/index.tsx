@@ -54,9 +54,7 @@ const copy = {
 
 function readingOf(state: unknown): ProofReadingWire | null {
   const lectura = typeof state === 'object' && state !== null ? (state as { lectura?: unknown }).lectura : undefined;
-  return typeof lectura === 'object' && lectura !== null && typeof (lectura as ProofReadingWire).leido === 'boolean'
-    ? (lectura as ProofReadingWire)
-    : null;
+  return typeof lectura === 'object' && lectura !== null && typeof (lectura as ProofReadingWire).leido === 'boolean' ? (lectura as ProofReadingWire) : null;
 }
 
 /** /identificacion_edit, step datos_direccion_ocr_page: "Verifica y completa tu dirección actual" (docs/flow.md §2). */
@@ -101,8 +99,7 @@ export function Component() {
   };
 
   const fields = activeFields(form);
-  const visibleError = (name: AddressField): string | null =>
-    touched[name] === true || form.values[name] !== '' ? fieldError(name, form.values[name]) : null;
+  const visibleError = (name: AddressField): string | null => (touched[name] === true || form.values[name] !== '' ? fieldError(name, form.values[name]) : null);
   const valid = formValid(form);
 
   function submit(event: FormEvent<HTMLFormElement>): void {
@@ -126,11 +123,15 @@ export function Component() {
 
   const intro = form.source === 'comprobante' ? copy.introProof : form.source === 'identificacion' ? copy.introId : copy.introEmpty;
   const lookupText =
-    lookup.state === 'searching' ? copy.searching
-    : lookup.state === 'found' ? copy.found(lookup.count ?? 0)
-    : lookup.state === 'none' ? copy.notFound
-    : lookup.state === 'failed' ? copy.lookupFailed
-    : null;
+    lookup.state === 'searching'
+      ? copy.searching
+      : lookup.state === 'found'
+        ? copy.found(lookup.count ?? 0)
+        : lookup.state === 'none'
+          ? copy.notFound
+          : lookup.state === 'failed'
+            ? copy.lookupFailed
+            : null;
 
   const input = (name: AddressField, options: { inputMode?: 'numeric' | 'text'; autoComplete?: string; maxLength?: number } = {}) => {
     const error = visibleError(name);

@@ -60,30 +60,30 @@ export function useStart(apikey: string, search: string, locationKey: string, re
         return params;
       })
       .then(
-      (params) => {
-        setGrantorParams(params);
-        setStatus('ready');
-        setSpinner(false);
-        if (enterPendingFor === locationKey) {
-          enterPendingFor = null;
-          onStarted();
-        }
-      },
-      (error: unknown) => {
-        if (isAbortError(error)) return;
-        // The server keeps this client's lock (its attempts ran out): the panel shows until it ends.
-        if (error instanceof ApiError && error.status === 429 && error.lockedUntil) {
-          setLock(sessionState(), Date.now(), error.lockedUntil);
-          setStatus('locked');
+        (params) => {
+          setGrantorParams(params);
+          setStatus('ready');
           setSpinner(false);
-          return;
-        }
-        if (error instanceof ApiError && error.hasResponse) forgetPopupLaunch();
-        // The client has already recorded the failure to the audit call (docs/flow.md §8).
-        setStatus(error instanceof ApiError && error.hasResponse ? 'badUrl' : 'offline');
-        setSpinner(false);
-      },
-    );
+          if (enterPendingFor === locationKey) {
+            enterPendingFor = null;
+            onStarted();
+          }
+        },
+        (error: unknown) => {
+          if (isAbortError(error)) return;
+          // The server keeps this client's lock (its attempts ran out): the panel shows until it ends.
+          if (error instanceof ApiError && error.status === 429 && error.lockedUntil) {
+            setLock(sessionState(), Date.now(), error.lockedUntil);
+            setStatus('locked');
+            setSpinner(false);
+            return;
+          }
+          if (error instanceof ApiError && error.hasResponse) forgetPopupLaunch();
+          // The client has already recorded the failure to the audit call (docs/flow.md §8).
+          setStatus(error instanceof ApiError && error.hasResponse ? 'badUrl' : 'offline');
+          setSpinner(false);
+        },
+      );
     return () => {
       controller.abort();
       window.clearTimeout(timer);

@@ -85,14 +85,7 @@ export function Component() {
 
   const expiry = expiryLabel(sessionState().get('fechavigencia'));
   return (
-    <Screen
-      title={linkCopy.token.title}
-      step="pdf_token"
-      className="link"
-      actions={
-        <ContinueOnceButton onContinue={() => journey({ type: 'continue' })} />
-      }
-    >
+    <Screen title={linkCopy.token.title} step="pdf_token" className="link" actions={<ContinueOnceButton onContinue={() => journey({ type: 'continue' })} />}>
       <p>{linkCopy.token.intro}</p>
       {expiry ? (
         <p className="link__expiry">

@@ -14,14 +14,7 @@ export function Component() {
   const journey = useJourney('pdf_token');
   const expiry = expiryLabel(sessionState().get('fechavigencia'));
   return (
-    <Screen
-      title={linkCopy.instructions.title}
-      step="pdf_token_instructions"
-      className="link"
-      actions={
-        <ContinueOnceButton onContinue={() => journey({ type: 'continue' })} />
-      }
-    >
+    <Screen title={linkCopy.instructions.title} step="pdf_token_instructions" className="link" actions={<ContinueOnceButton onContinue={() => journey({ type: 'continue' })} />}>
       <ul className="link__tips">
         <li>{linkCopy.instructions.camera}</li>
         <li>{linkCopy.instructions.place}</li>

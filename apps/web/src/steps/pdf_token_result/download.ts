@@ -23,7 +23,10 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
 }
 
 export class DownloadError extends Error {
-  constructor(readonly status: number | null, message: string) {
+  constructor(
+    readonly status: number | null,
+    message: string,
+  ) {
     super(message);
     this.name = 'DownloadError';
   }

@@ -52,9 +52,7 @@ export function Component() {
     >
       <div className="link__document" aria-hidden="true" />
       <p>{linkCopy.result.intro}</p>
-      <p role="status">
-        {state === 'downloading' ? linkCopy.result.downloading : state === 'done' ? linkCopy.result.downloaded : null}
-      </p>
+      <p role="status">{state === 'downloading' ? linkCopy.result.downloading : state === 'done' ? linkCopy.result.downloaded : null}</p>
       <p role="alert">{state === 'failed' ? linkCopy.result.failed : null}</p>
     </Screen>
   );

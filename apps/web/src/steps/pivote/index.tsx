@@ -59,8 +59,7 @@ export function Component() {
   return (
     <Screen title="Demo para integradores" step="pivote" className="pivote">
       <p>
-        Este botón es el lanzador que un sitio aliado inserta en su página (<code>/launcher/v1/launcher.js</code>). Abre el proceso en una
-        ventana emergente y aquí se muestran los mensajes que envía.
+        Este botón es el lanzador que un sitio aliado inserta en su página (<code>/launcher/v1/launcher.js</code>). Abre el proceso en una ventana emergente y aquí se muestran los mensajes que envía.
       </p>
       <div className="pivote__launcher" ref={container} />
       <h2 className="section-title" id="pivote-messages">

@@ -14,7 +14,9 @@ export function fireIdentityChecks(spec: FormSpec, values: FormValues, params: r
   const uuid = session.uuidUser ?? '';
   const { renapo, ine } = checksToRun(spec, params);
   if (renapo) {
-    api().request('renapo', { step: 'resultados_identificacion', body: renapoBody(uuid, values) }).catch(ignore);
+    api()
+      .request('renapo', { step: 'resultados_identificacion', body: renapoBody(uuid, values) })
+      .catch(ignore);
   }
   if (ine) {
     api()

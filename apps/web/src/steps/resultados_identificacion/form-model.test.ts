@@ -95,7 +95,7 @@ describe('pre-fill with the docs/flow.md §5 OCR normalisations', () => {
     expect(prefill(formSpec('ineOcr', false), { ...ineFront, curp: 'helg900215mdfrpd0' }, null, today).curp).toBe('HELG900215MDFRPD0');
   });
 
-  it('"OCR validity year built as \'20\' plus the last two digits"; the back\'s validity when the front has none', () => {
+  it("\"OCR validity year built as '20' plus the last two digits\"; the back's validity when the front has none", () => {
     expect(prefill(formSpec('ineOcr', false), { ...ineFront, vigencia: '2020 - 31' }, null, today).vigencia).toBe('2031');
     expect(prefill(formSpec('ineOcr', false), { ...ineFront, vigencia: '' }, { ineVigencia: '2029' }, today).vigencia).toBe('2029');
   });

@@ -25,17 +25,7 @@ import { ocrText, type OcrRecord } from '../../session/idCapture';
 export type FormKind = 'ineApi' | 'ineOcr' | 'dni' | 'passport';
 
 /** Form fields of docs/flow.md §3. */
-export type FieldName =
-  | 'nombreCompleto'
-  | 'fechaNacimiento'
-  | 'clave'
-  | 'fechaRegistro'
-  | 'numeroEmision'
-  | 'cic'
-  | 'curp'
-  | 'dni'
-  | 'vigencia'
-  | 'vigenciaPasaporte';
+export type FieldName = 'nombreCompleto' | 'fechaNacimiento' | 'clave' | 'fechaRegistro' | 'numeroEmision' | 'cic' | 'curp' | 'dni' | 'vigencia' | 'vigenciaPasaporte';
 
 export type FormValues = Record<FieldName, string>;
 
@@ -234,9 +224,7 @@ export function formErrors(spec: FormSpec, values: FormValues): Partial<Record<F
 
 /** Spec §4 validity: INE year (>= this year, 31 Dec ahead); passport-like dates after today, PERMANENTE skips. */
 export function validityOk(spec: FormSpec, values: FormValues, today: Date = new Date()): boolean {
-  return spec.validity === 'vigencia'
-    ? isIneValidityValid(values.vigencia, today)
-    : isPassportValidityValid(values.vigenciaPasaporte, today);
+  return spec.validity === 'vigencia' ? isIneValidityValid(values.vigencia, today) : isPassportValidityValid(values.vigenciaPasaporte, today);
 }
 
 /** Spec §5 clause-button rule: the identity number and the name. */
@@ -286,9 +274,7 @@ export function userDataOf(spec: FormSpec, values: FormValues, typed: readonly F
 /** Spec §7 INE call data: "{ocr, claveElector, numeroEmisionCredencial} when cic has 13 characters, else {cic}". */
 export function ineCheckData(values: FormValues): { ocr: string; claveElector: string; numeroEmisionCredencial: string } | { cic: string } {
   const cic = values.cic.trim();
-  return cic.length === 13
-    ? { ocr: cic, claveElector: values.clave.trim(), numeroEmisionCredencial: values.numeroEmision.trim() }
-    : { cic };
+  return cic.length === 13 ? { ocr: cic, claveElector: values.clave.trim(), numeroEmisionCredencial: values.numeroEmision.trim() } : { cic };
 }
 
 /** Which checks run on confirm: Renapo for a CURP (ENABLE_RENAPO), the INE list for the INE form with API checks. */

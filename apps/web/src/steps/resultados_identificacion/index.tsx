@@ -136,12 +136,7 @@ function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
       className="results"
       actions={
         <>
-          <button
-            type="submit"
-            form={formId}
-            className="btn btn--primary"
-            disabled={saving || leaving || !canContinue(spec, values)}
-          >
+          <button type="submit" form={formId} className="btn btn--primary" disabled={saving || leaving || !canContinue(spec, values)}>
             {copy.continue}
           </button>
           <button type="button" className="btn btn--secondary" disabled={saving || leaving} onClick={recapture}>

@@ -12,10 +12,7 @@ export interface TermsDocument {
 
 /** Spec §2 /terminos placeholders: {OTORGANTE}, {USUARIO} and {enter} (line break). */
 export function fillPlaceholders(template: string, values: { grantor: string; user: string }): string {
-  return template
-    .replaceAll('{OTORGANTE}', values.grantor)
-    .replaceAll('{USUARIO}', values.user)
-    .replaceAll('{enter}', '\n');
+  return template.replaceAll('{OTORGANTE}', values.grantor).replaceAll('{USUARIO}', values.user).replaceAll('{enter}', '\n');
 }
 
 /** Dates in es-MX long form (docs/flow.md §9), e.g. '26 de noviembre de 2026'. */

@@ -42,6 +42,6 @@ export function digitsOnly(value: string, max: number): string {
 
 /** '+52 55 1234 5678' for 10 digits; other lengths in groups of three. */
 export function formatPhone(areaCode: string, number: string): string {
-  const groups = number.length === 10 ? [number.slice(0, 2), number.slice(2, 6), number.slice(6)] : number.match(/.{1,3}/g) ?? [number];
+  const groups = number.length === 10 ? [number.slice(0, 2), number.slice(2, 6), number.slice(6)] : (number.match(/.{1,3}/g) ?? [number]);
   return `+${areaCode} ${groups.join(' ')}`;
 }

@@ -19,7 +19,7 @@ const codeDigits = 6;
 
 function phoneOf(state: unknown): string {
   const fromState = typeof state === 'object' && state !== null ? (state as { phone?: unknown }).phone : undefined;
-  return typeof fromState === 'string' ? fromState : sessionState().get('movil') ?? '';
+  return typeof fromState === 'string' ? fromState : (sessionState().get('movil') ?? '');
 }
 
 function messageOf(failure: unknown): string {
@@ -135,10 +135,7 @@ export function Component() {
           <p className="sms-field__hint">{smsCopy.code.resendIn(waitLeft)}</p>
         )}
       </div>
-      <SmsStatus
-        status={done ? smsCopy.code.verified : resending ? copy.common.loading : busy ? smsCopy.code.validating : notice}
-        error={error}
-      />
+      <SmsStatus status={done ? smsCopy.code.verified : resending ? copy.common.loading : busy ? smsCopy.code.validating : notice} error={error} />
       <CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed' })} />
     </Screen>
   );

@@ -124,9 +124,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       const view = describeFailure(what);
       const storage = sessionState();
       if (view.restart) storeNoMatch(storage);
-      sendAudit(step, 'Error', JSON.stringify({ motivo: what.kind, status: 'status' in what ? what.status : null, mensaje: view.message })).catch(
-        () => undefined,
-      );
+      sendAudit(step, 'Error', JSON.stringify({ motivo: what.kind, status: 'status' in what ? what.status : null, mensaje: view.message })).catch(() => undefined);
       const next = applyFailure(attemptsRef.current, view);
       attemptsRef.current = next;
       writeVideoAttempts(storage, next);
@@ -192,8 +190,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       }
     }
 
-    const watched = (verdict: (watchdogSignal: AbortSignal) => Promise<FaceResult>) =>
-      withWatchdog(verdict, faceTimings.watchdogMs, signal, () => new AttemptFailure({ kind: 'watchdog' }));
+    const watched = (verdict: (watchdogSignal: AbortSignal) => Promise<FaceResult>) => withWatchdog(verdict, faceTimings.watchdogMs, signal, () => new AttemptFailure({ kind: 'watchdog' }));
 
     async function attempt(): Promise<FaceResult> {
       setStage('position');
@@ -268,52 +265,56 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
       const live = realtime as RealtimeSession | null;
       if (live) {
         live.finish();
-        return watched(() => live.reply.then(resultOfReply, (error: unknown) => {
-          throw error instanceof AttemptFailure ? error : new AttemptFailure({ kind: 'network' });
-        }));
+        return watched(() =>
+          live.reply.then(resultOfReply, (error: unknown) => {
+            throw error instanceof AttemptFailure ? error : new AttemptFailure({ kind: 'network' });
+          }),
+        );
       }
       const active = recording as Recording | null;
       recording = null;
       if (!active) throw new Error('no recording');
       // Recorder path: the stop sends, a second later the screen shows processing.
-      void wait(faceTimings.tickMs, signal).then(() => setElapsed(codes.schedule.stopMs + faceTimings.tickMs), () => undefined);
+      void wait(faceTimings.tickMs, signal).then(
+        () => setElapsed(codes.schedule.stopMs + faceTimings.tickMs),
+        () => undefined,
+      );
       const video = await active.stop();
       return watched((watchdogSignal) => uploadVideo(video, codes, watchdogSignal));
     }
 
-    attempt().then(
-      (result) => {
-        if (signal.aborted) return;
-        storeFaceMatch(storage, result);
-        setStage('matched');
-        journey({ type: 'matched' });
-      },
-      (error: unknown) => {
-        if (signal.aborted || isAbortError(error)) return;
-        fail(error instanceof AttemptFailure ? error.failure : { kind: 'network' });
-      },
-    ).finally(() => {
-      (realtime as RealtimeSession | null)?.close();
-      realtime = null;
-    });
+    attempt()
+      .then(
+        (result) => {
+          if (signal.aborted) return;
+          storeFaceMatch(storage, result);
+          setStage('matched');
+          journey({ type: 'matched' });
+        },
+        (error: unknown) => {
+          if (signal.aborted || isAbortError(error)) return;
+          fail(error instanceof AttemptFailure ? error.failure : { kind: 'network' });
+        },
+      )
+      .finally(() => {
+        (realtime as RealtimeSession | null)?.close();
+        realtime = null;
+      });
 
     return () => {
       controller.abort();
       (recording as Recording | null)?.cancel();
       recording = null;
       (realtime as RealtimeSession | null)?.close();
-      realtimeSetup?.then((opened) => opened.close(), () => undefined);
+      realtimeSetup?.then(
+        (opened) => opened.close(),
+        () => undefined,
+      );
     };
     // `retry` and the flow facts are read when a run starts; a run is restarted only through `run`.
   }, [phase, ready, failure, stream, run]);
 
-  const cancelDialog = (
-    <CancelDialog
-      open={cancelOpen}
-      onDismiss={() => setCancelOpen(false)}
-      onConfirm={() => journey({ type: 'cancelConfirmed', ruta: step })}
-    />
-  );
+  const cancelDialog = <CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed', ruta: step })} />;
 
   if (phase === 'cameraError') return <CameraErrorNotice kind={cameraError} step={step} />;
 
@@ -410,9 +411,7 @@ export function FaceVideo({ flow }: { flow: FaceFlow }) {
           </p>
           {view && view.slot !== null && !processing && !view.motion ? (
             <div className="face-video__digits" role="status" aria-live="assertive" aria-atomic="true">
-              <span className="visually-hidden">
-                {view.slot < shownDigits ? `${copy.digitLabel(view.slot + 1, shownDigits)}: ${view.digit}` : copy.done}
-              </span>
+              <span className="visually-hidden">{view.slot < shownDigits ? `${copy.digitLabel(view.slot + 1, shownDigits)}: ${view.digit}` : copy.done}</span>
               <span key={view.slot} className="face-video__digit" data-slot={view.slot} aria-hidden="true">
                 {view.digit}
               </span>

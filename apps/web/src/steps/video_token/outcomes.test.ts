@@ -2,20 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { errorTexts, faceMessages } from '@kyc/contracts/texts';
 import { applyFailure, attemptRules, attemptsExhausted, describeFailure, dialogAction, faceMessageOf, tokenFailureText, type VideoAttempts } from './outcomes';
 
-const response = (status: number, message?: string, messageClient?: string) =>
-  describeFailure({ kind: 'response', status, message, messageClient });
+const response = (status: number, message?: string, messageClient?: string) => describeFailure({ kind: 'response', status, message, messageClient });
 
 describe('face step messages (docs/flow.md §8)', () => {
   it('the first seven recoverable messages do not count an attempt on 400 or 500', () => {
-    for (const text of [
-      faceMessages.noFace,
-      faceMessages.mask,
-      faceMessages.badLight,
-      faceMessages.blurry,
-      faceMessages.multipleFaces,
-      faceMessages.lowLight,
-      faceMessages.comparisonFailed,
-    ]) {
+    for (const text of [faceMessages.noFace, faceMessages.mask, faceMessages.badLight, faceMessages.blurry, faceMessages.multipleFaces, faceMessages.lowLight, faceMessages.comparisonFailed]) {
       for (const status of [400, 500]) {
         const view = response(status, text);
         expect(view).toMatchObject({ message: text, countsAttempt: false, exhausts: false, restart: false });

@@ -43,15 +43,7 @@ export const tokenFailureText = 'Ubica tu rostro en el area marcada';
 type FaceMessageKey = keyof typeof faceMessages;
 
 /** Spec §8: these seven 400/500 messages do not count an attempt ("the first seven recoverable messages"). */
-export const recoverableFaceMessages: readonly FaceMessageKey[] = [
-  'noFace',
-  'mask',
-  'badLight',
-  'blurry',
-  'multipleFaces',
-  'lowLight',
-  'comparisonFailed',
-];
+export const recoverableFaceMessages: readonly FaceMessageKey[] = ['noFace', 'mask', 'badLight', 'blurry', 'multipleFaces', 'lowLight', 'comparisonFailed'];
 
 function normalize(text: string): string {
   return text
@@ -114,12 +106,7 @@ function describeResponse(status: number, message: string | undefined, messageCl
     return exhausted(errorTexts.attemptsExceeded);
   }
   if (status === 429) return exhausted(messageClient ?? errorTexts.attemptsExceeded);
-  if (
-    status === 200 ||
-    same(message, errorTexts.noMatch) ||
-    same(messageClient, errorTexts.noMatch) ||
-    same(messageClient, errorTexts.noMatchClient)
-  ) {
+  if (status === 200 || same(message, errorTexts.noMatch) || same(messageClient, errorTexts.noMatch) || same(messageClient, errorTexts.noMatchClient)) {
     return view(errorTexts.noMatchClient, null, true, { restart: true });
   }
   const known = faceMessageOf(messageClient) ?? faceMessageOf(message);
@@ -162,9 +149,7 @@ export interface AttemptRules {
 }
 
 export function attemptRules(flow: 'main' | 'link', intentosVideoToken: number): AttemptRules {
-  return flow === 'link'
-    ? { max: linkAttempts.finalScreen, restartLinkFrom: linkAttempts.errorModal }
-    : { max: intentosVideoToken, restartLinkFrom: null };
+  return flow === 'link' ? { max: linkAttempts.finalScreen, restartLinkFrom: linkAttempts.errorModal } : { max: intentosVideoToken, restartLinkFrom: null };
 }
 
 /**

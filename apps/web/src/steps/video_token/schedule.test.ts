@@ -29,7 +29,14 @@ describe("face video reading sequence (docs/flow.md §4 screens, the code's sche
   });
 
   it('motion prompts (MOVIMIENTOS_VIDEO_TOKEN): each head turn is asked from its time to the next one, the digits hidden meanwhile', () => {
-    const asked = { digitsMs: [1830, 3010, 3880, 5650], stopMs: 12250, prompts: [{ motion: 'left' as const, atMs: 7850 }, { motion: 'right' as const, atMs: 10050 }] };
+    const asked = {
+      digitsMs: [1830, 3010, 3880, 5650],
+      stopMs: 12250,
+      prompts: [
+        { motion: 'left' as const, atMs: 7850 },
+        { motion: 'right' as const, atMs: 10050 },
+      ],
+    };
     expect(readingView(7849, code, asked, 'grabacion')).toMatchObject({ slot: 4, motion: null });
     expect([7850, 10049, 10050, 12249].map((t) => readingView(t, code, asked, 'grabacion').motion)).toEqual(['left', 'left', 'right', 'right']);
     expect(readingView(12250, code, asked, 'tiempo_real')).toMatchObject({ processing: true, motion: null });
@@ -68,7 +75,11 @@ describe("face video reading sequence (docs/flow.md §4 screens, the code's sche
 describe('face guide oval', () => {
   it('keeps an upright face shape (width 0.75 of height in pixels) on landscape and portrait frames', async () => {
     const { ovalOf } = await import('./FaceGuide');
-    for (const frame of [{ width: 640, height: 480 }, { width: 480, height: 640 }, { width: 1280, height: 720 }]) {
+    for (const frame of [
+      { width: 640, height: 480 },
+      { width: 480, height: 640 },
+      { width: 1280, height: 720 },
+    ]) {
       const oval = ovalOf(frame);
       const widthPx = ((oval.rx * 2) / 100) * frame.width;
       const heightPx = ((oval.ry * 2) / 100) * frame.height;

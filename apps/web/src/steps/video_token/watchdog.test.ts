@@ -32,7 +32,12 @@ describe('response watchdog (docs/flow.md §4)', () => {
   });
 
   it('an answer in time wins and stops the clock', async () => {
-    const result = withWatchdog(async () => 'match', faceTimings.watchdogMs, new AbortController().signal, () => new TimedOut());
+    const result = withWatchdog(
+      async () => 'match',
+      faceTimings.watchdogMs,
+      new AbortController().signal,
+      () => new TimedOut(),
+    );
     await expect(result).resolves.toBe('match');
     await vi.advanceTimersByTimeAsync(faceTimings.watchdogMs * 2);
   });

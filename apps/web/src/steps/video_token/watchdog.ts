@@ -3,12 +3,7 @@
  * the time runs out (the request is dropped) or when `outer` aborts (the screen left); on time-out the promise
  * rejects with `timedOut()`.
  */
-export function withWatchdog<T>(
-  verdict: (signal: AbortSignal) => Promise<T>,
-  ms: number,
-  outer: AbortSignal,
-  timedOut: () => Error,
-): Promise<T> {
+export function withWatchdog<T>(verdict: (signal: AbortSignal) => Promise<T>, ms: number, outer: AbortSignal, timedOut: () => Error): Promise<T> {
   const watchdog = new AbortController();
   const onAbort = () => watchdog.abort();
   outer.addEventListener('abort', onAbort, { once: true });

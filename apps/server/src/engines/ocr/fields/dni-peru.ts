@@ -5,9 +5,7 @@
 import { normaliseOcrBirthDate } from '@kyc/contracts/rules';
 import { mrzNameGivenFirst } from '../mrz-parse.js';
 import { mrzAgainstFront, mrzFacts, reconcile } from './mrz-facts.js';
-import {
-  bestReading, DIGITS, documentFlags, line, px, readings, sexLetter, type DocumentReader, type ParsedSide,
-} from './spec.js';
+import { bestReading, DIGITS, documentFlags, line, px, readings, sexLetter, type DocumentReader, type ParsedSide } from './spec.js';
 import { asDigits, cleanName, dateText, findDate, nameFields, readText, readWords } from './text.js';
 
 const H = 1262;
@@ -38,7 +36,8 @@ export const dniPeruFront: DocumentReader = {
   photo: px(H, 0, 140, 620, 940),
   fields: [
     line('dni', px(H, 1490, 40, 1955, 124), {
-      whitelist: `${DIGITS}- `, retryOn: ['dni_check_digit_failed', 'dni_unreadable'],
+      whitelist: `${DIGITS}- `,
+      retryOn: ['dni_check_digit_failed', 'dni_unreadable'],
     }),
     line('apellidoPaterno', px(H, 565, 292, 1900, 352)),
     line('apellidoMaterno', px(H, 565, 407, 1900, 467)),
@@ -67,7 +66,10 @@ export const dniPeruFront: DocumentReader = {
     const apellidoPaterno = name('apellidoPaterno');
     const apellidoMaterno = name('apellidoMaterno');
     const nombres = name('nombres');
-    const sexo = readings(input, 'sexo').map((r) => /[MF]/.exec(readText(r))?.[0]).find(Boolean) ?? '';
+    const sexo =
+      readings(input, 'sexo')
+        .map((r) => /[MF]/.exec(readText(r))?.[0])
+        .find(Boolean) ?? '';
     if (!sexo) warnings.push('sexo_unreadable');
     const birth = dateText(findDate(readText(reads.fechaNacimiento)));
     const extra: Record<string, string> = {};

@@ -5,9 +5,7 @@
 import { formatDate, normaliseOcrBirthDate, type DateParts } from '@kyc/contracts/rules';
 import type { RawImage } from '../homography.js';
 import { cleanCode } from '../id-codes.js';
-import {
-  bestReading, CODE_CHARS, DIGITS, documentFlags, line, px, readings, short, type DocumentReader, type ParsedSide,
-} from './spec.js';
+import { bestReading, CODE_CHARS, DIGITS, documentFlags, line, px, readings, short, type DocumentReader, type ParsedSide } from './spec.js';
 import { asDigits, cleanName, dateText, findDate, findDigits, nameFields, readText, readWords } from './text.js';
 
 const H = 1294;
@@ -70,11 +68,20 @@ export const fmm: DocumentReader = {
     const apellidoPaterno = name('apellidoPaterno', true);
     const apellidoMaterno = name('apellidoMaterno', false);
     const nombres = name('nombres', true);
-    const birth = dateText(readings(input, 'fechaNacimiento').map((r) => findDate(readText(r))).find(Boolean) ?? null);
+    const birth = dateText(
+      readings(input, 'fechaNacimiento')
+        .map((r) => findDate(readText(r)))
+        .find(Boolean) ?? null,
+    );
     if (!birth) warnings.push('fechaNacimiento_unreadable');
-    const entry = readings(input, 'fechaEntrada').map((r) => findDate(readText(r))).find(Boolean) ?? null;
-    const days = readings(input, 'dias').map((r) => Number(asDigits(readText(r)).replace(/\D/g, '')) || 0)
-      .find((d) => d >= 1 && d <= MAX_AUTHORISED_DAYS) ?? 0;
+    const entry =
+      readings(input, 'fechaEntrada')
+        .map((r) => findDate(readText(r)))
+        .find(Boolean) ?? null;
+    const days =
+      readings(input, 'dias')
+        .map((r) => Number(asDigits(readText(r)).replace(/\D/g, '')) || 0)
+        .find((d) => d >= 1 && d <= MAX_AUTHORISED_DAYS) ?? 0;
     if (!entry || days === 0) warnings.push('fmm_validity_unreadable');
     const sexo = tickedSex(card);
     if (!sexo) warnings.push('fmm_sex_unreadable');

@@ -6,10 +6,7 @@
  */
 import type { RawRead } from '../pool.js';
 import type { Region } from '../page.js';
-import {
-  findLabels, fitLayout, labelForm, labelTolerance, editDistance, linesAbove, linesBelow, unlabelledWords, wordsConfidence,
-  wordsRightOf, type FoundLabel, type PageWord,
-} from './labels.js';
+import { findLabels, fitLayout, labelForm, labelTolerance, editDistance, linesAbove, linesBelow, unlabelledWords, wordsConfidence, wordsRightOf, type FoundLabel, type PageWord } from './labels.js';
 import { INE_LABELS, INE_LAYOUTS, INE_NON_VALUE_WORDS, type IneLayout, type IneModel } from './ine-layouts.js';
 
 export interface AnchoredValue {
@@ -32,8 +29,21 @@ export interface AnchoredFront {
 }
 
 export type AnchoredKey =
-  | 'names' | 'address' | 'claveElector' | 'curp' | 'registro' | 'fechaNacimiento' | 'sexo' | 'seccion' | 'vigencia'
-  | 'emision' | 'estado' | 'municipio' | 'localidad' | 'lugarNacimiento' | 'folio';
+  | 'names'
+  | 'address'
+  | 'claveElector'
+  | 'curp'
+  | 'registro'
+  | 'fechaNacimiento'
+  | 'sexo'
+  | 'seccion'
+  | 'vigencia'
+  | 'emision'
+  | 'estado'
+  | 'municipio'
+  | 'localidad'
+  | 'lugarNacimiento'
+  | 'folio';
 
 const NON_VALUE = INE_NON_VALUE_WORDS.map(labelForm);
 
@@ -51,9 +61,18 @@ export function isLabelWord(text: string): boolean {
 }
 
 const SINGLE_VALUE: Record<string, AnchoredKey> = {
-  CLAVE: 'claveElector', CURP: 'curp', REGISTRO: 'registro', NACIMIENTO: 'fechaNacimiento', SEXO: 'sexo',
-  SECCION: 'seccion', VIGENCIA: 'vigencia', EMISION: 'emision', ESTADO: 'estado', MUNICIPIO: 'municipio',
-  LOCALIDAD: 'localidad', FOLIO: 'folio',
+  CLAVE: 'claveElector',
+  CURP: 'curp',
+  REGISTRO: 'registro',
+  NACIMIENTO: 'fechaNacimiento',
+  SEXO: 'sexo',
+  SECCION: 'seccion',
+  VIGENCIA: 'vigencia',
+  EMISION: 'emision',
+  ESTADO: 'estado',
+  MUNICIPIO: 'municipio',
+  LOCALIDAD: 'localidad',
+  FOLIO: 'folio',
 };
 
 /** What a value right of (or under) its label must look like for it to be that label's value. */
@@ -87,11 +106,16 @@ const compact = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
 /** Score of a layout against the labels read: labels it has count, labels it lacks count against it. */
 function layoutScore(layout: IneLayout, found: Map<string, FoundLabel>, width: number, height: number): number {
   const pairs = [...found.values()].filter((f) => layout.labels[f.key]);
-  const fit = fitLayout(pairs.map((f) => ({ layout: layout.labels[f.key]!, found: [f.box.x0, f.box.y0], partial: f.partial })), width, height);
-  const residual = pairs.reduce((sum, f) => {
-    const [lx, ly] = layout.labels[f.key]!;
-    return sum + Math.hypot((fit.x(lx) - f.box.x0) / width, (fit.y(ly) - f.box.y0) / height);
-  }, 0) / Math.max(1, pairs.length);
+  const fit = fitLayout(
+    pairs.map((f) => ({ layout: layout.labels[f.key]!, found: [f.box.x0, f.box.y0], partial: f.partial })),
+    width,
+    height,
+  );
+  const residual =
+    pairs.reduce((sum, f) => {
+      const [lx, ly] = layout.labels[f.key]!;
+      return sum + Math.hypot((fit.x(lx) - f.box.x0) / width, (fit.y(ly) - f.box.y0) / height);
+    }, 0) / Math.max(1, pairs.length);
   const missing = [...found.keys()].filter((k) => !layout.labels[k]).length;
   const bilingual = [...found.values()].some((f) => /^(NAME|ADDRESS|PLACE OF BIRTH|DATE OF BIRTH)$/.test(f.form));
   const twinBonus = bilingual && layout.model === 'desde el extranjero' ? 1.5 : 0;
@@ -106,7 +130,11 @@ function placed(key: string, layout: IneLayout, fit: ReturnType<typeof fitLayout
   const x0 = fit.x(at[0]);
   const y0 = fit.y(at[1]);
   return {
-    key, form: text, line: -1, words: [], score: 0,
+    key,
+    form: text,
+    line: -1,
+    words: [],
+    score: 0,
     box: { x0, y0, x1: x0 + text.length * labelHeight * 0.75, y1: y0 + labelHeight },
   };
 }
@@ -119,11 +147,14 @@ const HEADER_WEIGHT = 3;
 /** Whether the header (the top of the card) shows `word`, give or take one misread letter in six. */
 export function headerShows(page: RawRead, word: string, height: number): boolean {
   const tolerance = Math.floor(word.length / 6);
-  return page.lines.some((line) => line.box.y0 < height * HEADER_SHARE &&
-    line.words.some((w) => {
-      const form = labelForm(w.text);
-      return Math.abs(form.length - word.length) <= tolerance && editDistance(form, word, tolerance) <= tolerance;
-    }));
+  return page.lines.some(
+    (line) =>
+      line.box.y0 < height * HEADER_SHARE &&
+      line.words.some((w) => {
+        const form = labelForm(w.text);
+        return Math.abs(form.length - word.length) <= tolerance && editDistance(form, word, tolerance) <= tolerance;
+      }),
+  );
 }
 
 /**
@@ -140,16 +171,24 @@ export function readFrontByLabels(page: RawRead, width: number, height: number):
     const header = layout.headerWord && headerShows(page, layout.headerWord, height) ? HEADER_WEIGHT : 0;
     // Labels and header first; then values of an unmistakable shape where the layout expects them; then the
     // models' order (the newer, commoner ones first).
-    const score = layoutScore(layout, found, width, height) + header + 0.6 * strong + 0.05 * Object.keys(front.values).length -
-      0.01 * order;
+    const score = layoutScore(layout, found, width, height) + header + 0.6 * strong + 0.05 * Object.keys(front.values).length - 0.01 * order;
     if (!best || score > best.score) best = { score, front };
   });
   return best!.front;
 }
 
 function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: IneLayout, width: number, height: number): AnchoredFront {
-  const anchors = consistentAnchors([...found.values()].filter((f) => layout.labels[f.key]), layout, width, height);
-  const fit = fitLayout(anchors.map((f) => ({ layout: layout.labels[f.key]!, found: [f.box.x0, f.box.y0], partial: f.partial })), width, height);
+  const anchors = consistentAnchors(
+    [...found.values()].filter((f) => layout.labels[f.key]),
+    layout,
+    width,
+    height,
+  );
+  const fit = fitLayout(
+    anchors.map((f) => ({ layout: layout.labels[f.key]!, found: [f.box.x0, f.box.y0], partial: f.partial })),
+    width,
+    height,
+  );
   const heights = [...found.values()].map((f) => f.box.y1 - f.box.y0).sort((a, b) => a - b);
   const labelHeight = heights[Math.floor(heights.length / 2)] ?? height * 0.018;
 
@@ -186,25 +225,34 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
       }
     }
     const h2 = Math.max(1, h);
-    const nextOnRow = Math.min(Infinity, ...all
-      .filter((o) => o !== label && o.box.x0 > label.box.x1 && o.box.y1 > label.box.y0 - h2 && o.box.y0 < label.box.y1 + h2)
-      .map((o) => o.box.x0 - 0.3 * h2));
+    const nextOnRow = Math.min(Infinity, ...all.filter((o) => o !== label && o.box.x0 > label.box.x1 && o.box.y1 > label.box.y0 - h2 && o.box.y0 < label.box.y1 + h2).map((o) => o.box.x0 - 0.3 * h2));
     const reach = valueKey === 'curp' || valueKey === 'claveElector' ? 30 : 14;
     // The crop goes where the value was found: beside the label, or under it (stacked labels).
-    setRegion(regions, valueKey, under ? {
-      x0: label.box.x0 - 0.5 * h2,
-      y0: label.box.y1,
-      x1: Math.max(...chosen.map((w) => w.box.x1)) + 1.5 * h2,
-      y1: Math.max(...chosen.map((w) => w.box.y1)) + 0.5 * h2,
-    } : {
-      x0: label.box.x1 - (labelRead ? 0.2 : 1.5) * h2,
-      y0: label.box.y0 - 0.8 * h2,
-      x1: Math.min(nextOnRow, label.box.x1 + reach * h2),
-      y1: label.box.y1 + 0.7 * h2,
-    }, width, height);
+    setRegion(
+      regions,
+      valueKey,
+      under
+        ? {
+            x0: label.box.x0 - 0.5 * h2,
+            y0: label.box.y1,
+            x1: Math.max(...chosen.map((w) => w.box.x1)) + 1.5 * h2,
+            y1: Math.max(...chosen.map((w) => w.box.y1)) + 0.5 * h2,
+          }
+        : {
+            x0: label.box.x1 - (labelRead ? 0.2 : 1.5) * h2,
+            y0: label.box.y0 - 0.8 * h2,
+            x1: Math.min(nextOnRow, label.box.x1 + reach * h2),
+            y1: label.box.y1 + 0.7 * h2,
+          },
+      width,
+      height,
+    );
     if (chosen.length === 0) continue;
     values[valueKey] = {
-      text: joined(chosen), lines: [joined(chosen)], confidence: wordsConfidence(chosen) * (labelRead ? 1 : 0.7), labelRead,
+      text: joined(chosen),
+      lines: [joined(chosen)],
+      confidence: wordsConfidence(chosen) * (labelRead ? 1 : 0.7),
+      labelRead,
     };
   }
 
@@ -221,15 +269,15 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
     // on the first line rises above that line's box, and a crop cut at the label's foot takes it off.
     // A value line is printed at about three label heights (a label's box is its capitals' height).
     let bottom = label.box.y1 + maxLines * 3 * h;
-    const nextBelow = [...found.values()].filter((o) => o !== label && o.box.y0 > label.box.y1 &&
-      o.box.x1 > label.box.x0 - h && o.box.x0 < label.box.x1 + 8 * h);
+    const nextBelow = [...found.values()].filter((o) => o !== label && o.box.y0 > label.box.y1 && o.box.x1 > label.box.x0 - h && o.box.x0 < label.box.x1 + 8 * h);
     bottom = Math.min(bottom, ...nextBelow.map((o) => o.box.y0 - 0.2 * h));
     if (lines.length >= maxLines) bottom = Math.min(bottom, Math.max(...valueWords.map((w) => w.box.y1)) + 0.6 * h);
     // The crop stops at the labels of the next column (the birth date and sex beside the names on some models),
     // but never short of the words read as the value: a name is read whole.
-    const columnRight = Math.min(columnEnd ?? width * 0.98, ...all
-      .filter((o) => o !== label && o.box.x0 > label.box.x1 + h && o.box.y0 < bottom && o.box.y1 > label.box.y0)
-      .map((o) => o.box.x0 - 0.3 * h));
+    const columnRight = Math.min(
+      columnEnd ?? width * 0.98,
+      ...all.filter((o) => o !== label && o.box.x0 > label.box.x1 + h && o.box.y0 < bottom && o.box.y1 > label.box.y0).map((o) => o.box.x0 - 0.3 * h),
+    );
     const right = Math.max(columnRight, ...valueWords.map((w) => w.box.x1 + 1.5 * h));
     // A label placed by the layout is only roughly where it is printed: its column may start a little left.
     const left = Math.min(label.box.x0 - (found.has(labelKey) ? 1 : 3) * h, ...valueWords.map((w) => w.box.x0 - 0.5 * h));
@@ -257,8 +305,12 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
     }
   }
   const printed = [
-    ...Object.entries(SINGLE_VALUE).filter(([label]) => layout.labels[label]).map(([, key]) => key),
-    'names', 'address', ...(layout.labels.LUGAR ? ['lugarNacimiento' as const] : []),
+    ...Object.entries(SINGLE_VALUE)
+      .filter(([label]) => layout.labels[label])
+      .map(([, key]) => key),
+    'names',
+    'address',
+    ...(layout.labels.LUGAR ? ['lugarNacimiento' as const] : []),
   ] as AnchoredKey[];
   return { model: layout.model, labelsRead: [...found.keys()], printed, values, regions };
 }
@@ -286,10 +338,7 @@ const HEADER_WORDS = /^(INSTITUTO|NACIONAL|FEDERAL|ELECTORAL|CREDENCIAL|VOTAR|DE
 const SHORT = new Set<AnchoredKey>(['seccion', 'emision', 'estado', 'municipio', 'localidad']);
 
 /** A region in card pixels, clamped to the card and kept only when it is a real box (fractions stored). */
-function setRegion(
-  regions: AnchoredFront['regions'], key: AnchoredKey, box: { x0: number; y0: number; x1: number; y1: number },
-  width: number, height: number,
-): void {
+function setRegion(regions: AnchoredFront['regions'], key: AnchoredKey, box: { x0: number; y0: number; x1: number; y1: number }, width: number, height: number): void {
   const x0 = Math.max(0, box.x0);
   const y0 = Math.max(0, box.y0);
   const x1 = Math.min(width, box.x1);

@@ -6,20 +6,13 @@
  * returned as printed (docs/decisions.md "Label-anchored ID reading").
  */
 import { normaliseOcrBirthDate, ocrCurpOrEmpty, ocrValidityYear } from '@kyc/contracts/rules';
-import {
-  claveBirthState, claveNameLetters, curpNameLetters, repairClaveFrom, repairCurpFrom,
-} from '../id-codes.js';
+import { claveBirthState, claveNameLetters, curpNameLetters, repairClaveFrom, repairCurpFrom } from '../id-codes.js';
 import type { Region } from '../page.js';
-import {
-  asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText,
-} from './text.js';
+import { asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText } from './text.js';
 import { isLabelWord, readFrontByLabels, type AnchoredFront, type AnchoredKey } from './ine-anchored.js';
 import type { RawRead } from '../pool.js';
 import { plainForm } from '../lexicon.js';
-import {
-  code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader,
-  type ParseInput, type ParsedSide,
-} from './spec.js';
+import { code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader, type ParseInput, type ParsedSide } from './spec.js';
 
 const H = 1262;
 
@@ -79,7 +72,10 @@ export function parseIneAddress(rawLines: string[]): IneAddress {
 
 /** '138 INT 12' with digit-shaped letters in the numbers read as digits. */
 function normaliseNumber(text: string): string {
-  return text.split(/\s+/).map((token) => (/^INT\.?$/.test(token) ? 'INT' : asDigits(token))).join(' ');
+  return text
+    .split(/\s+/)
+    .map((token) => (/^INT\.?$/.test(token) ? 'INT' : asDigits(token)))
+    .join(' ');
 }
 
 /** A line of label words only ('DOMICILIO', 'NOMBRE / NAME'), marks aside. */
@@ -91,9 +87,15 @@ function isLabelLine(text: string): boolean {
 /** A value read by its label, as a one-line read (so the crop readings can follow it in the same list). */
 function asRead(text: string | undefined, confidence = 90): RawRead[] {
   if (!text) return [];
-  const words = text.split(/\s+/).filter(Boolean).map((t) => ({
-    text: t, confidence, box: { x0: 0, y0: 0, x1: 0, y1: 0 }, symbols: [],
-  }));
+  const words = text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((t) => ({
+      text: t,
+      confidence,
+      box: { x0: 0, y0: 0, x1: 0, y1: 0 },
+      symbols: [],
+    }));
   return [{ text, lines: [{ text, confidence, box: { x0: 0, y0: 0, x1: 0, y1: 0 }, words }] }];
 }
 
@@ -143,8 +145,7 @@ export const ineFront: DocumentReader = {
     const regions: Record<string, Region> = {};
     for (const [key, region] of Object.entries(anchored.regions)) if (region) regions[key] = region;
     // Fields the page read holds, and fields no label points to (this model does not print them), are not cut.
-    const skip = ineFront.fields.map((f) => f.key).filter((key) =>
-      !regions[key] || (PAGE_FIELDS[key as AnchoredKey] && anchored.values[key as AnchoredKey]?.text));
+    const skip = ineFront.fields.map((f) => f.key).filter((key) => !regions[key] || (PAGE_FIELDS[key as AnchoredKey] && anchored.values[key as AnchoredKey]?.text));
     return { regions, skip };
   },
   parse(input): ParsedSide {
@@ -160,8 +161,7 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   /** Printed on this model (without a page read, every field of the fixed layout is). */
   const printed = (key: string) => !anchored || anchored.printed.includes(key as AnchoredKey);
   /** The label-anchored value first, then the crops cut where the label said (or, without labels, the layout). */
-  const all = (key: string, anchoredKey: AnchoredKey = key as AnchoredKey): RawRead[] =>
-    printed(key) ? [...asRead(value(anchoredKey)?.text), ...readings(input, key)] : [];
+  const all = (key: string, anchoredKey: AnchoredKey = key as AnchoredKey): RawRead[] => (printed(key) ? [...asRead(value(anchoredKey)?.text), ...readings(input, key)] : []);
   const first = <T>(key: string, read: (text: string) => T | null | '', unreadable = true): T | '' => {
     for (const reading of all(key)) {
       const found = read(readText(reading));
@@ -173,23 +173,26 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     if (unreadable && printed(key)) warnings.push(`${key}_unreadable`);
     return '';
   };
-  const pageNames = value('names')?.lines.map(cleanName).filter((l) => l.length >= 2 && !l.split(' ').some(isLabelWord)) ?? [];
+  const pageNames =
+    value('names')
+      ?.lines.map(cleanName)
+      .filter((l) => l.length >= 2 && !l.split(' ').some(isLabelWord)) ?? [];
   const cropNames = nameLines(input);
   const names = cropNames.length > pageNames.length ? cropNames : withCropAccents(pageNames.slice(0, 3), cropNames);
   if (names.length < 3) warnings.push('names_unreadable');
   // Two lines: one surname and the given names.
-  const [apellidoPaterno = '', apellidoMaterno = '', nombres = ''] =
-    names.length === 2 ? [names[0], '', names[1]] : names;
+  const [apellidoPaterno = '', apellidoMaterno = '', nombres = ''] = names.length === 2 ? [names[0], '', names[1]] : names;
   const birth = first('fechaNacimiento', findDate) || null;
   const fechaNacimiento = birth ? normaliseOcrBirthDate(dateText(birth), input.today) : '';
   let sexo = first('sexo', (t) => /^\s*([HM])\s*$/.exec(t)?.[1] ?? /[HM]/.exec(t)?.[0] ?? null, false) as 'H' | 'M' | '';
   const names3 = { apellidoPaterno, apellidoMaterno, nombres };
   const claveReads = all('claveElector').map(readText);
-  const claveFor = (sex: 'H' | 'M' | '') => repairClaveFrom(claveReads, {
-    birthDate: birth,
-    sex: sex || null,
-    nameLetters: claveNameLetters(names3),
-  });
+  const claveFor = (sex: 'H' | 'M' | '') =>
+    repairClaveFrom(claveReads, {
+      birthDate: birth,
+      sex: sex || null,
+      nameLetters: claveNameLetters(names3),
+    });
   const curp = repairCurpFrom(all('curp').map(readText), {
     birthDate: birth,
     sex: sexo || null,
@@ -206,18 +209,14 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   const registro = first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)));
   const years = first('vigencia', (t) => asDigits(t).match(/(?:19|20)\d{2}/g)) || [];
   // The crop starts on the label's row: that line is the label, not the address.
-  const cropAddress = (readings(input, 'address')[0]?.lines.map((l) => lineWords(l).join(' ')) ?? [])
-    .filter((l) => !isLabelLine(l));
+  const cropAddress = (readings(input, 'address')[0]?.lines.map((l) => lineWords(l).join(' ')) ?? []).filter((l) => !isLabelLine(l));
   const pageAddress = value('address')?.lines;
   const addressLines = pageAddress ? withCropAccents(pageAddress, cropAddress) : cropAddress;
-  const printedAddress = addressLines.map((l) => l.toUpperCase())
-    .filter((l) => l.trim() && !l.trim().split(/\s+/).every(isLabelWord));
+  const printedAddress = addressLines.map((l) => l.toUpperCase()).filter((l) => l.trim() && !l.trim().split(/\s+/).every(isLabelWord));
   // A credential issued abroad prints a foreign address: it has no colonia or postal code of the Mexican kind,
   // so the address fields stay empty for the person to type and the printed lines go with the extras.
   const abroad = anchored?.model === 'desde el extranjero';
-  const address = abroad
-    ? { calle: '', numero: '', colonia: '', cp: '', municipio: '', estado: '' }
-    : parseIneAddress(printedAddress);
+  const address = abroad ? { calle: '', numero: '', colonia: '', cp: '', municipio: '', estado: '' } : parseIneAddress(printedAddress);
   const curpValue = ocrCurpOrEmpty(curp.value);
   const nameConfidence = value('names')?.confidence ?? (names.length > 0 ? 0.5 : 0);
   Object.assign(confidence, {
@@ -234,7 +233,9 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   if (anchored) {
     extra.modeloIne = anchored.model;
     if (abroad && printedAddress.length > 0) extra.domicilioImpreso = printedAddress.map((l) => cleanWords(l, { keepPunctuation: true })).join('\n');
-    const lugar = value('lugarNacimiento')?.lines.map((l) => cleanWords(l, { keepPunctuation: true })).join(' ');
+    const lugar = value('lugarNacimiento')
+      ?.lines.map((l) => cleanWords(l, { keepPunctuation: true }))
+      .join(' ');
     if (lugar) extra.lugarNacimiento = lugar;
     for (const key of ['estado', 'municipio', 'localidad'] as const) {
       const text = value(key)?.text;

@@ -43,7 +43,9 @@ export interface FoundLabel {
 
 /** Uppercase letters and digits only, accents dropped: what label matching compares. */
 export function labelForm(text: string): string {
-  return plainForm(text.toUpperCase()).replace(/Ñ/g, 'N').replace(/[^A-Z0-9]/g, '');
+  return plainForm(text.toUpperCase())
+    .replace(/Ñ/g, 'N')
+    .replace(/[^A-Z0-9]/g, '');
 }
 
 export { editDistance };
@@ -57,8 +59,7 @@ export function labelTolerance(length: number): number {
 }
 
 export function pageWords(read: RawRead): PageWord[] {
-  return read.lines.flatMap((line, l) =>
-    line.words.map((w, index) => ({ text: w.text, confidence: w.confidence, box: w.box, line: l, index })));
+  return read.lines.flatMap((line, l) => line.words.map((w, index) => ({ text: w.text, confidence: w.confidence, box: w.box, line: l, index })));
 }
 
 const union = (boxes: Box[]): Box => ({
@@ -132,9 +133,7 @@ export function findLabels(read: RawRead, specs: LabelSpec[]): Map<string, Found
   return found;
 }
 
-function candidate(
-  key: string, form: string, line: RawLine, l: number, start: number, end: number, score: number, length: number,
-): Candidate {
+function candidate(key: string, form: string, line: RawLine, l: number, start: number, end: number, score: number, length: number): Candidate {
   const words = line.words.slice(start, end + 1);
   return {
     key,
@@ -154,8 +153,7 @@ export function unlabelledWords(read: RawRead, labels: Map<string, FoundLabel>):
   const used = new Set([...labels.values()].flatMap((f) => f.words.map(([l, w]) => `${l}:${w}`)));
   // Marks with no letter or digit (a dash, a speck read as '»') are no part of any value, nor are short words
   // read with little confidence (hologram, chip or guilloche texture read as '7' or 'd').
-  return pageWords(read).filter((w) => !used.has(`${w.line}:${w.index}`) && /[\p{L}\p{N}]/u.test(w.text) &&
-    (w.confidence >= NOISE_CONFIDENCE || w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 4));
+  return pageWords(read).filter((w) => !used.has(`${w.line}:${w.index}`) && /[\p{L}\p{N}]/u.test(w.text) && (w.confidence >= NOISE_CONFIDENCE || w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 4));
 }
 
 const height = (b: Box) => b.y1 - b.y0;
@@ -167,10 +165,7 @@ export function wordsRightOf(label: FoundLabel, words: PageWord[], labels: Itera
   const h = Math.max(1, height(label.box));
   const maxGap = (label.line < 0 ? maxGapHeights * 2 : maxGapHeights) * h;
   const sameRow = (b: Box) => verticalOverlap(b, label.box) >= 0.4 * Math.min(h, height(b));
-  const stop = Math.min(
-    Infinity,
-    ...[...labels].filter((o) => o !== label && o.box.x0 > label.box.x1 && sameRow(o.box)).map((o) => o.box.x0),
-  );
+  const stop = Math.min(Infinity, ...[...labels].filter((o) => o !== label && o.box.x0 > label.box.x1 && sameRow(o.box)).map((o) => o.box.x0));
   const row = words
     // A label placed by the layout (line -1) has an estimated width: its right edge is uncertain.
     .filter((w) => w.box.x0 >= label.box.x1 - h * (label.line < 0 ? 2 : 0.3) && w.box.x1 <= stop + h * 0.3 && sameRow(w.box))
@@ -211,7 +206,9 @@ export function linesBelow(label: FoundLabel, words: PageWord[], labels: Iterabl
   // A word that starts in the column belongs to it whole: a value is never cut at a column bound (a label
   // placed or read a little off would otherwise shorten a name).
   const inColumn = candidates.filter((w) => w.box.x0 < columnEnd(w));
-  return groupLines(inColumn, h).map((line) => firstRun(line, left)).slice(0, options.maxLines);
+  return groupLines(inColumn, h)
+    .map((line) => firstRun(line, left))
+    .slice(0, options.maxLines);
 }
 
 /**
@@ -258,8 +255,7 @@ export function groupLines(words: PageWord[], labelHeight: number): PageWord[][]
 /** Words of lines above a label, in its column, nearest first reversed into reading order. */
 export function linesAbove(label: FoundLabel, words: PageWord[], maxLines: number, columnEnd = Infinity): PageWord[][] {
   const h = Math.max(1, height(label.box));
-  const candidates = words
-    .filter((w) => centreY(w.box) < label.box.y0 && w.box.x0 >= label.box.x0 - 1.5 * h && w.box.x1 <= columnEnd);
+  const candidates = words.filter((w) => centreY(w.box) < label.box.y0 && w.box.x0 >= label.box.x0 - 1.5 * h && w.box.x1 <= columnEnd);
   return groupLines(candidates, h).slice(-maxLines);
 }
 
@@ -275,9 +271,7 @@ export interface LayoutFit {
  * Scale and offset per axis fitted by least squares to the labels found (layout position of each label's
  * top-left corner against where it was read). One label gives an offset only; none leaves the layout as is.
  */
-export function fitLayout(
-  pairs: Array<{ layout: [number, number]; found: [number, number]; partial?: boolean | undefined }>, width: number, height_: number,
-): LayoutFit {
+export function fitLayout(pairs: Array<{ layout: [number, number]; found: [number, number]; partial?: boolean | undefined }>, width: number, height_: number): LayoutFit {
   const axis = (pick: 0 | 1, size: number) => {
     // A label read from one of its words only says where its row is, not where it starts.
     const usable = pick === 0 ? pairs.filter((p) => !p.partial) : pairs;
@@ -327,7 +321,9 @@ export function readByLabels(read: RawRead, specs: ValueSpec[], isLabel: (text: 
     const label = found.get(spec.key);
     if (!label) continue;
     const fits = (text: string) => text.trim() !== '' && (!spec.shape || spec.shape.test(text));
-    const right = wordsRightOf(label, words, labels).map((w) => w.text).join(' ');
+    const right = wordsRightOf(label, words, labels)
+      .map((w) => w.text)
+      .join(' ');
     if (fits(right)) {
       out[spec.key] = right;
       continue;

@@ -23,9 +23,7 @@ export function mrzFacts(mrz: MrzResult, today: Date): MrzFacts {
   const { format, lines } = mrz;
   const l0 = lines[0] ?? '';
   const l1 = lines[1] ?? '';
-  const [numberField, birth, sexLetter, expiry] = format === 'TD1'
-    ? [l0.slice(5, 14), l1.slice(0, 6), l1[7], l1.slice(8, 14)]
-    : [l1.slice(0, 9), l1.slice(13, 19), l1[20], l1.slice(21, 27)];
+  const [numberField, birth, sexLetter, expiry] = format === 'TD1' ? [l0.slice(5, 14), l1.slice(0, 6), l1[7], l1.slice(8, 14)] : [l1.slice(0, 9), l1.slice(13, 19), l1[20], l1.slice(21, 27)];
   const ine = l0.startsWith('IDMEX');
   // ICAO M is male; on the INE, H is hombre and M is ambiguous between ICAO male and mujer.
   const sex = sexLetter === 'F' ? 'M' : sexLetter === 'H' ? 'H' : sexLetter === 'M' && !ine ? 'H' : null;
@@ -49,7 +47,10 @@ export function mrzFacts(mrz: MrzResult, today: Date): MrzFacts {
 
 /** The MRZ's ICAO transliteration of a printed name: no accents, Ñ as N, only letters and spaces. */
 export function mrzTransliteration(text: string): string {
-  return plainForm(text.toUpperCase()).replace(/[^A-Z ]/g, ' ').replace(/\s+/g, ' ').trim();
+  return plainForm(text.toUpperCase())
+    .replace(/[^A-Z ]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
@@ -57,14 +58,7 @@ export function mrzTransliteration(text: string): string {
  * warning names the field and the MRZ wins only when its check digit covers the value. A value missing
  * from the print is taken from the MRZ.
  */
-export function reconcile(
-  field: string,
-  printed: string,
-  fromMrz: string | null,
-  mrzTrusted: boolean,
-  warnings: string[],
-  compare: (a: string, b: string) => boolean = (a, b) => a === b,
-): string {
+export function reconcile(field: string, printed: string, fromMrz: string | null, mrzTrusted: boolean, warnings: string[], compare: (a: string, b: string) => boolean = (a, b) => a === b): string {
   if (!fromMrz) return printed;
   if (!printed) return fromMrz;
   if (compare(printed, fromMrz)) return printed;
@@ -91,7 +85,14 @@ export function sameMrzName(surnames: string[], given: string, mrz: MrzResult): 
 
 /** Letters the legacy engine reads in place of others in MRZ names: printed → read. */
 const LEGACY_MISREADS: Record<string, string> = {
-  M: 'HN', W: 'NV', B: 'R8E', O: 'DQ0', D: 'O0', E: 'F', G: 'C6', S: '5',
+  M: 'HN',
+  W: 'NV',
+  B: 'R8E',
+  O: 'DQ0',
+  D: 'O0',
+  E: 'F',
+  G: 'C6',
+  S: '5',
 };
 
 /**

@@ -10,27 +10,61 @@ import { cleanCode, curpNameLetters, repairCurpFrom, stateCodeFromName } from '.
 import { mrzNameGivenFirst } from '../mrz-parse.js';
 import type { MrzResult } from '../mrz.js';
 import { correctMrzNameFromPrint, mrzFacts, mrzTransliteration, reconcile, sameMrzName } from './mrz-facts.js';
-import {
-  bestReading, code, CODE_CHARS, CURP_RETRY, DIGITS, documentFlags, line, px, readings, sexLetter, type DocumentReader,
-  type ParsedSide,
-} from './spec.js';
+import { bestReading, code, CODE_CHARS, CURP_RETRY, DIGITS, documentFlags, line, px, readings, sexLetter, type DocumentReader, type ParsedSide } from './spec.js';
 import { cleanName, dateText, findDate, nameFields, readText, readWords, splitSurnames } from './text.js';
 
 const H = 1408;
 
 /** Words of the page's labels (Spanish, English, French): a name box that holds one read a label, not a name. */
 const LABEL_WORDS = new Set([
-  'APELLIDO', 'APELLIDOS', 'SURNAME', 'SURNAMES', 'NOM', 'NOMS', 'NOMBRE', 'NOMBRES', 'NAME', 'NAMES', 'GIVEN',
-  'PRENOMS', 'NACIONALIDAD', 'NATIONALITY', 'NATIONALITE', 'PASAPORTE', 'PASSPORT', 'PASSEPORT', 'TIPO', 'TYPE',
-  'SEXO', 'SEX', 'SEXE', 'FECHA', 'DATE', 'BIRTH', 'NACIMIENTO', 'LUGAR', 'PLACE', 'AUTORIDAD', 'AUTHORITY', 'CODE',
-  'CLAVE', 'EXPIRY', 'ISSUE', 'CADUCIDAD', 'EXPEDICION',
+  'APELLIDO',
+  'APELLIDOS',
+  'SURNAME',
+  'SURNAMES',
+  'NOM',
+  'NOMS',
+  'NOMBRE',
+  'NOMBRES',
+  'NAME',
+  'NAMES',
+  'GIVEN',
+  'PRENOMS',
+  'NACIONALIDAD',
+  'NATIONALITY',
+  'NATIONALITE',
+  'PASAPORTE',
+  'PASSPORT',
+  'PASSEPORT',
+  'TIPO',
+  'TYPE',
+  'SEXO',
+  'SEX',
+  'SEXE',
+  'FECHA',
+  'DATE',
+  'BIRTH',
+  'NACIMIENTO',
+  'LUGAR',
+  'PLACE',
+  'AUTORIDAD',
+  'AUTHORITY',
+  'CODE',
+  'CLAVE',
+  'EXPIRY',
+  'ISSUE',
+  'CADUCIDAD',
+  'EXPEDICION',
 ]);
 
 const isMexican = (mrz: MrzResult): boolean => mrz.lines[0]?.slice(2, 5) === 'MEX';
 
 /** The printed name, or '' when a word of it is a label word (the box read the label, not the value). */
 export function withoutLabels(name: string): string {
-  return mrzTransliteration(name).split(' ').some((w) => LABEL_WORDS.has(w)) ? '' : name;
+  return mrzTransliteration(name)
+    .split(' ')
+    .some((w) => LABEL_WORDS.has(w))
+    ? ''
+    : name;
 }
 
 export const passportFront: DocumentReader = {
@@ -64,7 +98,10 @@ export const passportFront: DocumentReader = {
     };
     let [apellidoPaterno, apellidoMaterno] = splitSurnames(firstWords('apellidos'));
     let nombres = firstWords('nombres');
-    let sexo = readings(input, 'sexo').map((r) => /[MF]/.exec(readText(r))?.[0]).find(Boolean) ?? '';
+    let sexo =
+      readings(input, 'sexo')
+        .map((r) => /[MF]/.exec(readText(r))?.[0])
+        .find(Boolean) ?? '';
     let numero = cleanCode(readText(reads.numero));
     let birth = dateText(findDate(readText(reads.fechaNacimiento)));
     let expiry = dateText(findDate(readText(reads.fechaCaducidad)));
@@ -83,7 +120,7 @@ export const passportFront: DocumentReader = {
       const icaoSex = facts.sex === 'H' ? 'M' : facts.sex === 'M' ? 'F' : null;
       sexo = reconcile('sexo', sexo, icaoSex, mrz.valid, warnings);
       const printedNames = apellidoPaterno || nombres;
-      mrzLines = printedNames ? correctMrzNameFromPrint(mrz, [apellidoPaterno, apellidoMaterno], nombres) ?? undefined : undefined;
+      mrzLines = printedNames ? (correctMrzNameFromPrint(mrz, [apellidoPaterno, apellidoMaterno], nombres) ?? undefined) : undefined;
       const namesAgree = mrzLines !== undefined || sameMrzName([apellidoPaterno, apellidoMaterno], nombres, mrz);
       if (printedNames && !namesAgree) warnings.push('mrz_front_mismatch:nombreCompleto');
       if (!printedNames || (!namesAgree && mrz.valid)) {
@@ -102,12 +139,14 @@ export const passportFront: DocumentReader = {
 
     const lugarNacimiento = cleanName(readWords(reads.lugarNacimiento));
     // Only a Mexican passport prints a CURP.
-    const curp = !mexican ? { value: '', warnings: [] as string[] } : repairCurpFrom(readings(input, 'curp').map(readText), {
-      birthDate: findDate(birth),
-      sex: sexo === 'M' ? 'H' : sexo === 'F' ? 'M' : null,
-      nameLetters: curpNameLetters({ apellidoPaterno, apellidoMaterno, nombres }),
-      birthState: stateCodeFromName(lugarNacimiento),
-    });
+    const curp = !mexican
+      ? { value: '', warnings: [] as string[] }
+      : repairCurpFrom(readings(input, 'curp').map(readText), {
+          birthDate: findDate(birth),
+          sex: sexo === 'M' ? 'H' : sexo === 'F' ? 'M' : null,
+          nameLetters: curpNameLetters({ apellidoPaterno, apellidoMaterno, nombres }),
+          birthState: stateCodeFromName(lugarNacimiento),
+        });
     warnings.push(...curp.warnings);
     if (numero) extra.numeroPasaporte = numero;
     const nacionalidad = cleanName(readWords(reads.nacionalidad));

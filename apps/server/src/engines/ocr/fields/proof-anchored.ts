@@ -43,14 +43,16 @@ export type RegionReader = (region: Box, pass: RegionPass, labelHeight: number) 
  * patch beside the print defeats one global threshold, and a value alone in its box is lost to block layout.
  */
 const VALUE_PASSES: RegionPass[] = [
-  { segmentation: 'sparse', adaptiveThreshold: false }, { segmentation: 'sparse', adaptiveThreshold: true },
+  { segmentation: 'sparse', adaptiveThreshold: false },
+  { segmentation: 'sparse', adaptiveThreshold: true },
   { segmentation: 'sparse', adaptiveThreshold: false, asPrinted: true },
 ];
-const BLOCK_PASSES: RegionPass[] = [{ segmentation: 'block', adaptiveThreshold: true }, { segmentation: 'sparse', adaptiveThreshold: true }];
+const BLOCK_PASSES: RegionPass[] = [
+  { segmentation: 'block', adaptiveThreshold: true },
+  { segmentation: 'sparse', adaptiveThreshold: true },
+];
 
-export type AnchoredField =
-  | 'amountDue' | 'dueDate' | 'serviceNumber' | 'issueDate' | 'period' | 'addressBlock'
-  | 'holderName' | 'street' | 'settlement' | 'postalCode' | 'municipality' | 'state';
+export type AnchoredField = 'amountDue' | 'dueDate' | 'serviceNumber' | 'issueDate' | 'period' | 'addressBlock' | 'holderName' | 'street' | 'settlement' | 'postalCode' | 'municipality' | 'state';
 
 interface LabelSpec {
   field: AnchoredField;
@@ -74,7 +76,11 @@ export const PROOF_LABELS: readonly LabelSpec[] = [
   // bill's 'Due Date' / 'Amount Due' header row is a dark band whose values sit inside it: read under the band they
   // gave another amount ($0.00), so those two are not labels here.
   { field: 'amountDue', texts: ['TOTAL A PAGAR DEL PERIODO FACTURADO', 'TOTAL A PAGAR', 'IMPORTE A PAGAR', 'MONTO A PAGAR', 'A PAYER TTC', 'MONTANT A PAYER'], where: 'right-or-below' },
-  { field: 'dueDate', texts: ['FECHA LIMITE DE PAGO', 'LIMITE DE PAGO', 'PAGAR ANTES DEL', 'PAGAR ANTES DE', 'FECHA DE VENCIMIENTO', 'AMOUNT DUE BY', 'DATE DECHEANCE', 'ECHEANCE'], where: 'right-or-below' },
+  {
+    field: 'dueDate',
+    texts: ['FECHA LIMITE DE PAGO', 'LIMITE DE PAGO', 'PAGAR ANTES DEL', 'PAGAR ANTES DE', 'FECHA DE VENCIMIENTO', 'AMOUNT DUE BY', 'DATE DECHEANCE', 'ECHEANCE'],
+    where: 'right-or-below',
+  },
   { field: 'serviceNumber', texts: ['NUMERO DE SERVICIO', 'NO. DE SERVICIO', 'NO DE SERVICIO', 'NUM. DE SERVICIO', 'TELEFONO'], where: 'right-or-below' },
   { field: 'issueDate', texts: ['FECHA DE EMISION', 'FECHA DE EXPEDICION', 'FECHA DE FACTURACION', 'FECHA DE CORTE', 'FACTURE DU', 'BILL DATE', 'STATEMENT DATE'], where: 'right-or-below' },
   { field: 'period', texts: ['PERIODO FACTURADO', 'PERIODO DE CONSUMO', 'PERIODO CONSUMO', 'PERIODO'], where: 'right-or-below', bandSecondLine: ['CONSUMO'] },
@@ -99,7 +105,6 @@ export interface FoundLabel {
 
 const wordKey = (text: string): string => foldText(text).replace(/[^A-ZÑ0-9.]/g, '');
 
-
 /** A printed label word as read: exact, or one misread letter from five letters on ('servici', 'Foderal'). */
 function sameLabelWord(read: string, label: string): boolean {
   const a = read.replace(/\.$/, '');
@@ -110,14 +115,17 @@ function sameLabelWord(read: string, label: string): boolean {
 }
 
 const union = (boxes: Box[]): Box => ({
-  x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)),
-  x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)),
+  x0: Math.min(...boxes.map((b) => b.x0)),
+  y0: Math.min(...boxes.map((b) => b.y0)),
+  x1: Math.max(...boxes.map((b) => b.x1)),
+  y1: Math.max(...boxes.map((b) => b.y1)),
 });
 
 /** Every label on the page, longest alternatives first; each word belongs to one label at most. */
 export function findLabels(lines: readonly PageLine[]): FoundLabel[] {
-  const alternatives = PROOF_LABELS.flatMap((spec) => spec.texts.map((text) => ({ spec, text, words: text.split(' ') })))
-    .sort((a, b) => b.words.length - a.words.length || b.text.length - a.text.length);
+  const alternatives = PROOF_LABELS.flatMap((spec) => spec.texts.map((text) => ({ spec, text, words: text.split(' ') }))).sort(
+    (a, b) => b.words.length - a.words.length || b.text.length - a.text.length,
+  );
   const used = new Set<PageWord>();
   const found: FoundLabel[] = [];
   for (const { spec, text, words } of alternatives) {
@@ -341,8 +349,10 @@ export function regionBelow(label: FoundLabel, labels: readonly FoundLabel[], pa
     if (band.y0 > y0 && band.y0 < y1 && overlapsX(band, { ...label.box, x0, x1 })) y1 = band.y0 - 1;
   }
   return {
-    x0: Math.max(0, Math.round(x0)), y0: Math.max(0, Math.round(y0)),
-    x1: Math.min(page.width, Math.round(x1)), y1: Math.min(page.height, Math.round(y1)),
+    x0: Math.max(0, Math.round(x0)),
+    y0: Math.max(0, Math.round(y0)),
+    x1: Math.min(page.width, Math.round(x1)),
+    y1: Math.min(page.height, Math.round(y1)),
   };
 }
 
@@ -356,12 +366,14 @@ function wordsAfter(label: FoundLabel, labels: readonly FoundLabel[]): string {
   let right = label.box.x1;
   for (const word of label.after) {
     if (word.box.x0 - right > (shaped && out.length === 0 ? 25 : 4) * h) break;
-    if (labels.some((l) => l !== label && l.box.x0 <= word.box.x0 && word.box.x1 <= l.box.x1 && overlapsX(l.box, word.box)
-      && Math.abs(l.box.y0 - word.box.y0) < h)) break;
+    if (labels.some((l) => l !== label && l.box.x0 <= word.box.x0 && word.box.x1 <= l.box.x1 && overlapsX(l.box, word.box) && Math.abs(l.box.y0 - word.box.y0) < h)) break;
     out.push(word);
     right = word.box.x1;
   }
-  return out.map((w) => w.text).join(' ').replace(/^\s*[:.]\s*/, '');
+  return out
+    .map((w) => w.text)
+    .join(' ')
+    .replace(/^\s*[:.]\s*/, '');
 }
 
 /** The label that counts when a bill prints it twice (two bills on one page, or the detachable payment slip): the first in reading order. */
@@ -382,20 +394,22 @@ export interface AnchoredReading {
 }
 
 const FIELDS_OF: Record<AnchoredField, Array<keyof ProofFields>> = {
-  amountDue: ['amountDue'], dueDate: ['dueDate'], serviceNumber: ['serviceNumber'], issueDate: ['issueDate'],
+  amountDue: ['amountDue'],
+  dueDate: ['dueDate'],
+  serviceNumber: ['serviceNumber'],
+  issueDate: ['issueDate'],
   period: ['periodFrom', 'periodTo'],
   addressBlock: ['holderName', 'street', 'exteriorNumber', 'interiorNumber', 'settlement', 'postalCode', 'municipality', 'state'],
-  holderName: ['holderName'], street: ['street', 'exteriorNumber', 'interiorNumber'], settlement: ['settlement'],
-  postalCode: ['postalCode'], municipality: ['municipality'], state: ['state'],
+  holderName: ['holderName'],
+  street: ['street', 'exteriorNumber', 'interiorNumber'],
+  settlement: ['settlement'],
+  postalCode: ['postalCode'],
+  municipality: ['municipality'],
+  state: ['state'],
 };
 
 /** Reads every labelled field: after the label, else (where the layout prints it so) in the region below it. */
-export async function readAnchored(
-  lines: readonly PageLine[],
-  page: { width: number; height: number },
-  readRegion: RegionReader,
-  pageBands: readonly Box[] = [],
-): Promise<AnchoredReading> {
+export async function readAnchored(lines: readonly PageLine[], page: { width: number; height: number }, readRegion: RegionReader, pageBands: readonly Box[] = []): Promise<AnchoredReading> {
   const bands = [...new Set([...pageBands, ...lines.flatMap((l) => (l.band ? [l.band] : []))])];
   // A label the page read itself on a band (tesseract reads some light-on-dark print) heads that band's box too.
   const labels = findLabels(lines).map((l) => {

@@ -48,9 +48,32 @@ export function foldText(s: string): string {
 }
 
 const MONTHS: Record<string, number> = {
-  ENE: 1, ENERO: 1, FEB: 2, FEBRERO: 2, MAR: 3, MARZO: 3, ABR: 4, ABRIL: 4, MAY: 5, MAYO: 5, JUN: 6, JUNIO: 6,
-  JUL: 7, JULIO: 7, AGO: 8, AGOSTO: 8, SEP: 9, SEPT: 9, SEPTIEMBRE: 9, SETIEMBRE: 9, OCT: 10, OCTUBRE: 10,
-  NOV: 11, NOVIEMBRE: 11, DIC: 12, DICIEMBRE: 12,
+  ENE: 1,
+  ENERO: 1,
+  FEB: 2,
+  FEBRERO: 2,
+  MAR: 3,
+  MARZO: 3,
+  ABR: 4,
+  ABRIL: 4,
+  MAY: 5,
+  MAYO: 5,
+  JUN: 6,
+  JUNIO: 6,
+  JUL: 7,
+  JULIO: 7,
+  AGO: 8,
+  AGOSTO: 8,
+  SEP: 9,
+  SEPT: 9,
+  SEPTIEMBRE: 9,
+  SETIEMBRE: 9,
+  OCT: 10,
+  OCTUBRE: 10,
+  NOV: 11,
+  NOVIEMBRE: 11,
+  DIC: 12,
+  DICIEMBRE: 12,
 };
 
 function isoDate(y: number, m: number, d: number): string | undefined {
@@ -86,8 +109,30 @@ export function datesIn(line: string): string[] {
 }
 
 const ENGLISH_MONTHS: Record<string, number> = {
-  JAN: 1, JANUARY: 1, FEB: 2, FEBRUARY: 2, MAR: 3, MARCH: 3, APR: 4, APRIL: 4, MAY: 5, JUN: 6, JUNE: 6, JUL: 7, JULY: 7,
-  AUG: 8, AUGUST: 8, SEP: 9, SEPT: 9, SEPTEMBER: 9, OCT: 10, OCTOBER: 10, NOV: 11, NOVEMBER: 11, DEC: 12, DECEMBER: 12,
+  JAN: 1,
+  JANUARY: 1,
+  FEB: 2,
+  FEBRUARY: 2,
+  MAR: 3,
+  MARCH: 3,
+  APR: 4,
+  APRIL: 4,
+  MAY: 5,
+  JUN: 6,
+  JUNE: 6,
+  JUL: 7,
+  JULY: 7,
+  AUG: 8,
+  AUGUST: 8,
+  SEP: 9,
+  SEPT: 9,
+  SEPTEMBER: 9,
+  OCT: 10,
+  OCTOBER: 10,
+  NOV: 11,
+  NOVEMBER: 11,
+  DEC: 12,
+  DECEMBER: 12,
 };
 
 const ISSUE_LABEL = /\b(EMISION|EXPEDICION|EXPEDIDO|EMITIDO|FECHA DE CORTE|FECHA DE FACTURA(CION)?)\b/;
@@ -154,7 +199,10 @@ function placeAfterPostalCode(rest: string): Pick<ProofFields, 'municipality' | 
   // Another column's label read onto the same line ('... MÉXICO LÍMITE DE PAGO: 31 OCT') ends the place.
   const own = rest.replace(OTHER_COLUMN, '').replace(/\s*[$\d].*$/, '');
   const text = clean(own.replace(/\b(MUNICIPIO|DELEGACION|ALCALDIA|ESTADO|EDO)\b\.?\s*:?/g, ','));
-  const parts = text.split(',').map((p) => clean(p)).filter((p) => p.length >= 2);
+  const parts = text
+    .split(',')
+    .map((p) => clean(p))
+    .filter((p) => p.length >= 2);
   return { ...(parts[0] ? { municipality: parts[0] } : {}), ...(parts[1] ? { state: parts[1] } : {}) };
 }
 

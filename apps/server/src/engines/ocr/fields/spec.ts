@@ -96,8 +96,14 @@ export function code(key: string, region: Region, retryOn: string[]): FieldSpec 
 /** A short number or a lone letter: tiled thresholding, and a second reading by the legacy engine. */
 export function short(key: string, region: Region, whitelist: string, options: Partial<FieldSpec> = {}): FieldSpec {
   return {
-    key, region, segmentation: 'line', whitelist, legacyToo: true, adaptiveThreshold: true,
-    retryOn: [`${key}_unreadable`], ...options,
+    key,
+    region,
+    segmentation: 'line',
+    whitelist,
+    legacyToo: true,
+    adaptiveThreshold: true,
+    retryOn: [`${key}_unreadable`],
+    ...options,
   };
 }
 
@@ -125,8 +131,5 @@ export function readConfidence(read: RawRead): number {
 
 /** The reading of a field tesseract was most confident about (names and places, which carry no check). */
 export function bestReading(input: Pick<ParseInput, 'reads' | 'alternates'>, key: string): RawRead | undefined {
-  return readings(input, key).reduce<RawRead | undefined>(
-    (best, r) => (!best || readConfidence(r) > readConfidence(best) ? r : best),
-    undefined,
-  );
+  return readings(input, key).reduce<RawRead | undefined>((best, r) => (!best || readConfidence(r) > readConfidence(best) ? r : best), undefined);
 }

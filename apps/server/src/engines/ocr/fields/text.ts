@@ -4,7 +4,15 @@ import type { RawLine, RawRead } from '../pool.js';
 import { DIGIT_FOR_LETTER } from '../shapes.js';
 
 const DIGIT_SHAPES: Readonly<Record<string, string>> = {
-  ...DIGIT_FOR_LETTER, o: '0', l: '1', '|': '1', z: '2', s: '5', b: '6', g: '9', q: '9',
+  ...DIGIT_FOR_LETTER,
+  o: '0',
+  l: '1',
+  '|': '1',
+  z: '2',
+  s: '5',
+  b: '6',
+  g: '9',
+  q: '9',
 };
 
 /** Letters shaped like digits read as those digits (for fields printed in digits only). */
@@ -17,19 +25,23 @@ export function asDigits(text: string): string {
  * low-confidence words are dropped.
  */
 export function lineWords(line: RawLine): string[] {
-  return line.words
-    .filter((w) => w.confidence >= 45 || w.text.replace(/[^\p{L}]/gu, '').length >= 4)
-    .map((w) => w.text);
+  return line.words.filter((w) => w.confidence >= 45 || w.text.replace(/[^\p{L}]/gu, '').length >= 4).map((w) => w.text);
 }
 
 /** All the text of a read (codes, dates, numbers), lines joined by spaces. */
 export function readText(read: RawRead | undefined): string {
-  return (read?.lines ?? []).map((l) => l.words.map((w) => w.text).join(' ')).join(' ').trim();
+  return (read?.lines ?? [])
+    .map((l) => l.words.map((w) => w.text).join(' '))
+    .join(' ')
+    .trim();
 }
 
 /** The names or places of a read, noise words dropped. */
 export function readWords(read: RawRead | undefined): string {
-  return (read?.lines ?? []).map((l) => lineWords(l).join(' ')).join(' ').trim();
+  return (read?.lines ?? [])
+    .map((l) => lineWords(l).join(' '))
+    .join(' ')
+    .trim();
 }
 
 /**
@@ -57,8 +69,7 @@ export function cleanName(text: string): string {
 /** Day, month and four-digit year printed as 'DD/MM/YYYY' or 'DD MM YYYY' (letters shaped like digits fixed). */
 export function findDate(text: string): DateParts | null {
   const digits = asDigits(text).replace(/[^\d/ .-]/g, ' ');
-  const match = /(\d{1,2})\s*[/ .-]\s*(\d{1,2})\s*[/ .-]\s*(\d{4})/.exec(digits) ??
-    /(\d{2})(\d{2})(\d{4})/.exec(digits.replace(/\D/g, ''));
+  const match = /(\d{1,2})\s*[/ .-]\s*(\d{1,2})\s*[/ .-]\s*(\d{4})/.exec(digits) ?? /(\d{2})(\d{2})(\d{4})/.exec(digits.replace(/\D/g, ''));
   if (!match) return null;
   const day = Number(match[1]);
   const month = Number(match[2]);

@@ -19,9 +19,7 @@ const ineReply = z.object({
 export type IneRecord = z.output<typeof ineReply>;
 export type IneLookup = { ok: true; record: IneRecord; ms: number } | { ok: false; reason: string; ms: number };
 
-export type IneQuery =
-  | { cic: string; identificadorCiudadano?: string }
-  | { ocr: string; claveElector: string; numeroEmision: string };
+export type IneQuery = { cic: string; identificadorCiudadano?: string } | { ocr: string; claveElector: string; numeroEmision: string };
 
 export interface IneGateway {
   readonly name: string;

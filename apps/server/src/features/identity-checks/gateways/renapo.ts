@@ -15,7 +15,10 @@ const renapoReply = z.object({
   firstSurname: z.string().max(200).optional(),
   secondSurname: z.string().max(200).optional(),
   /** YYYY-MM-DD. */
-  birthDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  birthDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   sex: z.enum(['H', 'M', 'X']).optional(),
   birthState: z.string().max(2).optional(),
 });

@@ -40,7 +40,6 @@ export interface RenderedDocument {
   sha256: string;
 }
 
-
 function longDate(date: Date): string {
   return new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'America/Mexico_City' }).format(date);
 }
@@ -123,7 +122,12 @@ async function reportDocument(input: DocumentsInput): Promise<RenderedDocument> 
   );
   w.heading('Bitácora de la transacción');
   if (input.trail.length === 0) w.paragraph('Sin eventos registrados.');
-  else w.table(['Fecha', 'Origen', 'Paso', 'Detalle'], input.trail.map((t) => [timestamp(t.at), t.source, t.step, t.detail]), [3, 2, 3, 7]);
+  else
+    w.table(
+      ['Fecha', 'Origen', 'Paso', 'Detalle'],
+      input.trail.map((t) => [timestamp(t.at), t.source, t.step, t.detail]),
+      [3, 2, 3, 7],
+    );
   const bytes = await w.finish();
   return { name: 'reporte', bytes, sha256: sha256(bytes) };
 }

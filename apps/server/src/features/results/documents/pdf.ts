@@ -8,8 +8,18 @@ const pageSize: [number, number] = [595.28, 841.89];
 const margin = 50;
 
 const replacements: Record<string, string> = {
-  '\u2018': "'", '\u2019': "'", '\u201C': '"', '\u201D': '"', '\u2013': '-', '\u2014': '-', '\u2026': '...',
-  '\u00A0': ' ', '\u2265': '>=', '\u2264': '<=', '\u2192': '->', '\t': ' ',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201C': '"',
+  '\u201D': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2026': '...',
+  '\u00A0': ' ',
+  '\u2265': '>=',
+  '\u2264': '<=',
+  '\u2192': '->',
+  '\t': ' ',
 };
 
 /** Text the standard fonts can encode: Latin-1 printable characters (Spanish letters included). */
