@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { curpBirthDate, curpCheckDigit, curpSex, curpState, curpStateCodes, isCurpCheckDigitValid, isCurpFormat } from './curp.js';
+import { curpBirthDate, curpCheckDigit, curpGivenName, curpNameParts, curpNameWords, curpSex, curpState, curpStateCodes, isCurpCheckDigitValid, isCurpFormat } from './curp.js';
 
 // Known CURPs whose check digit was worked out by hand through RENAPO's algorithm
 // (dictionary 0-9 = 0-9, A = 10 ... N = 23, Ñ = 24, O = 25 ... Z = 36; weights 18 down to 2;
@@ -164,5 +164,15 @@ describe('curpState', () => {
   it('lists the 32 states plus NE', () => {
     expect(curpStateCodes).toHaveLength(33);
     expect(new Set(curpStateCodes).size).toBe(33);
+  });
+});
+
+describe('the letters the names give (curpNameParts)', () => {
+  it('drops particles, skips MARÍA / JOSÉ before another name, counts Ñ as X and applies the inconvenient-word rule', () => {
+    expect(curpNameParts({ apellidoPaterno: 'DE LA CRUZ', apellidoMaterno: 'PEÑA', nombres: 'MARÍA JOSÉ' })).toEqual({ initials: 'CUPJ', consonants: 'RXS' });
+    expect(curpNameParts({ apellidoPaterno: 'ÑANDÚ', apellidoMaterno: '', nombres: 'ÁNGEL' })).toEqual({ initials: 'XAXA', consonants: 'NXN' });
+    expect(curpNameParts({ apellidoPaterno: 'PUENTE', apellidoMaterno: 'TORRES', nombres: 'OSCAR' }).initials).toBe('PXTO');
+    expect(curpGivenName('MARÍA')).toBe('MARIA');
+    expect(curpNameWords('del Valle')).toEqual(['VALLE']);
   });
 });

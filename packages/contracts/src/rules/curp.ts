@@ -93,3 +93,141 @@ export function curpState(curp: string): CurpState | null {
   const state = curp.slice(11, 13);
   return curpStateCodes.find((code) => code === state) ?? null;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The letters the names give (RENAPO's instructivo): one rule for the reader's cross-checks and the generator
+// ---------------------------------------------------------------------------------------------------
+
+/** Particles dropped from compound names before taking letters (unless nothing else remains). */
+export const curpNameParticles = new Set(['DA', 'DAS', 'DE', 'DEL', 'DER', 'DI', 'DIE', 'DD', 'EL', 'LA', 'LOS', 'LAS', 'LE', 'LES', 'MAC', 'MC', 'VAN', 'VON', 'Y']);
+/** First given names skipped when the person has another one (MARÍA, JOSÉ and their abbreviations). */
+export const curpSkippedGivenNames = new Set(['MARIA', 'MA', 'MA.', 'M', 'M.', 'JOSE', 'J', 'J.']);
+/** Words the first four letters may not form; their second letter becomes X. */
+export const curpInconvenientWords = new Set([
+  'BACA',
+  'BAKA',
+  'BUEI',
+  'BUEY',
+  'CACA',
+  'CACO',
+  'CAGA',
+  'CAGO',
+  'CAKA',
+  'CAKO',
+  'COGE',
+  'COGI',
+  'COJA',
+  'COJE',
+  'COJI',
+  'COJO',
+  'COLA',
+  'CULO',
+  'FALO',
+  'FETO',
+  'GETA',
+  'GUEI',
+  'GUEY',
+  'JETA',
+  'JOTO',
+  'KACA',
+  'KACO',
+  'KAGA',
+  'KAGO',
+  'KAKA',
+  'KAKO',
+  'KOGE',
+  'KOGI',
+  'KOJA',
+  'KOJE',
+  'KOJI',
+  'KOJO',
+  'KOLA',
+  'KULO',
+  'LILO',
+  'LOCA',
+  'LOCO',
+  'LOKA',
+  'LOKO',
+  'MAME',
+  'MAMO',
+  'MEAR',
+  'MEAS',
+  'MEON',
+  'MIAR',
+  'MION',
+  'MOCO',
+  'MOKO',
+  'MULA',
+  'MULO',
+  'NACA',
+  'NACO',
+  'PEDA',
+  'PEDO',
+  'PENE',
+  'PIPI',
+  'PITO',
+  'POPO',
+  'PUTA',
+  'PUTO',
+  'QULO',
+  'RATA',
+  'ROBA',
+  'ROBE',
+  'ROBO',
+  'RUIN',
+  'SENO',
+  'TETA',
+  'VACA',
+  'VAGA',
+  'VAGO',
+  'VAKA',
+  'VUEI',
+  'VUEY',
+  'WUEI',
+  'WUEY',
+]);
+
+/** Words of a name: upper case, accents stripped (Ñ kept), particles removed unless nothing else remains. */
+export function curpNameWords(name: string): string[] {
+  const plain = name
+    .toUpperCase()
+    .replace(/Ñ/g, '\u0000')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\u0000/g, 'Ñ');
+  const all = plain
+    .replace(/[^A-ZÑ. ]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+  const kept = all.filter((w) => !curpNameParticles.has(w));
+  return kept.length > 0 ? kept : all;
+}
+
+/** The given-name word the CURP uses: MARÍA / JOSÉ (and abbreviations) are skipped when another name follows. */
+export function curpGivenName(nombres: string): string {
+  const words = curpNameWords(nombres);
+  if (words.length > 1 && curpSkippedGivenNames.has(words[0]!)) return words[1]!;
+  return words[0] ?? '';
+}
+
+/** Ñ counts as X in the CURP and the clave de elector. */
+export const enyeToX = (c: string): string => (c === 'Ñ' ? 'X' : c);
+/** The first inner vowel (or consonant) of a name word, X when it has none. */
+export const firstInner = (word: string, vowel: boolean): string => {
+  for (const c of word.slice(1)) if ('AEIOU'.includes(c) === vowel && /[A-ZÑ]/.test(c)) return enyeToX(c);
+  return 'X';
+};
+
+/**
+ * CURP positions 1-4 (initials, after the inconvenient-word rule) and 14-16 (inner consonants) from the names; a
+ * missing word counts as X.
+ */
+export function curpNameParts(names: { apellidoPaterno: string; apellidoMaterno: string; nombres: string }): { initials: string; consonants: string } {
+  const paterno = curpNameWords(names.apellidoPaterno)[0] ?? 'X';
+  const materno = curpNameWords(names.apellidoMaterno)[0];
+  const given = curpGivenName(names.nombres) || 'X';
+  let initials = enyeToX(paterno[0]!) + firstInner(paterno, true) + (materno ? enyeToX(materno[0]!) : 'X') + enyeToX(given[0]!);
+  if (curpInconvenientWords.has(initials)) initials = `${initials[0]}X${initials.slice(2)}`;
+  const consonants = firstInner(paterno, false) + (materno ? firstInner(materno, false) : 'X') + firstInner(given, false);
+  return { initials, consonants };
+}

@@ -22,6 +22,14 @@ export {
   curpBirthDate,
   curpSex,
   curpState,
+  curpNameParticles,
+  curpSkippedGivenNames,
+  curpInconvenientWords,
+  curpNameWords,
+  curpGivenName,
+  curpNameParts,
+  enyeToX,
+  firstInner,
 } from './curp.js';
 export {
   type Validator,

@@ -5,7 +5,7 @@
  * date, sex or names) says so AND the check digit then holds; a failed check digit alone never changes
  * anything: it is reported.
  */
-import { curpCheckDigit, curpStateCodes, isCurpCheckDigitValid, isCurpFormat, type DateParts } from '@kyc/contracts/rules';
+import { curpCheckDigit, curpGivenName, curpNameParts, curpNameWords, curpStateCodes, enyeToX, firstInner, isCurpCheckDigitValid, isCurpFormat, type DateParts } from '@kyc/contracts/rules';
 import { DIGIT_FOR_LETTER, LETTER_FOR_DIGIT } from './shapes.js';
 
 const TO_DIGIT = DIGIT_FOR_LETTER;
@@ -294,41 +294,8 @@ function repairState(code: string): string {
   return options.size === 1 ? code.slice(0, 11) + [...options][0]! + code.slice(13) : code;
 }
 
-/** INE entity numbers (01 Aguascalientes ... 32 Zacatecas) as CURP state codes. */
-const INE_STATE_CURP = [
-  'AS',
-  'BC',
-  'BS',
-  'CC',
-  'CL',
-  'CM',
-  'CS',
-  'CH',
-  'DF',
-  'DG',
-  'GT',
-  'GR',
-  'HG',
-  'JC',
-  'MC',
-  'MN',
-  'MS',
-  'NT',
-  'NL',
-  'OC',
-  'PL',
-  'QT',
-  'QR',
-  'SP',
-  'SL',
-  'SR',
-  'TC',
-  'TS',
-  'TL',
-  'VZ',
-  'YN',
-  'ZS',
-];
+/** INE entity numbers (01 Aguascalientes ... 32 Zacatecas) as CURP state codes: RENAPO's codes in the same order. */
+const INE_STATE_CURP: readonly string[] = curpStateCodes.slice(0, 32);
 
 /** The birth state in a clave de elector (characters 13-14, 01-32) as a CURP state code. */
 export function claveBirthState(clave: string): string | null {
@@ -345,124 +312,10 @@ export function expectedCurpCheckDigit(curp: string): number | null {
 // Letters the names give (RENAPO rules, as far as a cross-check needs them)
 // ---------------------------------------------------------------------------------------------------
 
-const PARTICLES = new Set(['DA', 'DAS', 'DE', 'DEL', 'DER', 'DI', 'DIE', 'DD', 'EL', 'LA', 'LOS', 'LAS', 'LE', 'LES', 'MAC', 'MC', 'VAN', 'VON', 'Y']);
-const SKIPPED_GIVEN = new Set(['MARIA', 'MA', 'MA.', 'M', 'M.', 'JOSE', 'J', 'J.']);
-const INCONVENIENT = new Set([
-  'BACA',
-  'BAKA',
-  'BUEI',
-  'BUEY',
-  'CACA',
-  'CACO',
-  'CAGA',
-  'CAGO',
-  'CAKA',
-  'CAKO',
-  'COGE',
-  'COGI',
-  'COJA',
-  'COJE',
-  'COJI',
-  'COJO',
-  'COLA',
-  'CULO',
-  'FALO',
-  'FETO',
-  'GETA',
-  'GUEI',
-  'GUEY',
-  'JETA',
-  'JOTO',
-  'KACA',
-  'KACO',
-  'KAGA',
-  'KAGO',
-  'KAKA',
-  'KAKO',
-  'KOGE',
-  'KOGI',
-  'KOJA',
-  'KOJE',
-  'KOJI',
-  'KOJO',
-  'KOLA',
-  'KULO',
-  'LILO',
-  'LOCA',
-  'LOCO',
-  'LOKA',
-  'LOKO',
-  'MAME',
-  'MAMO',
-  'MEAR',
-  'MEAS',
-  'MEON',
-  'MIAR',
-  'MION',
-  'MOCO',
-  'MOKO',
-  'MULA',
-  'MULO',
-  'NACA',
-  'NACO',
-  'PEDA',
-  'PEDO',
-  'PENE',
-  'PIPI',
-  'PITO',
-  'POPO',
-  'PUTA',
-  'PUTO',
-  'QULO',
-  'RATA',
-  'ROBA',
-  'ROBE',
-  'ROBO',
-  'RUIN',
-  'SENO',
-  'TETA',
-  'VACA',
-  'VAGA',
-  'VAGO',
-  'VAKA',
-  'VUEI',
-  'VUEY',
-  'WUEI',
-  'WUEY',
-]);
-
-function words(name: string): string[] {
-  const plain = name
-    .toUpperCase()
-    .replace(/Ñ/g, '\u0000')
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/\u0000/g, 'Ñ');
-  const all = plain
-    .replace(/[^A-ZÑ. ]/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean);
-  const kept = all.filter((w) => !PARTICLES.has(w));
-  return kept.length > 0 ? kept : all;
-}
-
-const ENYE_TO_X = (c: string): string => (c === 'Ñ' ? 'X' : c);
-const firstInner = (word: string, vowel: boolean): string => {
-  for (const c of word.slice(1)) if ('AEIOU'.includes(c) === vowel && /[A-ZÑ]/.test(c)) return ENYE_TO_X(c);
-  return 'X';
-};
-
 /** CURP positions 1-4 and 14-16 from the holder's names; null without a first surname and a given name. */
 export function curpNameLetters(names: { apellidoPaterno: string; apellidoMaterno: string; nombres: string }): { initials: string; consonants: string } | null {
-  const paterno = words(names.apellidoPaterno)[0];
-  const materno = words(names.apellidoMaterno)[0];
-  const givenWords = words(names.nombres);
-  const given = givenWords.length > 1 && SKIPPED_GIVEN.has(givenWords[0]!) ? givenWords[1] : givenWords[0];
-  if (!paterno || !given) return null;
-  let initials = ENYE_TO_X(paterno[0]!) + firstInner(paterno, true) + (materno ? ENYE_TO_X(materno[0]!) : 'X') + ENYE_TO_X(given[0]!);
-  if (INCONVENIENT.has(initials)) initials = `${initials[0]}X${initials.slice(2)}`;
-  const consonants = firstInner(paterno, false) + (materno ? firstInner(materno, false) : 'X') + firstInner(given, false);
-  return { initials, consonants };
+  if (!curpNameWords(names.apellidoPaterno)[0] || !curpGivenName(names.nombres)) return null;
+  return curpNameParts(names);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -482,8 +335,8 @@ export interface ClaveContext {
 /** Clave de elector letters: initial and first inner consonant of each surname and of the first given name. */
 export function claveNameLetters(names: { apellidoPaterno: string; apellidoMaterno: string; nombres: string }): string | null {
   const pair = (name: string): string | null => {
-    const word = words(name)[0];
-    return word ? ENYE_TO_X(word[0]!) + firstInner(word, false) : null;
+    const word = curpNameWords(name)[0];
+    return word ? enyeToX(word[0]!) + firstInner(word, false) : null;
   };
   const paterno = pair(names.apellidoPaterno);
   const given = pair(names.nombres);
