@@ -11,6 +11,7 @@ import { launchBrowser, newWatchedPage, screenshot, seriousA11yViolations, type 
 import { stopAll } from '../support/rig.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { grantorCli } from '../support/transactions.js';
+import { fixtureDay } from '../support/fixture-day.js';
 
 /** RFC 6238 as an authenticator app computes it (SHA-1, 6 digits, 30 s), written here so the test checks the server. */
 function totp(secret: string, at = Date.now()): string {
@@ -67,7 +68,7 @@ const demoId = '00000000-0000-4000-8000-000000000001';
 /** A generated INE (front and back), read by the real /v2/ocr into the finished cases: the file shows its images. */
 async function generatedIne(): Promise<{ front: string; back: string }> {
   const work = await mkdtemp(path.join(tmpdir(), 'console-e2e-'));
-  await generateFixtureSet({ outDir: work, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
+  await generateFixtureSet({ outDir: work, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: fixtureDay });
   return { front: path.join(work, 'ine-000-front-clean.png'), back: path.join(work, 'ine-000-back-clean.png') };
 }
 let ine: Promise<{ front: string; back: string }> | undefined;

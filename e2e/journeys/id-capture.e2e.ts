@@ -8,6 +8,7 @@ import { newWatchedPage, screenshot, seriousA11yViolations } from '../support/br
 import { cameraFrame, showOnCamera, startIdCapture } from '../support/camera.js';
 import { startCameraRig, stopAll } from '../support/rig.js';
 import type { RunningServer } from '../support/server.js';
+import { fixtureDay } from '../support/fixture-day.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -21,7 +22,7 @@ let modelFront: GroundTruth;
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-id-'));
-  await generateFixtureSet({ outDir: work, seed: 21, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
+  await generateFixtureSet({ outDir: work, seed: 21, count: 1, kinds: ['ine'], degradations: [], referenceDate: fixtureDay });
   front = JSON.parse(await readFile(path.join(work, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
   frontY4m = path.join(work, 'front.y4m');
   backY4m = path.join(work, 'back.y4m');
@@ -29,7 +30,7 @@ beforeAll(async () => {
   await cameraFrame(path.join(work, 'ine-000-back-clean.png'), backY4m);
   // The same holder's card drawn as the real model G/H (2019 on), read by its labels.
   const models = path.join(work, 'g-h');
-  await generateFixtureSet({ outDir: models, seed: 21, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10), ineModel: 'g-h' });
+  await generateFixtureSet({ outDir: models, seed: 21, count: 1, kinds: ['ine'], degradations: [], referenceDate: fixtureDay, ineModel: 'g-h' });
   modelFront = JSON.parse(await readFile(path.join(models, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
   modelFrontY4m = path.join(work, 'front-g-h.y4m');
   await cameraFrame(path.join(models, 'ine-000-front-clean.png'), modelFrontY4m);

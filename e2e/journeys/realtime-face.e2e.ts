@@ -8,6 +8,7 @@ import { multipartBody } from '../../apps/server/test/uploads/samples.js';
 import { launchBrowser } from '../support/browser.js';
 import { testSchedule } from '../support/code-timing.js';
 import { finish, record, start, startMessage, startRealtimeServer, type RealtimeServer } from '../support/realtime.js';
+import { fixtureDay } from '../support/fixture-day.js';
 
 /**
  * The face video of docs/flow.md §2 over the real-time path, decided for real: the ID front is read (/v2/ocr), a code is
@@ -24,7 +25,7 @@ beforeAll(async () => {
   // Seed 22 puts face fa-s6-b on the INE; the camera shows that face reading the digits, the microphone says them.
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-realtime-face-'));
   const dir = work;
-  await generateFixtureSet({ outDir: dir, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
+  await generateFixtureSet({ outDir: dir, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: fixtureDay });
   front = await readFile(path.join(dir, 'ine-000-front-clean.png'));
   const truth = JSON.parse(await readFile(path.join(dir, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
   // Reading at the test-only fixed schedule every code of this server carries (support/code-timing.ts).

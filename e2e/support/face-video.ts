@@ -4,6 +4,7 @@ import { generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtu
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './browser.js';
 import { faceLoopMs, recordingStartMs, testSchedule } from './code-timing.js';
+import { fixtureDay } from './fixture-day.js';
 
 export { alignCodeWithCamera, testSchedule, testScheduleEnv } from './code-timing.js';
 
@@ -32,7 +33,7 @@ export interface Holder {
 
 /** The INE of seed 22 (clean, valid today) in `work`: the holder whose face the face-video journeys show. */
 export async function generateHolder(work: string): Promise<Holder> {
-  await generateFixtureSet({ outDir: work, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: new Date().toISOString().slice(0, 10) });
+  await generateFixtureSet({ outDir: work, seed: 22, count: 1, kinds: ['ine'], degradations: [], referenceDate: fixtureDay });
   const front = JSON.parse(await readFile(path.join(work, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
   const faceId = front.face?.id;
   if (!faceId) throw new Error('the generated INE has no face');
