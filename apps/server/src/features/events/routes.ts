@@ -27,8 +27,16 @@ function eventBoundReached(max: number): HttpError {
   return new HttpError(429, `This transaction already stored the most events allowed (${max}, EVENTS_PER_TRANSACTION); nothing was stored`, errorTexts.tooManyRequests);
 }
 
-export function registerEventRoutes(app: ZodApp, { db, cipher, config }: Deps): void {
-  const maxEvents = config.eventsPerTransaction;
+export function registerEventRoutes(app: ZodApp, deps: Deps): void {
+  const maxEvents = deps.config.eventsPerTransaction;
+  registerLifecycleRoute(app, deps, maxEvents);
+  registerAuditRoute(app, deps, maxEvents);
+  registerTransactionEventsRoute(app, deps);
+}
+
+/** Lifecycle updates (update_cycle): one per step, the end of a verification, a cancellation, the retry-limit lock. */
+function registerLifecycleRoute(app: ZodApp, deps: Deps, maxEvents: number): void {
+  const { db, cipher } = deps;
   const cycle = calls.updateCycle;
   app.route({
     method: cycle.method,
@@ -79,7 +87,11 @@ export function registerEventRoutes(app: ZodApp, { db, cipher, config }: Deps): 
       return { status: 200 as const, payload: { id } };
     },
   });
+}
 
+/** Audit events (celd_events): the flow's acceptances and data, kept as evidence. */
+function registerAuditRoute(app: ZodApp, deps: Deps, maxEvents: number): void {
+  const { db, cipher } = deps;
   const audit = calls.auditEvent;
   app.route({
     method: audit.method,
@@ -121,7 +133,11 @@ export function registerEventRoutes(app: ZodApp, { db, cipher, config }: Deps): 
       return { status: 200 as const, payload: { id } };
     },
   });
+}
 
+/** The transaction's events and evidence, decrypted for the lender's server (secret key). */
+function registerTransactionEventsRoute(app: ZodApp, deps: Deps): void {
+  const { config, db, cipher } = deps;
   const list = calls.transactionEvents;
   app.route({
     method: list.method,

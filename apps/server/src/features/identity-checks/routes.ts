@@ -57,9 +57,15 @@ export function gatewaysFromConfig(config: Deps['config']): IdentityCheckGateway
  * against this transaction's ID reads, and against an external registry when one is configured. The result is
  * a 200 whatever it says (docs/flow.md §8: these failures never block the flow) and is kept as evidence for scoring.
  */
-export function registerIdentityCheckRoutes(app: ZodApp, { config, db, cipher }: Deps): void {
-  const gateways = gatewaysFromConfig(config);
+export function registerIdentityCheckRoutes(app: ZodApp, deps: Deps): void {
+  const gateways = gatewaysFromConfig(deps.config);
+  registerRenapoRoute(app, deps, gateways);
+  registerIneRoute(app, deps, gateways);
+}
 
+/** `POST /v1/renapo`: the CURP by its rules, against the ID reads and the registry gateway when configured. */
+function registerRenapoRoute(app: ZodApp, deps: Deps, gateways: IdentityCheckGateways): void {
+  const { config, db, cipher } = deps;
   const renapo = calls.renapo;
   app.route({
     method: renapo.method,
@@ -115,7 +121,11 @@ export function registerIdentityCheckRoutes(app: ZodApp, { config, db, cipher }:
       return { status: 200 as const, payload: result };
     },
   });
+}
 
+/** `POST /v1/ine`: the INE credential by its rules, against the ID reads and the INE gateway when configured. */
+function registerIneRoute(app: ZodApp, deps: Deps, gateways: IdentityCheckGateways): void {
+  const { config, db, cipher } = deps;
   const ine = calls.ine;
   app.route({
     method: ine.method,

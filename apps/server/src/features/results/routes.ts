@@ -70,9 +70,18 @@ function linkHours(params: Parameters<typeof paramValue>[0]): number {
  * download. The result e-mail is a durable job (email-worker.ts), sent by whichever process runs the job worker.
  */
 export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsOptions = {}): void {
-  const { config, db, cipher, blobs } = deps;
   const links = resultLinkContext(deps);
+  registerScoreRoute(app, deps);
+  registerDocumentsRoute(app, deps, links);
+  registerLinkStatusRoute(app, deps, links);
+  registerEnlaceRoute(app, deps, links);
+  registerEmailRoute(app, deps, links, options);
+  registerNom151Route(app, deps);
+}
 
+/** The traffic light and its explained rules (query_score), read by the flow or the lender's server. */
+function registerScoreRoute(app: ZodApp, deps: Deps): void {
+  const { db, cipher } = deps;
   const score = calls.queryScore;
   app.route({
     method: score.method,
@@ -98,7 +107,11 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       return { status: 200 as const, payload: { flag: result.flag, Fields: result.Fields } };
     },
   });
+}
 
+/** The result documents (proccessdocuments): generated, each behind a one-time result link. */
+function registerDocumentsRoute(app: ZodApp, deps: Deps, links: LinkContext): void {
+  const { db, cipher, blobs } = deps;
   const documents = calls.processDocuments;
   app.route({
     method: documents.method,
@@ -134,7 +147,10 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       return { status: 200 as const, payload: { links: payloadLinks } };
     },
   });
+}
 
+/** Whether a result link can still be consulted (asked by /pdf_token before any camera step). */
+function registerLinkStatusRoute(app: ZodApp, deps: Deps, links: LinkContext): void {
   const status = calls.linkStatus;
   app.route({
     method: status.method,
@@ -162,7 +178,11 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       return { status: 200 as const, payload: { state: 'open' as const, expiresAt: new Date(open.fecha).toISOString() } };
     },
   });
+}
 
+/** The one-time download of a result link's document. */
+function registerEnlaceRoute(app: ZodApp, deps: Deps, links: LinkContext): void {
+  const { db, cipher, blobs } = deps;
   const enlace = calls.enlace;
   app.route({
     method: enlace.method,
@@ -185,7 +205,11 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       }
     },
   });
+}
 
+/** The result e-mail (async_zip_nom_151_correo): one confirmed recipient, queued as a durable job. */
+function registerEmailRoute(app: ZodApp, deps: Deps, links: LinkContext, options: ResultsOptions): void {
+  const { config, db, cipher } = deps;
   const email = calls.emailResult;
   app.route({
     method: email.method,
@@ -260,7 +284,11 @@ export function registerResultsRoutes(app: ZodApp, deps: Deps, options: ResultsO
       return { status: 200 as const, payload: { jobId } };
     },
   });
+}
 
+/** The evidence bundle with its RFC 3161 time-stamp (nom_151), when the grantor turns it on. */
+function registerNom151Route(app: ZodApp, deps: Deps): void {
+  const { config, db, cipher, blobs } = deps;
   const nom151 = calls.nom151;
   app.route({
     method: nom151.method,
