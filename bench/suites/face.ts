@@ -14,27 +14,8 @@ import { createFaceEngine, defaultFaceWorkers } from '../../apps/server/src/engi
 import { decodeMedia, ffmpegBinary } from '../../apps/server/src/engines/media/decode.js';
 import { createOcrEngine } from '../../apps/server/src/engines/ocr/engine.js';
 import type { SuiteResult } from '../run.js';
+import { CARD_SEEDS, REFERENCE } from './card-faces.js';
 
-const REFERENCE = { y: 2026, m: 11, d: 26 };
-/** The INE seed (at REFERENCE) whose card carries each of the 16 faces of @kyc/fixtures. */
-const CARD_SEEDS: Record<string, number> = {
-  'hu-faceid': 1,
-  'hu-detect-a': 2,
-  'fa-s5-d': 3,
-  'hu-detect-c': 6,
-  'fa-s5-b': 11,
-  'fa-s6-a': 15,
-  'hu-detect-b': 17,
-  'fa-s5-a': 20,
-  'fa-s6-b': 22,
-  'fa-s6-d': 26,
-  'hu-detect-d': 32,
-  'fa-s6-c': 33,
-  'fa-s3-b': 49,
-  'fa-s3-c': 58,
-  'fa-s5-c': 104,
-  'fa-s3-a': 105,
-};
 /** Replays (still, silent still, loop) are judged on these (large, frontal source photos): they cost a decision each. */
 const REPLAY_SEEDS = [22, 15, 20, 33, 58, 11];
 const KINDS: FaceVideoKind[] = ['live', 'still', 'still-silent', 'loop'];

@@ -16,27 +16,8 @@ import type { FaceEngine } from '../../apps/server/src/engines/face/types.js';
 import { decodeMedia } from '../../apps/server/src/engines/media/decode.js';
 import { createOcrEngine } from '../../apps/server/src/engines/ocr/engine.js';
 import type { SuiteResult } from '../run.js';
+import { CARD_SEEDS, REFERENCE } from './card-faces.js';
 
-const REFERENCE = { y: 2026, m: 11, d: 26 };
-/** The INE seed (at REFERENCE) whose card carries each face (as in face.ts). */
-const CARD_SEEDS: Record<string, number> = {
-  'hu-faceid': 1,
-  'hu-detect-a': 2,
-  'fa-s5-d': 3,
-  'hu-detect-c': 6,
-  'fa-s5-b': 11,
-  'fa-s6-a': 15,
-  'hu-detect-b': 17,
-  'fa-s5-a': 20,
-  'fa-s6-b': 22,
-  'fa-s6-d': 26,
-  'hu-detect-d': 32,
-  'fa-s6-c': 33,
-  'fa-s3-b': 49,
-  'fa-s3-c': 58,
-  'fa-s5-c': 104,
-  'fa-s3-a': 105,
-};
 type Cover = FaceCover | 'none';
 const COVERS: Cover[] = ['none', ...FACE_COVERS];
 type Verdict = 'mask' | 'no face' | 'several faces' | 'other' | 'clear';
