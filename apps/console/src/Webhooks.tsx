@@ -163,7 +163,7 @@ export function Webhooks({ onSignedOut }: Props) {
                       <td data-label="Evento">
                         {eventTypeLabels[d.eventType] ?? d.eventType}
                         <br />
-                        <code className="muted">{d.eventId}</code>
+                        <code className="muted event-id">{d.eventId}</code>
                         {d.replayOf ? <span className="muted"> · reenvío</span> : null}
                       </td>
                       <td data-label="Folio">{d.folio ? <code>{d.folio}</code> : <span className="muted">—</span>}</td>
