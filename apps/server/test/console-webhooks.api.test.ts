@@ -6,7 +6,8 @@ import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
 import { timeStep, totpAt } from '../src/features/console/totp.js';
 import { deliveryStatus } from '../src/features/webhooks/deliveries.js';
 import { generateWebhookSecret, signatureHeader, verifySignature } from '../src/features/webhooks/signing.js';
-import { insertEndpoint } from '../src/features/webhooks/store.js';
+import { enqueueWebhookEvent } from '../src/features/webhooks/events.js';
+import { deactivateEndpoint, insertEndpoint } from '../src/features/webhooks/store.js';
 import { insertGrantor } from '../src/store/grantors.js';
 import { waitFor } from './results/support.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
@@ -174,6 +175,29 @@ describe.each(engines)('console webhooks ($name)', (engine) => {
     const page2 = (await get('admin', `/console/api/webhooks/${endpointId}/deliveries?limit=1&cursor=${page1.nextCursor}`)).json();
     expect(page2.deliveries.map((d: { id: string }) => d.id)).toEqual([original.id]);
     expect(page2.nextCursor).toBeNull();
+  });
+
+  it('a delivery the receiver keeps refusing is pending with its last status and next retry; a removed endpoint is not replayed (409)', async () => {
+    const failing = await receiver(1_000);
+    try {
+      await deactivateEndpoint(t.db, otherEndpointId);
+      const failingId = await insertEndpoint(t.db, cipher(), { grantorId: otherId, url: failing.url, secret: generateWebhookSecret() });
+      const eventId = await enqueueWebhookEvent(t.db, cipher(), { grantorId: otherId, uuidTrx: crypto.randomUUID(), type: 'verification.abandoned', data: { folio: 'abcd1234' } });
+      const delivery = await waitFor(async () => {
+        const d = (await get('otherAdmin', `/console/api/webhooks/${failingId}/deliveries`)).json().deliveries?.[0];
+        return d && d.attempts >= 1 && d.nextRetryAt ? d : undefined;
+      });
+      expect(delivery).toMatchObject({ eventId, folio: 'abcd1234', status: 'pending', lastStatusCode: 500, lastError: 'the receiver answered 500' });
+      expect(Date.parse(delivery.nextRetryAt)).toBeGreaterThan(Date.parse(delivery.createdAt));
+      // The demo grantor's admin does not see it, nor replays it.
+      expect((await replay('admin', delivery.id)).statusCode).toBe(404);
+      await deactivateEndpoint(t.db, failingId);
+      expect((await replay('otherAdmin', delivery.id)).statusCode).toBe(409);
+      const endpoints = (await get('otherAdmin', '/console/api/webhooks')).json().endpoints;
+      expect(endpoints.map((e: { active: boolean }) => e.active)).toEqual([false, false]);
+    } finally {
+      failing.server.close();
+    }
   });
 
   it("a blocked person's name is not in the case list (Datos bloqueados), nor found by search; the case file answers 451", async () => {
