@@ -253,13 +253,33 @@ describe.each<ViewportName>(['desktop', 'phone'])('the review console on a %s', 
     await page.getByRole('button', { name: 'Iniciar sesión' }).click();
     await page.getByLabel('Código de verificación').fill(totp(secret));
     await page.getByRole('button', { name: 'Verificar código' }).click();
+    // A case whose person asked for their data to be blocked: the list names no one.
+    const blockedName = viewport === 'desktop' ? 'Itzel Cázares Ordóñez' : 'Joaquín Báez Ríos';
+    const headers = { 'content-type': 'application/json', apikey: 'demo', transaccion: randomUUID(), cliente: randomUUID() };
+    const event = {
+      trx_id: headers.transaccion,
+      company_id: demoId,
+      client_id: headers.cliente,
+      step: 'terminos',
+      event: JSON.stringify({ status: 'OK', step: 'terminos', description: 'Aceptó' }),
+      origin: 'celd',
+      nombreCompleto: blockedName,
+    };
+    expect((await fetch(`${server.url}/v1/update_cycle`, { method: 'POST', headers, body: JSON.stringify(event) })).status).toBe(200);
+    await grantorCli(server, ['retention-request', demoId, '--action', 'block', '--folio', headers.transaccion, '--by', 'e2e', '--basis', 'solicitud ARCO e2e']);
+    await page.reload();
+    const blockedRow = page.getByRole('row').filter({ hasText: 'Datos bloqueados' }).first();
+    await expect.poll(() => blockedRow.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByText(blockedName).count()).toBe(0);
+    await screenshot(page, `console-${viewport}-07-blocked-case`);
+
     await page.getByRole('button', { name: 'Webhooks' }).click();
 
     await expect.poll(() => page.getByRole('heading', { name: 'Webhooks' }).isVisible(), { timeout: 10_000 }).toBe(true);
     const decided = page.getByRole('row').filter({ hasText: 'Revisión decidida' }).filter({ hasText: 'Entregado' }).first();
     await expect.poll(() => decided.isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await page.getByText('Verificación concluida').first().isVisible()).toBe(true);
-    await screenshot(page, `console-${viewport}-07-webhooks`);
+    await screenshot(page, `console-${viewport}-08-webhooks`);
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     const eventId = (await decided.locator('code').first().textContent())!.trim();
@@ -268,7 +288,7 @@ describe.each<ViewportName>(['desktop', 'phone'])('the review console on a %s', 
     await expect.poll(() => page.getByRole('status').textContent(), { timeout: 10_000 }).toContain(eventId);
     await expect.poll(() => delivered.slice(before).some((e) => e.id === eventId), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'reenvío' }).first().isVisible(), { timeout: 10_000 }).toBe(true);
-    await screenshot(page, `console-${viewport}-08-replayed`);
+    await screenshot(page, `console-${viewport}-09-replayed`);
 
     expect(pageErrors).toEqual([]);
     await context.close();
