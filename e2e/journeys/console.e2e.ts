@@ -115,7 +115,7 @@ async function finishedCase(name: string, caseCurp: string): Promise<string> {
 }
 
 let receiver: Server | undefined;
-const delivered: { type: string; data: Record<string, unknown> }[] = [];
+const delivered: { id: string; type: string; data: Record<string, unknown> }[] = [];
 
 afterAll(() => {
   receiver?.close();
@@ -236,6 +236,59 @@ describe.each<ViewportName>(['desktop', 'phone'])('the review console on a %s', 
     await page.getByRole('button', { name: '← Volver a la lista' }).click();
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('Revisado: aprobado');
     await expect.poll(() => delivered.find((e) => e.type === 'review.decided' && e.data.uuidTrx === finished)?.data.decision, { timeout: 15_000 }).toBe('approve');
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('an admin opens Webhooks, reads the delivery log and replays a delivery; the receiver gets the same event again', async () => {
+    const email = `hooks-admin-${viewport}@demo.example`;
+    const created = await grantorCli(server, ['console-user-create', '--grantor', demoId, '--email', email, '--role', 'admin']);
+    const password = /password: (\S+)/.exec(created)![1]!;
+    const secret = new URL(/totp: +(\S+)/.exec(created)![1]!).searchParams.get('secret')!;
+    const { context, page, pageErrors } = await newWatchedPage(browser, viewport);
+    await page.goto(`${server.url}/console`);
+    await page.getByLabel('Correo electrónico').fill(email);
+    await page.getByLabel('Contraseña').fill(password);
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await page.getByLabel('Código de verificación').fill(totp(secret));
+    await page.getByRole('button', { name: 'Verificar código' }).click();
+    // A case whose person asked for their data to be blocked: the list names no one.
+    const blockedName = viewport === 'desktop' ? 'Itzel Cázares Ordóñez' : 'Joaquín Báez Ríos';
+    const headers = { 'content-type': 'application/json', apikey: 'demo', transaccion: randomUUID(), cliente: randomUUID() };
+    const event = {
+      trx_id: headers.transaccion,
+      company_id: demoId,
+      client_id: headers.cliente,
+      step: 'terminos',
+      event: JSON.stringify({ status: 'OK', step: 'terminos', description: 'Aceptó' }),
+      origin: 'celd',
+      nombreCompleto: blockedName,
+    };
+    expect((await fetch(`${server.url}/v1/update_cycle`, { method: 'POST', headers, body: JSON.stringify(event) })).status).toBe(200);
+    await grantorCli(server, ['retention-request', demoId, '--action', 'block', '--folio', headers.transaccion, '--by', 'e2e', '--basis', 'solicitud ARCO e2e']);
+    await page.reload();
+    const blockedRow = page.getByRole('row').filter({ hasText: 'Datos bloqueados' }).first();
+    await expect.poll(() => blockedRow.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByText(blockedName).count()).toBe(0);
+    await screenshot(page, `console-${viewport}-07-blocked-case`);
+
+    await page.getByRole('button', { name: 'Webhooks' }).click();
+
+    await expect.poll(() => page.getByRole('heading', { name: 'Webhooks' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    const decided = page.getByRole('row').filter({ hasText: 'Revisión decidida' }).filter({ hasText: 'Entregado' }).first();
+    await expect.poll(() => decided.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByText('Verificación concluida').first().isVisible()).toBe(true);
+    await screenshot(page, `console-${viewport}-08-webhooks`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const eventId = (await decided.locator('code').first().textContent())!.trim();
+    const before = delivered.length;
+    await decided.getByRole('button', { name: `Reenviar el evento ${eventId}` }).click();
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 10_000 }).toContain(eventId);
+    await expect.poll(() => delivered.slice(before).some((e) => e.id === eventId), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'reenvío' }).first().isVisible(), { timeout: 10_000 }).toBe(true);
+    await screenshot(page, `console-${viewport}-09-replayed`);
 
     expect(pageErrors).toEqual([]);
     await context.close();

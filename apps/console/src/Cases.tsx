@@ -3,6 +3,7 @@ import type { ConsoleCase, ConsoleCaseStatus, ConsoleUser } from '@kyc/contracts
 import { api, ApiError } from './api';
 import { CaseFile } from './CaseFile';
 import { formatDate, roleLabels, statusLabels, statusText } from './labels';
+import { Webhooks } from './Webhooks';
 
 interface Props {
   user: ConsoleUser;
@@ -32,6 +33,7 @@ export function Cases({ user, onSignedOut }: Props) {
   const [error, setError] = useState('');
   const [opened, setOpened] = useState<string | undefined>();
   const [refresh, setRefresh] = useState(0);
+  const [view, setView] = useState<'cases' | 'webhooks'>('cases');
 
   const fail = useCallback(
     (e: unknown) => {
@@ -110,6 +112,16 @@ export function Cases({ user, onSignedOut }: Props) {
           <span className="title">Consola de revisión</span>
           {grantorName ? <span className="grantor">{grantorName}</span> : null}
         </div>
+        {user.role === 'admin' ? (
+          <nav className="sections" aria-label="Secciones">
+            <button type="button" aria-current={view === 'cases' ? 'page' : undefined} onClick={() => setView('cases')}>
+              Expedientes
+            </button>
+            <button type="button" aria-current={view === 'webhooks' ? 'page' : undefined} onClick={() => setView('webhooks')}>
+              Webhooks
+            </button>
+          </nav>
+        ) : null}
         <div className="who">
           <span>
             {user.email} · {roleLabels[user.role]}
@@ -119,7 +131,9 @@ export function Cases({ user, onSignedOut }: Props) {
           </button>
         </div>
       </header>
-      {opened ? (
+      {view === 'webhooks' ? (
+        <Webhooks onSignedOut={onSignedOut} />
+      ) : opened ? (
         <CaseFile
           uuidTrx={opened}
           grantorId={user.role === 'operator' ? grantorId : undefined}
@@ -215,7 +229,7 @@ export function Cases({ user, onSignedOut }: Props) {
                         </button>
                       </td>
                       <td data-label="Fecha de creación">{formatDate(c.createdAt)}</td>
-                      <td data-label="Nombre">{c.holderName ?? <span className="muted">Sin nombre todavía</span>}</td>
+                      <td data-label="Nombre">{c.blocked ? <span className="muted">Datos bloqueados</span> : (c.holderName ?? <span className="muted">Sin nombre todavía</span>)}</td>
                       <td data-label="Estado">
                         <span className={`badge badge-${c.status.toLowerCase()}`}>{statusText(c)}</span>
                       </td>

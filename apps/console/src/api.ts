@@ -1,5 +1,16 @@
 import { consoleCsrfHeader, consolePaths } from '@kyc/contracts/console-routes';
-import type { ConsoleCaseFile, ConsoleCaseQuery, ConsoleCasePage, ConsoleGrantors, ConsoleImageKind, ConsoleReviewRequest, ConsoleSessionState } from '@kyc/contracts';
+import type {
+  ConsoleCaseFile,
+  ConsoleCaseQuery,
+  ConsoleCasePage,
+  ConsoleDelivery,
+  ConsoleDeliveryPage,
+  ConsoleGrantors,
+  ConsoleImageKind,
+  ConsoleReviewRequest,
+  ConsoleSessionState,
+  ConsoleWebhookEndpoints,
+} from '@kyc/contracts';
 
 /** A refused call, with the Spanish text the service gives for people (message_client). */
 export class ApiError extends Error {
@@ -60,6 +71,13 @@ export const api = {
   },
   caseFile: (uuidTrx: string, grantorId?: string) => call<ConsoleCaseFile>('GET', casePath(consolePaths.caseFile, uuidTrx, grantorId)),
   review: (uuidTrx: string, body: ConsoleReviewRequest, grantorId?: string) => call<ConsoleCaseFile>('POST', casePath(consolePaths.caseReview, uuidTrx, grantorId), body),
+  webhooks: () => call<ConsoleWebhookEndpoints>('GET', consolePaths.webhooks),
+  deliveries: (endpointId: string, page: { cursor?: string | undefined; limit: number }) => {
+    const params = new URLSearchParams({ limit: String(page.limit) });
+    if (page.cursor) params.set('cursor', page.cursor);
+    return call<ConsoleDeliveryPage>('GET', `${consolePaths.webhookDeliveries.replace(':endpointId', encodeURIComponent(endpointId))}?${params.toString()}`);
+  },
+  replay: (deliveryId: string) => call<ConsoleDelivery>('POST', consolePaths.deliveryReplay.replace(':deliveryId', encodeURIComponent(deliveryId))),
   /** Same-origin image URL: the session cookie goes with it and the server decrypts the image. */
   imageUrl: (uuidTrx: string, which: ConsoleImageKind, grantorId?: string) => casePath(consolePaths.caseImage, uuidTrx, grantorId, { which }),
 };

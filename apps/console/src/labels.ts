@@ -1,4 +1,4 @@
-import type { ConsoleCase, ConsoleCaseStatus, ConsoleReviewDecision, ConsoleRole } from '@kyc/contracts';
+import type { ConsoleCase, ConsoleCaseStatus, ConsoleDeliveryStatus, ConsoleReviewDecision, ConsoleRole } from '@kyc/contracts';
 
 export const statusLabels: Record<ConsoleCaseStatus, string> = {
   in_progress: 'En curso',
@@ -71,3 +71,11 @@ export const consentLabels: Record<string, string> = {
 };
 
 export const imageLabels = { front: 'Identificación: frente', back: 'Identificación: reverso', holder: 'Fotografía de la identificación' } as const;
+
+export const eventTypeLabels: Record<string, string> = {
+  'verification.completed': 'Verificación concluida',
+  'verification.abandoned': 'Verificación abandonada',
+  'review.decided': 'Revisión decidida',
+};
+
+export const deliveryStatusLabels: Record<ConsoleDeliveryStatus, string> = { pending: 'Pendiente', delivered: 'Entregado', failed: 'Fallido', dropped: 'Descartado' };

@@ -13,6 +13,9 @@ export const consolePaths = {
   caseImage: '/console/api/cases/:uuidTrx/images/:which',
   caseReview: '/console/api/cases/:uuidTrx/review',
   grantors: '/console/api/grantors',
+  webhooks: '/console/api/webhooks',
+  webhookDeliveries: '/console/api/webhooks/:endpointId/deliveries',
+  deliveryReplay: '/console/api/webhook-deliveries/:deliveryId/replay',
 } as const;
 
 /** The header carrying the session's CSRF token on every state-changing call. */

@@ -61,7 +61,10 @@ export const consoleCase = z.object({
   updatedAt: z.string(),
   status: consoleCaseStatus,
   step: z.string().nullable(),
+  /** Null while the person's data are blocked (`blocked`). */
   holderName: z.string().nullable(),
+  /** The person asked for their data to be blocked: nothing of it is shown (the case file answers 451). */
+  blocked: z.boolean(),
   /** The review decision, once reviewed. */
   review: z.object({ decision: z.enum(['approve', 'reject']), reason: z.string() }).nullable(),
 });
@@ -148,3 +151,52 @@ export const consoleCaseFile = z.object({
   mayReview: z.boolean(),
 });
 export type ConsoleCaseFile = z.infer<typeof consoleCaseFile>;
+
+// Webhooks -------------------------------------------------------------------------------------------------
+
+/** The events every endpoint receives (no per-endpoint subscription). */
+export const consoleWebhookEventTypes = ['verification.completed', 'verification.abandoned', 'review.decided'] as const;
+
+/** An endpoint of the grantor as the console shows it: never its signing secret. */
+export const consoleWebhookEndpoint = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(consoleWebhookEventTypes)),
+  active: z.boolean(),
+  createdAt: z.string(),
+});
+export type ConsoleWebhookEndpoint = z.infer<typeof consoleWebhookEndpoint>;
+
+export const consoleWebhookEndpoints = z.object({ endpoints: z.array(consoleWebhookEndpoint) });
+export type ConsoleWebhookEndpoints = z.infer<typeof consoleWebhookEndpoints>;
+
+export const consoleDeliveryQuery = z.object({
+  grantorId: z.string().max(100).optional(),
+  cursor: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type ConsoleDeliveryQuery = z.input<typeof consoleDeliveryQuery>;
+
+/** delivered: a 2xx answer; failed: retries exhausted; pending: not yet delivered (retrying when attempts > 0); dropped: the endpoint was removed first. */
+export const consoleDeliveryStatus = z.enum(['pending', 'delivered', 'failed', 'dropped']);
+export type ConsoleDeliveryStatus = z.infer<typeof consoleDeliveryStatus>;
+
+/** One delivery: one event to one endpoint, with all its attempts (a replay is a new delivery of the same event). */
+export const consoleDelivery = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  folio: z.string().nullable(),
+  attempts: z.number(),
+  lastStatusCode: z.number().nullable(),
+  lastDurationMs: z.number().nullable(),
+  lastError: z.string().nullable(),
+  nextRetryAt: z.string().nullable(),
+  status: consoleDeliveryStatus,
+  createdAt: z.string(),
+  replayOf: z.string().nullable(),
+});
+export type ConsoleDelivery = z.infer<typeof consoleDelivery>;
+
+export const consoleDeliveryPage = z.object({ deliveries: z.array(consoleDelivery), nextCursor: z.string().nullable() });
+export type ConsoleDeliveryPage = z.infer<typeof consoleDeliveryPage>;

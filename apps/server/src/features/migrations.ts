@@ -7,7 +7,7 @@ import { postalCatalogueMigration } from './postal/migration.js';
 import { resultEmailsMigration, resultsMigration } from './results/migration.js';
 import { retentionMigration } from './retention/migrations.js';
 import { smsMigration } from './sms/migration.js';
-import { webhooksMigration } from './webhooks/migrations.js';
+import { webhookQueueMigration, webhooksMigration } from './webhooks/migrations.js';
 
 /**
  * The migrations each feature contributes. Names are global and ordered (Kysely runs them by name), so a new
@@ -24,4 +24,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0018_webhooks': webhooksMigration,
   '0019_console_reviews': consoleReviewsMigration,
   '0022_retention': retentionMigration,
+  '0023_webhook_queue': webhookQueueMigration,
 };

@@ -152,3 +152,9 @@ export async function jobState(db: Db, id: string) {
   const row = await db.selectFrom('jobs').select(['state', 'attempts', 'last_error', 'run_at']).where('id', '=', id).executeTakeFirst();
   return row ? { state: row.state, attempts: Number(row.attempts), lastError: row.last_error, runAt: row.run_at } : undefined;
 }
+
+/** A job's decrypted payload (a replay re-queues it as it was); undefined when the job is gone. */
+export async function readJobPayload(db: Db, cipher: DataCipher, id: string): Promise<unknown> {
+  const row = await db.selectFrom('jobs').select(['payload_enc']).where('id', '=', id).executeTakeFirst();
+  return row ? JSON.parse(cipher.decrypt(row.payload_enc, jobContext(id))) : undefined;
+}

@@ -20,7 +20,9 @@ export interface CaseRow {
   status: CaseStatus;
   /** The step the case was at when it went quiet (abandoned) or is at now. */
   step: string | null;
+  /** Never shown while the person's data are blocked (a data-subject request): `blocked` says so instead. */
   holderName: string | null;
+  blocked: boolean;
   review: { decision: 'approve' | 'reject'; reason: string } | null;
 }
 
@@ -122,7 +124,7 @@ export async function listCases(db: Db, cipher: DataCipher, query: CaseQuery, no
     .selectFrom('transactions as t')
     .leftJoin('console_cases as c', 'c.uuid_trx', 't.uuid_trx')
     .leftJoin('transaction_outcomes as o', 'o.uuid_trx', 't.uuid_trx')
-    .select(['t.uuid_trx', 't.created_at', 't.updated_at', 't.current_step', 'c.holder_name_enc', 'c.flag', 'c.review_decision', 'c.review_reason', 'o.finished_at as finished'])
+    .select(['t.uuid_trx', 't.created_at', 't.updated_at', 't.current_step', 'c.holder_name_enc', 'c.flag', 'c.review_decision', 'c.review_reason', 'o.finished_at as finished', 't.restricted_at'])
     .where('t.grantor_id', '=', query.grantorId);
   if (query.only) select = select.where('t.uuid_trx', '=', query.only);
   if (query.from) select = select.where('t.created_at', '>=', query.from);
@@ -133,7 +135,8 @@ export async function listCases(db: Db, cipher: DataCipher, query: CaseQuery, no
   }
   if (query.q?.trim()) {
     const q = query.q;
-    select = select.where((eb) => searchCondition(eb as Eb, cipher, query.grantorId, q));
+    // A blocked person's data are not processed: their name or CURP finds nothing.
+    select = select.where((eb) => searchCondition(eb as Eb, cipher, query.grantorId, q)).where('t.restricted_at', 'is', null);
   }
   if (query.cursor) {
     const { createdAt, uuidTrx } = query.cursor;
@@ -153,7 +156,8 @@ export async function listCases(db: Db, cipher: DataCipher, query: CaseQuery, no
       updatedAt: row.updated_at,
       status: rowStatus(row, quietSince),
       step: row.current_step,
-      holderName: row.holder_name_enc ? cipher.decrypt(row.holder_name_enc, caseNameContext(row.uuid_trx)) : null,
+      blocked: row.restricted_at !== null,
+      holderName: row.holder_name_enc && row.restricted_at === null ? cipher.decrypt(row.holder_name_enc, caseNameContext(row.uuid_trx)) : null,
       review: row.review_decision === 'approve' || row.review_decision === 'reject' ? { decision: row.review_decision, reason: row.review_reason ?? '' } : null,
     })),
     next: rows.length > query.limit && last ? { createdAt: last.created_at, uuidTrx: last.uuid_trx } : undefined,

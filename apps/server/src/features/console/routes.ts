@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { safeEqual } from '../../crypto/apikeys.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
+import { assertTransactionAvailable } from '../../http/auth.js';
 import { findGrantorById, listGrantors } from '../../store/grantors.js';
 import { findTransaction } from '../../store/transactions.js';
 import { listEvidence } from '../../store/evidence.js';
@@ -27,6 +28,7 @@ import { findOutcome } from '../results/outcomes.js';
 import { imageBlobKey, readCaseFile } from './case-file.js';
 import { listCases, scoreFinishedCases, type CaseStatus } from './cases.js';
 import { recordReview } from './reviews.js';
+import { registerWebhookRoutes } from './webhook-routes.js';
 import type { ConsoleConfig } from './config.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import * as store from './store.js';
@@ -313,6 +315,8 @@ export function registerConsoleRoutes(app: ZodApp, { db, cipher, blobs }: Pick<D
       await store.audit(db, { action: 'case_refused', userId: user.id, grantorId: user.grantorId, ip: request.ip, detail: { uuidTrx } });
       throw notFound();
     }
+    // Blocked at the person's request: nothing of the case is read, as on every other read (451).
+    assertTransactionAvailable(transaction);
     return { row, transaction, grantorId };
   }
 
@@ -375,4 +379,6 @@ export function registerConsoleRoutes(app: ZodApp, { db, cipher, blobs }: Pick<D
       return readCaseFile(db, cipher, { row: after, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
     },
   );
+
+  registerWebhookRoutes(app, { db, cipher }, { requireSession, requireCsrf, touch: (session) => store.touchSession(db, session, times.idleMs), noStore, errors });
 }

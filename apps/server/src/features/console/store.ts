@@ -199,6 +199,10 @@ export type AuditAction =
   | 'case_file_viewed'
   | 'case_image_viewed'
   | 'case_reviewed'
+  | 'webhooks_viewed'
+  | 'webhook_deliveries_viewed'
+  | 'webhook_replayed'
+  | 'webhook_refused'
   | 'review_refused'
   | 'data_subject_request';
 

@@ -98,6 +98,7 @@ const transactionTables = [
   'console_cases',
   'console_search_terms',
   'jobs',
+  'webhook_queue',
 ] as const;
 
 /**

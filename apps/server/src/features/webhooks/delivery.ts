@@ -36,7 +36,7 @@ export function webhookJobHandler(deps: { db: Db; cipher: DataCipher; timeoutMs?
       error =
         failure instanceof Error && failure.name === 'TimeoutError' ? 'no answer within the timeout' : `could not reach the receiver: ${failure instanceof Error ? failure.message : String(failure)}`;
     }
-    await recordDelivery(deps.db, { endpointId, eventId: event.id, eventType: event.type, attempt: job.attempts, statusCode, durationMs: performance.now() - started, error });
+    await recordDelivery(deps.db, { jobId: job.id, endpointId, eventId: event.id, eventType: event.type, attempt: job.attempts, statusCode, durationMs: performance.now() - started, error });
     if (error) throw new Error(error);
   };
 }

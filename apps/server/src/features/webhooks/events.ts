@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Db } from '../../store/db.js';
-import { activeEndpointIds } from './store.js';
+import { activeEndpointIds, recordQueued } from './store.js';
 
 export const webhookJobKind = 'webhook';
 
-export type WebhookEventType = 'verification.completed' | 'verification.abandoned' | 'review.decided';
+export const webhookEventTypes = ['verification.completed', 'verification.abandoned', 'review.decided'] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 /** The body every endpoint receives for one event: the same id on every retry and every endpoint. */
 export interface WebhookEvent {
@@ -41,8 +42,38 @@ export async function enqueueWebhookEvent(
   const endpoints = await activeEndpointIds(db, event.grantorId);
   if (endpoints.length === 0) return undefined;
   const body: WebhookEvent = { id: `evt_${randomUUID()}`, type: event.type, created: now.toISOString(), data: event.data };
-  for (const endpointId of endpoints) {
-    await enqueueJob(db, cipher, { kind: webhookJobKind, uuidTrx: event.uuidTrx, payload: { endpointId, event: body } satisfies WebhookJobPayload, maxAttempts: webhookMaxAttempts }, now);
-  }
+  for (const endpointId of endpoints) await enqueueDelivery(db, cipher, { grantorId: event.grantorId, uuidTrx: event.uuidTrx, endpointId, event: body }, now);
   return body.id;
+}
+
+/** One delivery job of `event` to one endpoint, and its row in the console's delivery list. */
+export async function enqueueDelivery(
+  db: Db,
+  cipher: DataCipher,
+  delivery: { grantorId: string; uuidTrx: string | null; endpointId: string; event: WebhookEvent; replayOf?: string },
+  now = new Date(),
+): Promise<string> {
+  const { endpointId, event } = delivery;
+  const jobId = await enqueueJob(
+    db,
+    cipher,
+    { kind: webhookJobKind, ...(delivery.uuidTrx ? { uuidTrx: delivery.uuidTrx } : {}), payload: { endpointId, event } satisfies WebhookJobPayload, maxAttempts: webhookMaxAttempts },
+    now,
+  );
+  const folio = event.data.folio;
+  await recordQueued(
+    db,
+    {
+      jobId,
+      endpointId,
+      grantorId: delivery.grantorId,
+      uuidTrx: delivery.uuidTrx,
+      eventId: event.id,
+      eventType: event.type,
+      folio: typeof folio === 'string' ? folio : null,
+      replayOf: delivery.replayOf ?? null,
+    },
+    now,
+  );
+  return jobId;
 }

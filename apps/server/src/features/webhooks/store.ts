@@ -48,6 +48,7 @@ export async function deactivateEndpoint(db: Db, id: string): Promise<boolean> {
 }
 
 export interface DeliveryRecord {
+  jobId?: string;
   endpointId: string;
   eventId: string;
   eventType: string;
@@ -70,6 +71,7 @@ export async function recordDelivery(db: Db, record: DeliveryRecord, now = new D
       duration_ms: Math.round(record.durationMs),
       error: record.error,
       delivered_at: now.toISOString(),
+      job_id: record.jobId ?? null,
     })
     .execute();
 }
@@ -86,4 +88,53 @@ export async function listDeliveries(db: Db, endpointId: string, limit = 20): Pr
     error: r.error,
     deliveredAt: r.delivered_at,
   }));
+}
+
+export interface QueuedDelivery {
+  jobId: string;
+  endpointId: string;
+  grantorId: string;
+  uuidTrx: string | null;
+  eventId: string;
+  eventType: string;
+  folio: string | null;
+  replayOf: string | null;
+}
+
+export async function recordQueued(db: Db, row: QueuedDelivery, now = new Date()): Promise<void> {
+  await db
+    .insertInto('webhook_queue')
+    .values({
+      job_id: row.jobId,
+      endpoint_id: row.endpointId,
+      grantor_id: row.grantorId,
+      uuid_trx: row.uuidTrx,
+      event_id: row.eventId,
+      event_type: row.eventType,
+      folio: row.folio,
+      replay_of: row.replayOf,
+      created_at: now.toISOString(),
+    })
+    .execute();
+}
+
+export async function findQueued(db: Db, jobId: string): Promise<QueuedDelivery | undefined> {
+  const row = await db.selectFrom('webhook_queue').selectAll().where('job_id', '=', jobId).executeTakeFirst();
+  return row
+    ? {
+        jobId: row.job_id,
+        endpointId: row.endpoint_id,
+        grantorId: row.grantor_id,
+        uuidTrx: row.uuid_trx,
+        eventId: row.event_id,
+        eventType: row.event_type,
+        folio: row.folio,
+        replayOf: row.replay_of,
+      }
+    : undefined;
+}
+
+export async function findEndpoint(db: Db, id: string): Promise<WebhookEndpoint | undefined> {
+  const row = await db.selectFrom('webhook_endpoints').select(['id', 'grantor_id', 'url', 'active', 'created_at']).where('id', '=', id).executeTakeFirst();
+  return row ? { id: row.id, grantorId: row.grantor_id, url: row.url, active: row.active === 1, createdAt: row.created_at } : undefined;
 }

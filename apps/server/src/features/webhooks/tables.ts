@@ -20,11 +20,28 @@ export interface WebhookDeliveriesTable {
   duration_ms: number;
   error: string | null;
   delivered_at: string;
+  /** The job of the attempt (migration 0023; null for attempts logged before it). */
+  job_id: string | null;
+}
+
+/** One row per webhook job: its endpoint and event in clear, so an endpoint's deliveries are listed by SQL (0023). */
+export interface WebhookQueueTable {
+  job_id: string;
+  endpoint_id: string;
+  grantor_id: string;
+  uuid_trx: string | null;
+  event_id: string;
+  event_type: string;
+  folio: string | null;
+  /** The job this one replays, when an admin re-queued a delivery from the console. */
+  replay_of: string | null;
+  created_at: string;
 }
 
 declare module '../../store/schema.js' {
   interface Database {
     webhook_endpoints: WebhookEndpointsTable;
     webhook_deliveries: WebhookDeliveriesTable;
+    webhook_queue: WebhookQueueTable;
   }
 }

@@ -1,0 +1,207 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ConsoleDelivery, ConsoleWebhookEndpoint } from '@kyc/contracts';
+import { api, ApiError } from './api';
+import { deliveryStatusLabels, eventTypeLabels, formatDate } from './labels';
+
+interface Props {
+  onSignedOut(notice?: string): void;
+}
+
+const pageSize = 25;
+
+/** Admins only: the grantor's webhook endpoints and each one's delivery log, with a replay per delivery. */
+export function Webhooks({ onSignedOut }: Props) {
+  const [endpoints, setEndpoints] = useState<ConsoleWebhookEndpoint[] | undefined>();
+  const [endpointId, setEndpointId] = useState('');
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [rows, setRows] = useState<ConsoleDelivery[] | undefined>();
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  const [busy, setBusy] = useState('');
+  const [refresh, setRefresh] = useState(0);
+
+  const fail = useCallback(
+    (e: unknown) => {
+      if (e instanceof ApiError && e.status === 401) return onSignedOut(e.text);
+      setError(e instanceof ApiError ? e.text : 'No pudimos cargar los webhooks.');
+    },
+    [onSignedOut],
+  );
+
+  useEffect(() => {
+    api
+      .webhooks()
+      .then((w) => {
+        setEndpoints(w.endpoints);
+        setEndpointId((current) => current || w.endpoints[0]?.id || '');
+      })
+      .catch(fail);
+  }, [fail]);
+
+  const cursor = cursors.at(-1);
+  useEffect(() => {
+    if (!endpointId) return;
+    let current = true;
+    setRows(undefined);
+    api
+      .deliveries(endpointId, { cursor, limit: pageSize })
+      .then((page) => {
+        if (!current) return;
+        setRows(page.deliveries);
+        setNext(page.nextCursor);
+      })
+      .catch((e) => current && fail(e));
+    return () => {
+      current = false;
+    };
+  }, [endpointId, cursor, fail, refresh]);
+
+  async function replay(delivery: ConsoleDelivery) {
+    setBusy(delivery.id);
+    setError('');
+    setNotice('');
+    try {
+      await api.replay(delivery.id);
+      setNotice(`Reenvío en cola: el evento ${delivery.eventId} se enviará de nuevo con una firma nueva.`);
+      setCursors([undefined]);
+      setRefresh((n) => n + 1);
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy('');
+    }
+  }
+
+  const endpoint = endpoints?.find((e) => e.id === endpointId);
+
+  return (
+    <main className="page">
+      <h1>Webhooks</h1>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {endpoints === undefined ? (
+        <p className="hint">Cargando destinos…</p>
+      ) : endpoints.length === 0 ? (
+        <p className="hint">Aún no hay destinos de webhooks. Se dan de alta con la herramienta de línea de comandos (kyc-grantor webhook-add).</p>
+      ) : (
+        <>
+          <div className="field inline">
+            <label htmlFor="endpoint">Destino</label>
+            <select
+              id="endpoint"
+              value={endpointId}
+              onChange={(e) => {
+                setEndpointId(e.currentTarget.value);
+                setCursors([undefined]);
+              }}
+            >
+              {endpoints.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.url}
+                  {e.active ? '' : ' (inactivo)'}
+                </option>
+              ))}
+            </select>
+          </div>
+          {endpoint ? (
+            <dl className="fields endpoint">
+              <div>
+                <dt>URL</dt>
+                <dd>
+                  <code>{endpoint.url}</code>
+                </dd>
+              </div>
+              <div>
+                <dt>Eventos</dt>
+                <dd>{endpoint.events.map((e) => eventTypeLabels[e] ?? e).join(', ')}</dd>
+              </div>
+              <div>
+                <dt>Estado</dt>
+                <dd>{endpoint.active ? 'Activo' : 'Inactivo'}</dd>
+              </div>
+              <div>
+                <dt>Alta</dt>
+                <dd>{formatDate(endpoint.createdAt)}</dd>
+              </div>
+            </dl>
+          ) : null}
+          <div aria-live="polite" className="results">
+            {rows === undefined ? (
+              <p className="hint">Cargando envíos…</p>
+            ) : rows.length === 0 ? (
+              <p className="hint">Este destino aún no tiene envíos.</p>
+            ) : (
+              <table className="cases deliveries">
+                <caption>
+                  Página {cursors.length}: {rows.length} {rows.length === 1 ? 'envío' : 'envíos'}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Fecha</th>
+                    <th scope="col">Evento</th>
+                    <th scope="col">Folio</th>
+                    <th scope="col">Intentos</th>
+                    <th scope="col">Última respuesta</th>
+                    <th scope="col">Próximo intento</th>
+                    <th scope="col">Estado</th>
+                    <th scope="col">Acción</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((d) => (
+                    <tr key={d.id}>
+                      <td data-label="Fecha">{formatDate(d.createdAt)}</td>
+                      <td data-label="Evento">
+                        {eventTypeLabels[d.eventType] ?? d.eventType}
+                        <br />
+                        <code className="muted event-id">{d.eventId}</code>
+                        {d.replayOf ? <span className="muted"> · reenvío</span> : null}
+                      </td>
+                      <td data-label="Folio">{d.folio ? <code>{d.folio}</code> : <span className="muted">—</span>}</td>
+                      <td data-label="Intentos">{d.attempts}</td>
+                      <td data-label="Última respuesta">
+                        {d.attempts === 0 ? (
+                          <span className="muted">Sin intentos</span>
+                        ) : (
+                          <>
+                            {d.lastStatusCode ?? 'Sin respuesta'} · {d.lastDurationMs ?? 0} ms
+                          </>
+                        )}
+                      </td>
+                      <td data-label="Próximo intento">{d.nextRetryAt ? formatDate(d.nextRetryAt) : <span className="muted">—</span>}</td>
+                      <td data-label="Estado">
+                        <span className={`badge delivery-${d.status}`}>{deliveryStatusLabels[d.status]}</span>
+                      </td>
+                      <td data-label="Acción">
+                        <button type="button" className="secondary" disabled={busy !== '' || !endpoint?.active} onClick={() => replay(d)} aria-label={`Reenviar el evento ${d.eventId}`}>
+                          Reenviar
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </div>
+          <nav className="pager" aria-label="Paginación">
+            <button type="button" className="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+              Anterior
+            </button>
+            <button type="button" className="secondary" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
+              Siguiente
+            </button>
+          </nav>
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,98 @@
+import { consoleDelivery, consoleDeliveryPage, consoleDeliveryQuery, consolePaths, consoleWebhookEndpoints } from '@kyc/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Deps, ZodApp } from '../../http/deps.js';
+import { HttpError } from '../../http/errors.js';
+import { readJobPayload } from '../../jobs/queue.js';
+import { listEndpointDeliveries } from '../webhooks/deliveries.js';
+import { enqueueDelivery, webhookEventTypes, type WebhookJobPayload } from '../webhooks/events.js';
+import { findEndpoint, findQueued, listEndpoints } from '../webhooks/store.js';
+import * as store from './store.js';
+
+interface SessionHelpers {
+  requireSession: (request: FastifyRequest, reply: FastifyReply) => Promise<{ session: store.ConsoleSession; user: store.ConsoleUser }>;
+  requireCsrf: (request: FastifyRequest, session: store.ConsoleSession) => void;
+  touch: (session: store.ConsoleSession) => Promise<unknown>;
+  noStore: (reply: FastifyReply) => unknown;
+  errors: Record<number, z.ZodType>;
+}
+
+const uuid = z.string().max(64);
+const endpointNotFound = () => new HttpError(404, 'Webhook endpoint not found', 'No encontramos ese destino de webhooks.');
+const deliveryNotFound = () => new HttpError(404, 'Webhook delivery not found', 'No encontramos ese envío.');
+
+/**
+ * The grantor's webhook endpoints and their delivery log, and the replay of one delivery (issue #16). Admins only:
+ * the log tells which folios ended when, and a replay sends data to the lender's systems. An endpoint or a delivery
+ * of another grantor answers exactly like a missing one.
+ */
+export function registerWebhookRoutes(app: ZodApp, { db, cipher }: Pick<Deps, 'db' | 'cipher'>, helpers: SessionHelpers): void {
+  const { requireSession, requireCsrf, touch, noStore, errors } = helpers;
+
+  async function admin(request: FastifyRequest, reply: FastifyReply, csrf = false) {
+    noStore(reply);
+    const { session, user } = await requireSession(request, reply);
+    if (csrf) requireCsrf(request, session);
+    await touch(session);
+    if (user.role !== 'admin' || !user.grantorId) {
+      await store.audit(db, { action: 'webhook_refused', userId: user.id, grantorId: user.grantorId, ip: request.ip, detail: { path: request.routeOptions.url ?? null, role: user.role } });
+      throw new HttpError(403, 'Only an admin manages webhooks', 'Solo un administrador puede ver y reenviar webhooks.');
+    }
+    return { user, grantorId: user.grantorId };
+  }
+
+  app.get(consolePaths.webhooks, { schema: { hide: true, response: { 200: consoleWebhookEndpoints, ...errors } } }, async (request, reply) => {
+    const { user, grantorId } = await admin(request, reply);
+    const endpoints = await listEndpoints(db, grantorId);
+    await store.audit(db, { action: 'webhooks_viewed', userId: user.id, grantorId, ip: request.ip });
+    return { endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, events: [...webhookEventTypes], active: e.active, createdAt: e.createdAt })) };
+  });
+
+  app.get(
+    consolePaths.webhookDeliveries,
+    { schema: { hide: true, params: z.object({ endpointId: uuid }), querystring: consoleDeliveryQuery, response: { 200: consoleDeliveryPage, ...errors } } },
+    async (request, reply) => {
+      const { user, grantorId } = await admin(request, reply);
+      const endpoint = await findEndpoint(db, request.params.endpointId.toLowerCase());
+      if (!endpoint || endpoint.grantorId !== grantorId) throw endpointNotFound();
+      const page = await listEndpointDeliveries(db, endpoint.id, { before: request.query.cursor, limit: request.query.limit });
+      await store.audit(db, { action: 'webhook_deliveries_viewed', userId: user.id, grantorId, ip: request.ip, detail: { endpointId: endpoint.id, page: Boolean(request.query.cursor) } });
+      return { deliveries: page.deliveries, nextCursor: page.next ?? null };
+    },
+  );
+
+  app.post(consolePaths.deliveryReplay, { schema: { hide: true, params: z.object({ deliveryId: uuid }), response: { 200: consoleDelivery, ...errors } } }, async (request, reply) => {
+    const { user, grantorId } = await admin(request, reply, true);
+    const deliveryId = request.params.deliveryId.toLowerCase();
+    const queued = await findQueued(db, deliveryId);
+    if (!queued || queued.grantorId !== grantorId) {
+      await store.audit(db, { action: 'webhook_refused', userId: user.id, grantorId, ip: request.ip, detail: { deliveryId, reason: 'not_found' } });
+      throw deliveryNotFound();
+    }
+    const endpoint = await findEndpoint(db, queued.endpointId);
+    if (!endpoint?.active) throw new HttpError(409, 'The endpoint was removed', 'Ese destino ya no está activo: no se le envía nada.');
+    const payload = (await readJobPayload(db, cipher, deliveryId)) as WebhookJobPayload | undefined;
+    if (!payload) throw new HttpError(410, 'The delivery was deleted with its transaction', 'Ese envío ya no existe: sus datos fueron eliminados.');
+    const now = new Date();
+    // The same event (id and body); the delivery job signs it with a new timestamp when it sends it.
+    const jobId = await db.transaction().execute(async (tx) => {
+      const id = await enqueueDelivery(tx, cipher, { grantorId, uuidTrx: queued.uuidTrx, endpointId: endpoint.id, event: payload.event, replayOf: deliveryId }, now);
+      await store.audit(tx, { action: 'webhook_replayed', userId: user.id, grantorId, ip: request.ip, detail: { deliveryId, replay: id, eventId: queued.eventId, endpointId: endpoint.id } }, now);
+      return id;
+    });
+    return {
+      id: jobId,
+      eventId: queued.eventId,
+      eventType: queued.eventType,
+      folio: queued.folio,
+      attempts: 0,
+      lastStatusCode: null,
+      lastDurationMs: null,
+      lastError: null,
+      nextRetryAt: now.toISOString(),
+      status: 'pending' as const,
+      createdAt: now.toISOString(),
+      replayOf: deliveryId,
+    };
+  });
+}
