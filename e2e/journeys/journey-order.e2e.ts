@@ -66,9 +66,6 @@ describe.each<ViewportName>(['phone', 'desktop'])('the journey order, the lock a
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { message_client: string }).message_client).toMatch(/primero debes aceptar/);
     expect(await evidenceKinds(uuidTrx)).toEqual([]);
-    // The result link's face video, typed without an opened link, goes to the link's landing page.
-    await page.goto(`${server.url}/pdf_video_token`);
-    await expect.poll(() => pathOf(page), { timeout: 10_000 }).toBe('/pdf_token');
     await context.close();
   }, 90_000);
 

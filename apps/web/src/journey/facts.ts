@@ -16,7 +16,6 @@ export function journeyFacts(storage: StateStorage = sessionState()): JourneyFac
     autorizacion: accepted('request_report_acepted'),
     id: Boolean(storage.get('ocrFront')),
     face: Boolean(storage.get('face')),
-    link: Boolean(storage.get('linkToken')),
     apikey,
     params: currentGrantorParams(),
   };

@@ -4,7 +4,7 @@ import { setUserDatum } from '../session/userData';
 import { forgetJourney, journeyFacts } from './facts';
 import { dueRoute, type JourneyFacts } from './order';
 
-const nothing: JourneyFacts = { started: false, terminos: false, clausula: false, autorizacion: false, id: false, face: false, link: false, apikey: 'demo', params: null };
+const nothing: JourneyFacts = { started: false, terminos: false, clausula: false, autorizacion: false, id: false, face: false, apikey: 'demo', params: null };
 const started = { ...nothing, started: true };
 
 describe('the journey order in the browser (journey/order.ts)', () => {
@@ -36,11 +36,6 @@ describe('the journey order in the browser (journey/order.ts)', () => {
     expect(dueRoute('finalizado', { ...started, face: true })).toBe('/terminos');
   });
 
-  it("sends the link's face video without an opened link to the link's landing page", () => {
-    expect(dueRoute('pdf_video_token', nothing)).toBe('/pdf_token');
-    expect(dueRoute('pdf_video_token', { ...nothing, link: true })).toBeNull();
-  });
-
   it('skips the consents the grantor switched off, and leaves the entry, the link flow and help open', () => {
     const params = [
       { idCampo: 'REQ_ACEPTACION_DE_DATOS', valor: 'FALSO' },
@@ -48,7 +43,7 @@ describe('the journey order in the browser (journey/order.ts)', () => {
     ];
     expect(dueRoute('identificacion', { ...started, params })).toBeNull();
     expect(dueRoute('video_token', { ...started, id: true, autorizacion: true, params })).toBeNull();
-    for (const step of ['inicio', 'pdf_token', 'pdf_token_error', 'ayuda', 'cancelar_flujo', 'pivote']) expect(dueRoute(step, nothing), step).toBeNull();
+    for (const step of ['inicio', 'pdf_token', 'pdf_video_token', 'pdf_token_error', 'ayuda', 'cancelar_flujo', 'pivote']) expect(dueRoute(step, nothing), step).toBeNull();
   });
 
   it('a cancelled journey is forgotten: its consents and reads no longer open a step', () => {

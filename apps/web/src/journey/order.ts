@@ -6,7 +6,7 @@ import type { StepId } from './types';
  * holds the journey's order"): a screen reached out of order (a typed route, Back after a cancellation) goes to
  * the step that is due. Pure: the facts come from the session (journey/run.ts journeyFacts).
  */
-export type JourneyFact = 'started' | 'terminos' | 'id' | 'clausula' | 'autorizacion' | 'face' | 'link';
+export type JourneyFact = 'started' | 'terminos' | 'id' | 'clausula' | 'autorizacion' | 'face';
 
 export interface JourneyFacts {
   /** A transaction of a grantor is under way (uuidTrx, uuidUser and the api key are stored). */
@@ -19,8 +19,6 @@ export interface JourneyFacts {
   id: boolean;
   /** The face video was decided, matched or not (face). */
   face: boolean;
-  /** A result link was opened on /pdf_token (its credential, linkToken, is stored). */
-  link: boolean;
   apikey: string | null;
   params: readonly GrantorParam[] | null;
 }
@@ -51,8 +49,6 @@ export const stepRequires: Partial<Record<StepId, readonly JourneyFact[]>> = {
   validar_movil: afterFace,
   validar_sms: afterFace,
   finalizado: afterFace,
-  // The result link's face video needs the link's credential, which only its landing page stores.
-  pdf_video_token: ['link'],
 };
 
 /** Whether the grantor asks for the fact at all (docs/flow.md §2: a consent switched off is skipped). */
@@ -74,8 +70,6 @@ function routeOf(fact: JourneyFact, facts: JourneyFacts): string {
       return '/autorizacion_solicitud';
     case 'face':
       return '/video_token';
-    case 'link':
-      return '/pdf_token';
   }
 }
 
