@@ -374,7 +374,9 @@ describe.each(engines)('fuzz: every operation of /openapi.json with malformed in
   beforeAll(async () => {
     console.log(`fuzz seed ${seed} (${engine.name}); reproduce with FUZZ_SEED=${seed}`);
     // The abuse limits would answer 429 before the handlers this suite means to reach (they have their own tests).
-    t = await startTestApp(engine, { RATE_LIMITS: 'off', UPLOAD_LIMIT: String(uploadLimit) });
+    // An API process only: a job worker renews leases and reschedules the retention sweep on its own clock, which
+    // the before/after snapshots of each request would take for a change made by the request.
+    t = await startTestApp(engine, { RATE_LIMITS: 'off', UPLOAD_LIMIT: String(uploadLimit), PROCESS_ROLE: 'api' });
     const otherKey = generateApiKey();
     const otherGrantor = randomUUID();
     const otherSecret = `sk_live_${randomUUID().replaceAll('-', '')}`;
