@@ -1,4 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore, type BlobStore } from '../src/blob/index.js';
 import { runGrantorCommand } from '../src/cli/grantor-commands.js';
@@ -9,6 +11,13 @@ import { eraseTransaction, rowHash } from '../src/features/retention/erase.js';
 import { defaultRetentionPolicy, policyProblem, writePolicy } from '../src/features/retention/policy.js';
 import { executeRequest, placeHold } from '../src/features/retention/requests.js';
 import { retentionSweepJobKind, runRetentionSweep } from '../src/features/retention/sweep.js';
+import { emailJobKind, type EmailJobPayload } from '../src/features/results/email-job.js';
+import { listEndpointDeliveries } from '../src/features/webhooks/deliveries.js';
+import { enqueueWebhookEvent } from '../src/features/webhooks/events.js';
+import { generateWebhookSecret } from '../src/features/webhooks/signing.js';
+import { insertEndpoint, listDeliveries } from '../src/features/webhooks/store.js';
+import { enqueueJob, jobState } from '../src/jobs/queue.js';
+import { listOutbox } from '../src/mail/mailer.js';
 import { addEvidence } from '../src/store/evidence.js';
 import { insertTransactionIfAbsent } from '../src/store/transactions.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
@@ -233,6 +242,51 @@ describe.each(engines)('retention and data-subject requests ($name)', (engine) =
     expect(await t.db.selectFrom('lifecycle_events').select('id').where('uuid_trx', '=', s.uuidTrx).execute()).toHaveLength(1);
     // Blocking deletes nothing.
     expect(await evidenceOf(s.uuidTrx)).toHaveLength(1);
+  });
+
+  it('a webhook delivery and the result e-mail queued for a blocked transaction are dropped, never sent', async () => {
+    const hits: string[] = [];
+    const receiver = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      const g = await newGrantor();
+      const endpointId = await insertEndpoint(t.db, cipher, { grantorId: g, url, secret: generateWebhookSecret() });
+      const s = await seed(0, { grantor: g });
+      await executeRequest({ db: t.db, blobs, cipher }, { grantorId: g, action: 'block', subject: { kind: 'folio', folio: s.uuidTrx }, requestedBy: 'privacidad', basis: 'oposición' });
+      // Queued as if the finishing event had been recorded just before the block reached this node.
+      await enqueueWebhookEvent(t.db, cipher, { grantorId: g, uuidTrx: s.uuidTrx, type: 'verification.completed', data: { uuidTrx: s.uuidTrx } });
+      const mailPayload = {
+        uuidTrx: s.uuidTrx,
+        uuidUser: s.uuidUser,
+        grantorId: g,
+        grantorName: 'Retención',
+        email: 'persona@correo.example',
+        name: '',
+        flag: 'GREEN',
+        tipo_envio: 'SEMAFORO',
+        semaforo: 'green',
+        customId: 'x',
+        clientCustomId: 'x',
+      } satisfies EmailJobPayload;
+      const mailJob = await enqueueJob(t.db, cipher, { kind: emailJobKind, uuidTrx: s.uuidTrx, payload: mailPayload });
+      const jobs = await t.db.selectFrom('jobs').select('id').where('uuid_trx', '=', s.uuidTrx).execute();
+      expect(jobs).toHaveLength(2);
+      for (const job of jobs) await waitFor(async () => ((await jobState(t.db, job.id))?.state === 'done' ? true : undefined));
+
+      expect(hits).toEqual([]);
+      const [delivery] = await listDeliveries(t.db, endpointId);
+      expect(delivery).toMatchObject({ statusCode: null, error: expect.stringContaining('blocked') });
+      const { deliveries } = await listEndpointDeliveries(t.db, endpointId, { limit: 5 });
+      expect(deliveries.map((d) => d.status)).toEqual(['dropped']);
+      const mails = await listOutbox(t.dataDir, cipher);
+      expect(mails.filter((m) => m.file.includes(mailJob))).toEqual([]);
+    } finally {
+      receiver.close();
+    }
   });
 
   it('the worker keeps one sweep scheduled: a run queues the next about an hour later', async () => {

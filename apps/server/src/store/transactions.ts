@@ -82,3 +82,14 @@ export async function findClientLock(db: Db, grantorId: string, uuidUser: string
 export async function setCancelled(db: Db, uuidTrx: string, now: Date = new Date()): Promise<void> {
   await db.updateTable('transactions').set({ cancelled_at: now.toISOString(), updated_at: now.toISOString() }).where('uuid_trx', '=', uuidTrx).where('cancelled_at', 'is', null).execute();
 }
+
+/**
+ * Why nothing more may be sent about the transaction: its person had its data blocked (a data-subject request) or
+ * it was erased. Jobs queued before either (a webhook delivery, the result e-mail) check this when they run.
+ */
+export async function withheldReason(db: Db, uuidTrx: string): Promise<'blocked' | 'erased' | undefined> {
+  const row = await db.selectFrom('transactions').select(['restricted_at', 'erased_at']).where('uuid_trx', '=', uuidTrx).executeTakeFirst();
+  if (row?.erased_at) return 'erased';
+  if (row?.restricted_at) return 'blocked';
+  return undefined;
+}

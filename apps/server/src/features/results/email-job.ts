@@ -4,6 +4,7 @@ import type { ScoreFlag } from './score.js';
 import type { ClaimedJob } from '../../jobs/queue.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { Db } from '../../store/db.js';
+import { withheldReason } from '../../store/transactions.js';
 import { folioOf, generateDocuments, latestDocuments } from './documents-service.js';
 
 export const emailJobKind = 'correo_resultado';
@@ -78,6 +79,8 @@ export function mailHtml(blocks: MailBlock[]): string {
 export function emailJobHandler(deps: { db: Db; cipher: DataCipher; blobs: BlobStore; mailer: Mailer }) {
   return async (job: ClaimedJob): Promise<void> => {
     const p = job.payload as EmailJobPayload;
+    // Queued before the person's data was blocked or erased: the e-mail (and its report) is no longer sent.
+    if (await withheldReason(deps.db, p.uuidTrx)) return;
     const trx = { uuidTrx: p.uuidTrx, uuidUser: p.uuidUser, grantorId: p.grantorId };
     let report = (await latestDocuments(deps, p.uuidTrx)).get('reporte');
     if (!report) {
