@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { renderProof } from '@kyc/fixtures';
+import { degradeProof, renderProof } from '@kyc/fixtures';
+import { straighten } from '../../src/engines/ocr/geometry.js';
 import { invertedTextRegions } from '../../src/engines/ocr/inverted-text.js';
 import type { Box } from '../../src/engines/ocr/page.js';
 
@@ -27,6 +28,21 @@ describe('light print on dark bands', () => {
     expect(bands.some((b) => overlaps(b, { x0: 60, y0: 320, x1: 900, y1: 570 }))).toBe(false);
     expect(bands.some((b) => overlaps(b, { x0: 1000, y0: 170, x1: 1560, y1: 240 }))).toBe(false);
   });
+
+  it('on a phone photo of the bill, straightened: each header is one band, and the blurred bold digits under it are none', async () => {
+    const bill = await renderProof({ seed: 'real-r1', layout: 'cfe', referenceDate: '2026-11-26' });
+    const photo = await degradeProof(bill, 'phone');
+    const page = await straighten(photo.png, { cardWidth: 1700, quarterTurns: 3 });
+    expect(page.geometry.cardFound).toBe(true);
+    const bands = invertedTextRegions(page.grey);
+    // The right column's 'Número de servicio' and 'Fecha límite de pago' headers, whose thick white letters split
+    // them into pieces before the pieces were joined (the page is cut ~4 % shorter than the drawn bill).
+    expect(bands.some((b) => b.x0 < 975 && b.x1 > 1580 && b.y0 > 180 && b.y1 < 270)).toBe(true);
+    expect(bands.some((b) => b.x0 < 975 && b.x1 > 1580 && b.y0 > 300 && b.y1 < 390)).toBe(true);
+    // The service number '558 893 740 656' (bold black, blurred into a dark strip) and the barcode are not bands.
+    expect(bands.some((b) => overlaps(b, { x0: 1000, y0: 262, x1: 1560, y1: 310 }))).toBe(false);
+    expect(bands.some((b) => overlaps(b, { x0: 60, y0: 1760, x1: 1000, y1: 1920 }))).toBe(false);
+  }, 30_000);
 
   it('finds none on a page of dark print and box borders only', async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="900"><rect width="1200" height="900" fill="#fff"/>

@@ -19,7 +19,7 @@ import { checkMrz } from './mrz-parse.js';
 import { regionToPixels, type Box } from './page.js';
 import { OcrPool, type RawLine, type RawRead } from './pool.js';
 import type { ProofFields } from './fields/proof.js';
-import { readProofPage } from './proof-page.js';
+import { readProofPage, sharpenedPhotoPage } from './proof-page.js';
 import type { Quad } from './homography.js';
 import sharp from 'sharp';
 import type { MrzReading, OcrEngine, OcrInput, OcrResult, ProofOcrResult } from './types.js';
@@ -74,6 +74,8 @@ const PROOF_PAGE_WIDTH = 1700;
 const PROOF_MIN_PAGE_SHARE = 0.2;
 
 const hasAddress = (f: ProofFields): boolean => Boolean(f.postalCode || f.street || f.settlement || f.holderName);
+const completeAddress = (f: ProofFields): boolean => Boolean(f.holderName && f.street && f.postalCode);
+const filledFields = (f: ProofFields): number => Object.values(f).filter((v) => typeof v === 'string' && v !== '').length;
 
 function quadArea(quad: Quad): number {
   let sum = 0;
@@ -167,9 +169,13 @@ class TesseractOcrEngine implements OcrEngine {
     const page = await straighten(image, { cardWidth: PROOF_PAGE_WIDTH, quarterTurns: 3 }).catch(() => undefined);
     const usePage = page !== undefined && page.geometry.cardFound && page.grey.height > page.grey.width && quadArea(page.quad) >= PROOF_MIN_PAGE_SHARE * page.source.width * page.source.height;
     const prepared = Math.round(performance.now() - started);
-    const first = await this.readProofPng(usePage ? await encodeGreyPng(page.grey) : whole);
-    let result = first;
-    if (usePage && !hasAddress(first.fields)) {
+    const pagePng = usePage ? await encodeGreyPng(page.grey) : whole;
+    let result = await this.readProofPng(pagePng);
+    if (usePage && !completeAddress(result.fields)) {
+      const sharpened = await this.readProofPng(await sharpenedPhotoPage(pagePng));
+      if (filledFields(sharpened.fields) > filledFields(result.fields)) result = sharpened;
+    }
+    if (usePage && !hasAddress(result.fields)) {
       const second = await this.readProofPng(whole);
       if (hasAddress(second.fields)) result = second;
     }

@@ -136,13 +136,82 @@ export function invertedTextRegions(grey: GreyImage): Box[] {
     if (c1 - c0 + 1 < MIN_ASPECT * (r1 - r0 + 1) || r1 - r0 + 1 < 2 * RADIUS || Math.min(cells, boxCells) / boxCells < MIN_FILL) continue;
     if (boxCells > MAX_AREA_SHARE * cols * rows) continue;
     const box = { x0: c0 * cell, y0: r0 * cell, x1: Math.min(width, (c1 + 1) * cell), y1: Math.min(height, (r1 + 1) * cell) };
-    if (!carriesLetters(grey, box)) continue;
+    if (!carriesLetters(grey, box) || !solidEdges(grey, box)) continue;
     regions.push({ box, area: boxCells });
   }
-  return regions
+  return joinFragments(grey, regions, cell)
     .sort((a, b) => b.area - a.area)
     .slice(0, MAX_REGIONS)
     .map((r) => r.box);
+}
+
+/**
+ * Pieces of one band split by its own letters (thick white print on a blurred phone photo breaks the band where
+ * the cleaning could not fill it) are joined again: boxes on the same rows whose gap is itself band (dark), not
+ * the paper between two boxes of the page.
+ */
+function joinFragments(grey: GreyImage, regions: Array<{ box: Box; area: number }>, cell: number): Array<{ box: Box; area: number }> {
+  const out = [...regions];
+  for (let joined = true; joined; ) {
+    joined = false;
+    outer: for (let i = 0; i < out.length; i++) {
+      for (let j = 0; j < out.length; j++) {
+        const a = out[i]!.box;
+        const b = out[j]!.box;
+        const gap = b.x0 - a.x1;
+        if (i === j || gap < 0 || gap > a.y1 - a.y0 || Math.abs(a.y0 - b.y0) > 2 * cell || Math.abs(a.y1 - b.y1) > 2 * cell) continue;
+        const strip = { x0: a.x1, x1: Math.max(a.x1 + 1, b.x0), y0: Math.max(a.y0, b.y0), y1: Math.min(a.y1, b.y1) };
+        if (boxMedian(grey, strip) >= DARK) continue;
+        const merged = { box: { x0: a.x0, x1: b.x1, y0: Math.min(a.y0, b.y0), y1: Math.max(a.y1, b.y1) }, area: out[i]!.area + out[j]!.area };
+        out.splice(Math.max(i, j), 1);
+        out.splice(Math.min(i, j), 1, merged);
+        joined = true;
+        break outer;
+      }
+    }
+  }
+  return out;
+}
+
+function boxMedian(grey: GreyImage, box: Box): number {
+  const hist = new Uint32Array(256);
+  let count = 0;
+  for (let y = box.y0; y < box.y1; y++) {
+    for (let x = box.x0; x < box.x1; x++) {
+      hist[grey.data[y * grey.width + x]!]!++;
+      count++;
+    }
+  }
+  return median(hist, count);
+}
+
+/** A band's own margin above and below its letters is solid: some row of each outer part of its box is band across. */
+const EDGE_PART = 0.4;
+const MIN_EDGE_FILL = 0.9;
+const EDGE_CONTRAST = 30;
+
+/**
+ * Whether the box has a solid row in its top and in its bottom part. Bold dark print blurred on a phone photo
+ * ('558 893 740 656') survives the cleaning as a dark strip with light counters, like a band; but each of its rows
+ * crosses the letters and the gaps between them (measured at most 0.83 dark), while a band's margins above and
+ * below its letters are band from end to end (0.94-1.00). The box may hold a little paper above or below the band.
+ */
+function solidEdges(grey: GreyImage, box: Box): boolean {
+  const values: number[] = [];
+  for (let y = box.y0; y < box.y1; y += 2) for (let x = box.x0; x < box.x1; x += 2) values.push(grey.data[y * grey.width + x]!);
+  values.sort((a, b) => a - b);
+  const limit = values[Math.floor(values.length / 2)]! + EDGE_CONTRAST;
+  const solid = (y: number) => {
+    let dark = 0;
+    for (let x = box.x0; x < box.x1; x++) if (grey.data[y * grey.width + x]! < limit) dark++;
+    return dark >= MIN_EDGE_FILL * (box.x1 - box.x0);
+  };
+  const part = Math.max(1, Math.round(EDGE_PART * (box.y1 - box.y0)));
+  const any = (from: number, to: number) => {
+    for (let y = from; y < to; y++) if (solid(y)) return true;
+    return false;
+  };
+  return any(box.y0, box.y0 + part) && any(box.y1 - part, box.y1);
 }
 
 /** Whether a dark box holds light print: some, not most, of its pixels well above its median. */

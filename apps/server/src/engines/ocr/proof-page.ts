@@ -60,6 +60,17 @@ export interface ProofPageReading {
   lineCount: number;
 }
 
+/**
+ * A page found on a camera photo and straightened is enlarged from a smaller picture and soft: tesseract's layout
+ * analysis then runs the two columns of a bill together (the CFE bill's name and address merged with the service
+ * number beside them, its 'Nombre y Domicilio' label lost). Stretching the contrast and sharpening the edges gives
+ * the gutter back (generated CFE phone photos). Used as a second reading when the first misses part of the address:
+ * on other layouts it can cut a line's first letters (docs/decisions.md "Bills photographed with a phone").
+ */
+export async function sharpenedPhotoPage(png: Buffer): Promise<Buffer> {
+  return sharp(png).normalise().sharpen({ sigma: 2, m1: 2, m2: 4 }).png().toBuffer();
+}
+
 /** Reads a greyscale page PNG: labels first, the line layout as the fallback. */
 export async function readProofPage(pool: OcrPool, input: Buffer): Promise<ProofPageReading> {
   const { width = 0, height = 0 } = await sharp(input).metadata();

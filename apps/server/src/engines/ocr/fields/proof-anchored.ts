@@ -348,6 +348,14 @@ export function regionBelow(label: FoundLabel, labels: readonly FoundLabel[], pa
   for (const band of label.band ? bands : []) {
     if (band.y0 > y0 && band.y0 < y1 && overlapsX(band, { ...label.box, x0, x1 })) y1 = band.y0 - 1;
   }
+  // A label in plain print (CFE's 'Nombre y Domicilio') is closed by the banded boxes of the next column, even when
+  // their labels were not read (a blurred phone photo): their borders would otherwise be read as letters.
+  if (!label.band) {
+    for (const band of bands) {
+      const sameRows = band.y0 < y1 && band.y1 > y0;
+      if (sameRows && band.x0 > label.box.x1 && band.x0 < x1) x1 = band.x0 - 0.5 * h;
+    }
+  }
   return {
     x0: Math.max(0, Math.round(x0)),
     y0: Math.max(0, Math.round(y0)),
