@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { consoleCsrfHeader, consoleError, type ConsoleUser as ConsoleUserWire } from '@kyc/contracts';
+import { consoleCsrfHeader, consoleError, type ConsoleFieldErrors, type ConsoleUser as ConsoleUserWire } from '@kyc/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../../crypto/apikeys.js';
 import type { Deps } from '../../http/deps.js';
@@ -29,6 +29,12 @@ function setCookie(reply: FastifyReply, config: ConsoleConfig, value: string, ma
 
 export const emailSubject = (email: string) => `email:${createHash('sha256').update(store.normaliseEmail(email)).digest('hex')}`;
 export const ipSubject = (ip: string) => `ip:${ip}`;
+
+/** A 400 naming the refused fields, each with its Spanish text for the form. */
+export function fieldErrors(reply: FastifyReply, fields: Record<string, string>) {
+  const body: ConsoleFieldErrors = { status: 400, message: `Invalid request: ${Object.keys(fields).join(', ')}`, message_client: 'Revisa los campos marcados.', fields };
+  return reply.code(400).send(body);
+}
 
 /** Roles that may approve or reject a case; a viewer only reads, a platform operator does not decide for a lender. */
 export const reviewerRoles: ReadonlySet<store.Role> = new Set(['admin', 'reviewer']);

@@ -4,6 +4,8 @@ import { registerCaseRoutes } from './case-routes.js';
 import type { ConsoleConfig } from './config.js';
 import { createConsoleKit } from './kit.js';
 import { registerSessionRoutes } from './session-routes.js';
+import { registerSettingsRoutes } from './settings-routes.js';
+import { registerUserRoutes } from './user-routes.js';
 import { registerWebhookRoutes } from './webhook-routes.js';
 
 export { sessionCookie } from './kit.js';
@@ -13,7 +15,14 @@ export { ipLockout, userLockout } from './session-routes.js';
  * The review console's API under /console/api: one file per area, each registering its routes with the shared
  * session kit (kit.ts). A new area adds its file here.
  */
-const areas: Array<(app: ZodApp, kit: ReturnType<typeof createConsoleKit>) => void> = [registerSessionRoutes, registerCaseRoutes, registerCaseFileRoutes, registerWebhookRoutes];
+const areas: Array<(app: ZodApp, kit: ReturnType<typeof createConsoleKit>) => void> = [
+  registerSessionRoutes,
+  registerCaseRoutes,
+  registerCaseFileRoutes,
+  registerWebhookRoutes,
+  registerSettingsRoutes,
+  registerUserRoutes,
+];
 
 export function registerConsoleRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs'>, config: ConsoleConfig): void {
   const kit = createConsoleKit(deps, config);
