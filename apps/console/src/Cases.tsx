@@ -3,8 +3,7 @@ import type { ConsoleCase, ConsoleCaseStatus, ConsoleUser } from '@kyc/contracts
 import { api, ApiError } from './api';
 import { CaseFile } from './CaseFile';
 import { Pager, usePagedList, type Page } from './paged';
-import { formatDate, roleLabels, statusLabels, statusText } from './labels';
-import { Webhooks } from './Webhooks';
+import { formatDate, statusLabels, statusText } from './labels';
 
 interface Props {
   user: ConsoleUser;
@@ -30,7 +29,6 @@ export function Cases({ user, onSignedOut }: Props) {
   const [filters, setFilters] = useState<Filters>(emptyFilters);
   const [error, setError] = useState('');
   const [opened, setOpened] = useState<string | undefined>();
-  const [view, setView] = useState<'cases' | 'webhooks'>('cases');
 
   const fail = useCallback(
     (e: unknown) => {
@@ -82,45 +80,9 @@ export function Cases({ user, onSignedOut }: Props) {
     reset();
   }
 
-  async function signOut() {
-    try {
-      await api.signOut();
-    } finally {
-      onSignedOut('Cerraste sesión.');
-    }
-  }
-
-  const grantorName = user.grantorName ?? grantors.find((g) => g.id === grantorId)?.name ?? '';
-
   return (
     <>
-      <header className="topbar">
-        <div className="brand">
-          <span className="title">Consola de revisión</span>
-          {grantorName ? <span className="grantor">{grantorName}</span> : null}
-        </div>
-        {user.role === 'admin' ? (
-          <nav className="sections" aria-label="Secciones">
-            <button type="button" aria-current={view === 'cases' ? 'page' : undefined} onClick={() => setView('cases')}>
-              Expedientes
-            </button>
-            <button type="button" aria-current={view === 'webhooks' ? 'page' : undefined} onClick={() => setView('webhooks')}>
-              Webhooks
-            </button>
-          </nav>
-        ) : null}
-        <div className="who">
-          <span>
-            {user.email} · {roleLabels[user.role]}
-          </span>
-          <button type="button" className="secondary" onClick={signOut}>
-            Cerrar sesión
-          </button>
-        </div>
-      </header>
-      {view === 'webhooks' ? (
-        <Webhooks onSignedOut={onSignedOut} />
-      ) : opened ? (
+      {opened ? (
         <CaseFile uuidTrx={opened} grantorId={user.role === 'operator' ? grantorId : undefined} onBack={() => setOpened(undefined)} onReviewed={reload} onSignedOut={onSignedOut} />
       ) : (
         <main className="page">

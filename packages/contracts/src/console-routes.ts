@@ -28,6 +28,9 @@ export const consolePaths = {
   settingsRetention: '/console/api/settings/retention',
 } as const;
 
+/** The events an endpoint may subscribe to (every one unless it chose some: settings, migration 0024). */
+export const consoleWebhookEventTypes = ['verification.completed', 'verification.abandoned', 'review.decided'] as const;
+
 /** The header carrying the session's CSRF token on every state-changing call. */
 export const consoleCsrfHeader = 'x-csrf-token';
 

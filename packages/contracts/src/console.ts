@@ -1,7 +1,16 @@
 import { z } from 'zod';
 
-export { consolePaths, consoleCsrfHeader, consoleImageKinds, consoleReviewReasons, consoleReviewReasonLabels, type ConsoleImageKind, type ConsoleReviewReason } from './console-routes.js';
-import { consoleImageKinds, consoleReviewReasons } from './console-routes.js';
+export {
+  consolePaths,
+  consoleCsrfHeader,
+  consoleWebhookEventTypes,
+  consoleImageKinds,
+  consoleReviewReasons,
+  consoleReviewReasonLabels,
+  type ConsoleImageKind,
+  type ConsoleReviewReason,
+} from './console-routes.js';
+import { consoleImageKinds, consoleReviewReasons, consoleWebhookEventTypes } from './console-routes.js';
 
 export const consoleRole = z.enum(['admin', 'reviewer', 'viewer', 'operator']);
 export type ConsoleRole = z.infer<typeof consoleRole>;
@@ -153,9 +162,6 @@ export const consoleCaseFile = z.object({
 export type ConsoleCaseFile = z.infer<typeof consoleCaseFile>;
 
 // Webhooks -------------------------------------------------------------------------------------------------
-
-/** The events an endpoint may subscribe to (every one unless it chose some: settings, migration 0024). */
-export const consoleWebhookEventTypes = ['verification.completed', 'verification.abandoned', 'review.decided'] as const;
 
 /** An endpoint of the grantor as the console shows it: never its signing secret. */
 export const consoleWebhookEndpoint = z.object({
