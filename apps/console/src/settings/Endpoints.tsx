@@ -4,7 +4,7 @@ import { consoleWebhookEventTypes } from '@kyc/contracts/console-routes';
 import { api } from '../api';
 import { eventTypeLabels, formatDate } from '../labels';
 import type { ScreenProps } from '../screens';
-import { FieldError, invalidProps, Messages, OnceSecret, useFailure } from './common';
+import { count, FieldError, invalidProps, Messages, OnceSecret, useFailure } from './common';
 
 /** Webhook endpoints: add one (URL checked, events chosen, signing secret shown once) or deactivate it. */
 export function Endpoints({ onSignedOut }: ScreenProps) {
@@ -15,7 +15,7 @@ export function Endpoints({ onSignedOut }: ScreenProps) {
   const [confirming, setConfirming] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState('');
-  const { error, fields, fail, clear } = useFailure(onSignedOut);
+  const { error, fields, fail, clear, forget } = useFailure(onSignedOut);
 
   useEffect(() => {
     api
@@ -65,7 +65,18 @@ export function Endpoints({ onSignedOut }: ScreenProps) {
       <form className="stacked-form" onSubmit={add} noValidate>
         <div className="field">
           <label htmlFor="endpoint-url">URL del destino (https://)</label>
-          <input id="endpoint-url" type="url" inputMode="url" spellCheck={false} value={url} onChange={(e) => setUrl(e.currentTarget.value)} {...invalidProps('endpoint-url', fields.url)} />
+          <input
+            id="endpoint-url"
+            type="url"
+            inputMode="url"
+            spellCheck={false}
+            value={url}
+            onChange={(e) => {
+              forget('url');
+              setUrl(e.currentTarget.value);
+            }}
+            {...invalidProps('endpoint-url', fields.url)}
+          />
           <FieldError id="endpoint-url" text={fields.url} />
         </div>
         <fieldset className="checks" {...invalidProps('endpoint-events', fields.events)}>
@@ -88,7 +99,7 @@ export function Endpoints({ onSignedOut }: ScreenProps) {
         <p className="hint">Aún no hay destinos de webhooks.</p>
       ) : (
         <table className="cases">
-          <caption>{endpoints.length} destinos</caption>
+          <caption>{count(endpoints.length, 'destino', 'destinos')}</caption>
           <thead>
             <tr>
               <th scope="col">URL</th>

@@ -3,7 +3,7 @@ import type { ConsoleSecretKey, ConsoleSecretKeyCreated } from '@kyc/contracts';
 import { api } from '../api';
 import { formatDate } from '../labels';
 import type { ScreenProps } from '../screens';
-import { Messages, OnceSecret, useFailure } from './common';
+import { count, Messages, OnceSecret, useFailure } from './common';
 
 /** Secret server keys: listed by their first characters; created or rotated with the key shown once; revoked. */
 export function Keys({ onSignedOut }: ScreenProps) {
@@ -70,7 +70,7 @@ export function Keys({ onSignedOut }: ScreenProps) {
         <p className="hint">Aún no hay claves secretas.</p>
       ) : (
         <table className="cases">
-          <caption>{keys.length} claves</caption>
+          <caption>{count(keys.length, 'clave', 'claves')}</caption>
           <thead>
             <tr>
               <th scope="col">Clave</th>

@@ -74,7 +74,7 @@ export function Params({ onSignedOut }: ScreenProps) {
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
-  const { error, fields, fail, clear } = useFailure(onSignedOut);
+  const { error, fields, fail, clear, forget } = useFailure(onSignedOut);
 
   function load(params: ConsoleParams) {
     setLoaded(params.params);
@@ -115,7 +115,16 @@ export function Params({ onSignedOut }: ScreenProps) {
             <fieldset key={g.title}>
               <legend>{g.title}</legend>
               {members.map((p) => (
-                <Field key={p.id} param={p} value={draft[p.id] ?? ''} error={fields[p.id]} onChange={(v) => setDraft((d) => ({ ...d, [p.id]: v }))} />
+                <Field
+                  key={p.id}
+                  param={p}
+                  value={draft[p.id] ?? ''}
+                  error={fields[p.id]}
+                  onChange={(v) => {
+                    forget(p.id);
+                    setDraft((d) => ({ ...d, [p.id]: v }));
+                  }}
+                />
               ))}
             </fieldset>
           );

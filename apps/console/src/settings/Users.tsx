@@ -3,7 +3,7 @@ import type { ConsoleStaffUser, ConsoleStaffUserCredentials } from '@kyc/contrac
 import { api } from '../api';
 import { formatDate, roleLabels } from '../labels';
 import type { ScreenProps } from '../screens';
-import { FieldError, invalidProps, Messages, OnceSecret, useFailure } from './common';
+import { count, FieldError, invalidProps, Messages, OnceSecret, useFailure } from './common';
 
 const grantorRoles = ['admin', 'reviewer', 'viewer'] as const;
 type GrantorRole = (typeof grantorRoles)[number];
@@ -96,7 +96,7 @@ export function Users({ user: me, onSignedOut }: ScreenProps) {
         <p className="hint">Cargando usuarios…</p>
       ) : (
         <table className="cases">
-          <caption>{users.length} usuarios</caption>
+          <caption>{count(users.length, 'usuario', 'usuarios')}</caption>
           <thead>
             <tr>
               <th scope="col">Correo</th>

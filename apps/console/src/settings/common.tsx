@@ -17,7 +17,9 @@ export function useFailure(onSignedOut: (notice?: string) => void) {
     setError('');
     setFields({});
   }, []);
-  return { error, fields, fail, clear };
+  /** The person edited a refused field: its refusal no longer applies. */
+  const forget = useCallback((key: string) => setFields((f) => (key in f ? Object.fromEntries(Object.entries(f).filter(([k]) => k !== key)) : f)), []);
+  return { error, fields, fail, clear, forget };
 }
 
 export function Messages({ error, notice }: { error: string; notice?: string }) {
@@ -83,3 +85,6 @@ export function OnceSecret({ title, items, onDone }: { title: string; items: { l
     </section>
   );
 }
+
+/** «1 clave», «2 claves». */
+export const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
