@@ -175,6 +175,7 @@ describe.each(engines)('console settings ($name)', (engine) => {
     expect(newAdmin.json().totpUri).toMatch(/^otpauth:\/\/totp\//);
 
     expect((await call('admin', 'PATCH', `/console/api/settings/users/${user.id}`, { role: 'admin' })).statusCode).toBe(409);
+    expect((await call('admin', 'PATCH', `/console/api/settings/users/${user.id}`, {})).statusCode).toBe(400);
     const viewer = await call('admin', 'PATCH', `/console/api/settings/users/${user.id}`, { role: 'viewer' });
     expect(viewer.json().users.find((u: { id: string }) => u.id === user.id).role).toBe('viewer');
     // The role change ended the user's sessions.

@@ -61,8 +61,9 @@ export function registerUserRoutes(app: ZodApp, kit: ConsoleKit): void {
 
   app.patch(consolePaths.settingsUser, { schema: { ...hidden, params: userParams, body: consoleStaffUserUpdate, response: { 200: consoleStaffUsers, ...errors } } }, async (request, reply) => {
     const { user, grantorId } = await admin(request, reply, true);
-    const found = await target(grantorId, user, request.params.userId);
     const { role, active } = request.body;
+    if (role === undefined && active === undefined) throw new HttpError(400, 'Invalid request: nothing to change (role or active)');
+    const found = await target(grantorId, user, request.params.userId);
     const losesAdmin = found.role === 'admin' && found.active && ((role !== undefined && role !== 'admin') || active === false);
     if (losesAdmin && (await otherActiveAdmins(db, grantorId, found.id)) === 0) {
       throw new HttpError(409, 'The last active admin stays', 'Debe quedar al menos un administrador activo.');
