@@ -2,8 +2,8 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { ConsoleCase, ConsoleCaseStatus, ConsoleUser } from '@kyc/contracts';
 import { api, ApiError } from './api';
 import { CaseFile } from './CaseFile';
-import { formatDate, roleLabels, statusLabels, statusText } from './labels';
-import { Webhooks } from './Webhooks';
+import { Pager, usePagedList, type Page } from './paged';
+import { formatDate, statusLabels, statusText } from './labels';
 
 interface Props {
   user: ConsoleUser;
@@ -27,13 +27,8 @@ export function Cases({ user, onSignedOut }: Props) {
   const [grantorId, setGrantorId] = useState(user.grantorId ?? '');
   const [draft, setDraft] = useState<Filters>(emptyFilters);
   const [filters, setFilters] = useState<Filters>(emptyFilters);
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [rows, setRows] = useState<ConsoleCase[] | undefined>();
-  const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState('');
   const [opened, setOpened] = useState<string | undefined>();
-  const [refresh, setRefresh] = useState(0);
-  const [view, setView] = useState<'cases' | 'webhooks'>('cases');
 
   const fail = useCallback(
     (e: unknown) => {
@@ -54,14 +49,10 @@ export function Cases({ user, onSignedOut }: Props) {
       .catch(fail);
   }, [user.role, fail]);
 
-  const cursor = cursors.at(-1);
-  useEffect(() => {
-    if (!grantorId) return;
-    let current = true;
-    setRows(undefined);
-    setError('');
-    api
-      .cases({
+  const fetchPage = useCallback(
+    async (cursor: string | undefined): Promise<Page<ConsoleCase>> => {
+      setError('');
+      const page = await api.cases({
         ...(user.role === 'operator' ? { grantorId } : {}),
         q: filters.q || undefined,
         status: filters.status || undefined,
@@ -69,78 +60,30 @@ export function Cases({ user, onSignedOut }: Props) {
         to: filters.to || undefined,
         cursor,
         limit: pageSize,
-      })
-      .then((page) => {
-        if (!current) return;
-        setRows(page.cases);
-        setNext(page.nextCursor);
-      })
-      .catch((e) => current && fail(e));
-    return () => {
-      current = false;
-    };
-    // refresh: a review changed a case's status.
-  }, [grantorId, filters, cursor, user.role, fail, refresh]);
+      });
+      return { items: page.cases, next: page.nextCursor };
+    },
+    [grantorId, filters, user.role],
+  );
+  // reload: a review changed a case's status.
+  const { rows, page, pager, reset, reload } = usePagedList(grantorId ? fetchPage : undefined, fail);
 
   function apply(event: FormEvent) {
     event.preventDefault();
     setFilters({ ...draft, q: draft.q.trim() });
-    setCursors([undefined]);
+    reset();
   }
 
   function clear() {
     setDraft(emptyFilters);
     setFilters(emptyFilters);
-    setCursors([undefined]);
+    reset();
   }
-
-  async function signOut() {
-    try {
-      await api.signOut();
-    } finally {
-      onSignedOut('Cerraste sesión.');
-    }
-  }
-
-  const grantorName = user.grantorName ?? grantors.find((g) => g.id === grantorId)?.name ?? '';
-  const page = cursors.length;
 
   return (
     <>
-      <header className="topbar">
-        <div className="brand">
-          <span className="title">Consola de revisión</span>
-          {grantorName ? <span className="grantor">{grantorName}</span> : null}
-        </div>
-        {user.role === 'admin' ? (
-          <nav className="sections" aria-label="Secciones">
-            <button type="button" aria-current={view === 'cases' ? 'page' : undefined} onClick={() => setView('cases')}>
-              Expedientes
-            </button>
-            <button type="button" aria-current={view === 'webhooks' ? 'page' : undefined} onClick={() => setView('webhooks')}>
-              Webhooks
-            </button>
-          </nav>
-        ) : null}
-        <div className="who">
-          <span>
-            {user.email} · {roleLabels[user.role]}
-          </span>
-          <button type="button" className="secondary" onClick={signOut}>
-            Cerrar sesión
-          </button>
-        </div>
-      </header>
-      {view === 'webhooks' ? (
-        <Webhooks onSignedOut={onSignedOut} />
-      ) : opened ? (
-        <CaseFile
-          uuidTrx={opened}
-          grantorId={user.role === 'operator' ? grantorId : undefined}
-          onBack={() => setOpened(undefined)}
-          onReviewed={() => setRefresh((n) => n + 1)}
-          onSignedOut={onSignedOut}
-        />
+      {opened ? (
+        <CaseFile uuidTrx={opened} grantorId={user.role === 'operator' ? grantorId : undefined} onBack={() => setOpened(undefined)} onReviewed={reload} onSignedOut={onSignedOut} />
       ) : (
         <main className="page">
           <h1>Expedientes</h1>
@@ -152,7 +95,7 @@ export function Cases({ user, onSignedOut }: Props) {
                 value={grantorId}
                 onChange={(e) => {
                   setGrantorId(e.currentTarget.value);
-                  setCursors([undefined]);
+                  reset();
                 }}
               >
                 {grantors.map((g) => (
@@ -239,14 +182,7 @@ export function Cases({ user, onSignedOut }: Props) {
               </table>
             )}
           </div>
-          <nav className="pager" aria-label="Paginación">
-            <button type="button" className="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Anterior
-            </button>
-            <button type="button" className="secondary" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
-              Siguiente
-            </button>
-          </nav>
+          <Pager pager={pager} />
         </main>
       )}
     </>

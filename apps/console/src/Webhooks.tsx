@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ConsoleDelivery, ConsoleWebhookEndpoint } from '@kyc/contracts';
 import { api, ApiError } from './api';
+import { Pager, usePagedList, type Page } from './paged';
 import { deliveryStatusLabels, eventTypeLabels, formatDate } from './labels';
 
 interface Props {
@@ -13,13 +14,9 @@ const pageSize = 25;
 export function Webhooks({ onSignedOut }: Props) {
   const [endpoints, setEndpoints] = useState<ConsoleWebhookEndpoint[] | undefined>();
   const [endpointId, setEndpointId] = useState('');
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [rows, setRows] = useState<ConsoleDelivery[] | undefined>();
-  const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState('');
-  const [refresh, setRefresh] = useState(0);
 
   const fail = useCallback(
     (e: unknown) => {
@@ -39,23 +36,14 @@ export function Webhooks({ onSignedOut }: Props) {
       .catch(fail);
   }, [fail]);
 
-  const cursor = cursors.at(-1);
-  useEffect(() => {
-    if (!endpointId) return;
-    let current = true;
-    setRows(undefined);
-    api
-      .deliveries(endpointId, { cursor, limit: pageSize })
-      .then((page) => {
-        if (!current) return;
-        setRows(page.deliveries);
-        setNext(page.nextCursor);
-      })
-      .catch((e) => current && fail(e));
-    return () => {
-      current = false;
-    };
-  }, [endpointId, cursor, fail, refresh]);
+  const fetchPage = useCallback(
+    async (cursor: string | undefined): Promise<Page<ConsoleDelivery>> => {
+      const page = await api.deliveries(endpointId, { cursor, limit: pageSize });
+      return { items: page.deliveries, next: page.nextCursor };
+    },
+    [endpointId],
+  );
+  const { rows, page, pager, reset, reload } = usePagedList(endpointId ? fetchPage : undefined, fail);
 
   async function replay(delivery: ConsoleDelivery) {
     setBusy(delivery.id);
@@ -64,8 +52,8 @@ export function Webhooks({ onSignedOut }: Props) {
     try {
       await api.replay(delivery.id);
       setNotice(`Reenvío en cola: el evento ${delivery.eventId} se enviará de nuevo con una firma nueva.`);
-      setCursors([undefined]);
-      setRefresh((n) => n + 1);
+      reset();
+      reload();
     } catch (e) {
       fail(e);
     } finally {
@@ -101,7 +89,7 @@ export function Webhooks({ onSignedOut }: Props) {
               value={endpointId}
               onChange={(e) => {
                 setEndpointId(e.currentTarget.value);
-                setCursors([undefined]);
+                reset();
               }}
             >
               {endpoints.map((e) => (
@@ -142,7 +130,7 @@ export function Webhooks({ onSignedOut }: Props) {
             ) : (
               <table className="cases deliveries">
                 <caption>
-                  Página {cursors.length}: {rows.length} {rows.length === 1 ? 'envío' : 'envíos'}
+                  Página {page}: {rows.length} {rows.length === 1 ? 'envío' : 'envíos'}
                 </caption>
                 <thead>
                   <tr>
@@ -192,14 +180,7 @@ export function Webhooks({ onSignedOut }: Props) {
               </table>
             )}
           </div>
-          <nav className="pager" aria-label="Paginación">
-            <button type="button" className="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Anterior
-            </button>
-            <button type="button" className="secondary" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
-              Siguiente
-            </button>
-          </nav>
+          <Pager pager={pager} />
         </>
       )}
     </main>

@@ -10,6 +10,17 @@ import type {
   ConsoleReviewRequest,
   ConsoleSessionState,
   ConsoleWebhookEndpoints,
+  ConsoleWebhookEndpointCreate,
+  ConsoleWebhookEndpointCreated,
+  ConsoleParams,
+  ConsoleSecretKeys,
+  ConsoleSecretKeyCreated,
+  ConsoleStaffUsers,
+  ConsoleStaffUserCreate,
+  ConsoleStaffUserCredentials,
+  ConsoleStaffUserUpdate,
+  ConsoleRetention,
+  ConsoleRetentionUpdate,
 } from '@kyc/contracts';
 
 /** A refused call, with the Spanish text the service gives for people (message_client). */
@@ -17,6 +28,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly text: string,
+    /** The fields a 400 refused, each with its Spanish text. */
+    readonly fields: Record<string, string> = {},
   ) {
     super(text);
   }
@@ -38,8 +51,8 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T> 
     throw new ApiError(0, 'Sin conexión con el servidor. Revisa tu red e inténtalo de nuevo.');
   }
   if (response.status === 204) return undefined as T;
-  const data = (await response.json().catch(() => undefined)) as (T & { message_client?: string }) | undefined;
-  if (!response.ok || data === undefined) throw new ApiError(response.status, data?.message_client ?? fallbackText);
+  const data = (await response.json().catch(() => undefined)) as (T & { message_client?: string; fields?: Record<string, string> }) | undefined;
+  if (!response.ok || data === undefined) throw new ApiError(response.status, data?.message_client ?? fallbackText, data?.fields);
   return data;
 }
 
@@ -49,6 +62,8 @@ function casePath(template: string, uuidTrx: string, grantorId: string | undefin
   for (const [key, value] of Object.entries(extra)) path = path.replace(`:${key}`, encodeURIComponent(value));
   return grantorId ? `${path}?grantorId=${encodeURIComponent(grantorId)}` : path;
 }
+
+const withId = (template: string, name: string, value: string) => template.replace(`:${name}`, encodeURIComponent(value));
 
 function remember(state: ConsoleSessionState): ConsoleSessionState {
   csrfToken = state.csrfToken;
@@ -78,6 +93,20 @@ export const api = {
     return call<ConsoleDeliveryPage>('GET', `${consolePaths.webhookDeliveries.replace(':endpointId', encodeURIComponent(endpointId))}?${params.toString()}`);
   },
   replay: (deliveryId: string) => call<ConsoleDelivery>('POST', consolePaths.deliveryReplay.replace(':deliveryId', encodeURIComponent(deliveryId))),
+  addEndpoint: (body: ConsoleWebhookEndpointCreate) => call<ConsoleWebhookEndpointCreated>('POST', consolePaths.webhooks, body),
+  removeEndpoint: (endpointId: string) => call<ConsoleWebhookEndpoints>('DELETE', withId(consolePaths.webhook, 'endpointId', endpointId)),
+  params: () => call<ConsoleParams>('GET', consolePaths.settingsParams),
+  saveParams: (values: Record<string, string>) => call<ConsoleParams>('PUT', consolePaths.settingsParams, { values }),
+  keys: () => call<ConsoleSecretKeys>('GET', consolePaths.settingsKeys),
+  createKey: (label: string) => call<ConsoleSecretKeyCreated>('POST', consolePaths.settingsKeys, { label }),
+  rotateKey: (keyId: string) => call<ConsoleSecretKeyCreated>('POST', withId(consolePaths.settingsKeyRotate, 'keyId', keyId)),
+  revokeKey: (keyId: string) => call<ConsoleSecretKeys>('POST', withId(consolePaths.settingsKeyRevoke, 'keyId', keyId)),
+  users: () => call<ConsoleStaffUsers>('GET', consolePaths.settingsUsers),
+  createUser: (body: ConsoleStaffUserCreate) => call<ConsoleStaffUserCredentials>('POST', consolePaths.settingsUsers, body),
+  updateUser: (userId: string, body: ConsoleStaffUserUpdate) => call<ConsoleStaffUsers>('PATCH', withId(consolePaths.settingsUser, 'userId', userId), body),
+  resetTotp: (userId: string) => call<ConsoleStaffUserCredentials>('POST', withId(consolePaths.settingsUserTotp, 'userId', userId)),
+  retention: () => call<ConsoleRetention>('GET', consolePaths.settingsRetention),
+  saveRetention: (body: ConsoleRetentionUpdate) => call<ConsoleRetention>('PUT', consolePaths.settingsRetention, body),
   /** Same-origin image URL: the session cookie goes with it and the server decrypts the image. */
   imageUrl: (uuidTrx: string, which: ConsoleImageKind, grantorId?: string) => casePath(consolePaths.caseImage, uuidTrx, grantorId, { which }),
 };

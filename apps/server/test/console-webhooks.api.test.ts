@@ -1,41 +1,16 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGrantorCommand } from '../src/cli/grantor-commands.js';
 import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
 import { timeStep, totpAt } from '../src/features/console/totp.js';
 import { deliveryStatus } from '../src/features/webhooks/deliveries.js';
-import { generateWebhookSecret, signatureHeader, verifySignature } from '../src/features/webhooks/signing.js';
+import { generateWebhookSecret, verifySignature } from '../src/features/webhooks/signing.js';
 import { enqueueWebhookEvent } from '../src/features/webhooks/events.js';
 import { deactivateEndpoint, insertEndpoint } from '../src/features/webhooks/store.js';
 import { insertGrantor } from '../src/store/grantors.js';
 import { waitFor } from './results/support.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
+import { receiver } from './support/webhook-receiver.js';
 import { demoId, lifecycleEvent, startedTransaction, trxHeaders } from './support/fixtures.js';
-
-interface Received {
-  body: string;
-  signature: string;
-}
-
-/** A lender's receiver on this machine that answers 500 to its first `failures` requests, then 200. */
-async function receiver(failures: number): Promise<{ url: string; received: Received[]; server: Server }> {
-  const received: Received[] = [];
-  let left = failures;
-  const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => resolve(body));
-    });
-  const server = createServer(async (req, res) => {
-    received.push({ body: await read(req), signature: String(req.headers[signatureHeader] ?? '') });
-    res.statusCode = left-- > 0 ? 500 : 200;
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, server };
-}
 
 const otherKey = 'other-grantor-key-hooks-0123456789';
 const otherId = '00000000-0000-4000-8000-0000000000c3';

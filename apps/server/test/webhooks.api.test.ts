@@ -1,38 +1,13 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorTexts } from '@kyc/contracts';
 import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
 import { insertEndpoint, listDeliveries } from '../src/features/webhooks/store.js';
-import { generateWebhookSecret, signatureHeader, signPayload, verifySignature } from '../src/features/webhooks/signing.js';
+import { generateWebhookSecret, signPayload, verifySignature } from '../src/features/webhooks/signing.js';
 import { verificationEndOf } from '../src/features/webhooks/verification-events.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
+import { receiver } from './support/webhook-receiver.js';
 import { demoId, lifecycleEvent, trxHeaders } from './support/fixtures.js';
 import { waitFor } from './results/support.js';
-
-interface Received {
-  body: string;
-  signature: string;
-}
-
-/** A lender's receiver on this machine that answers 500 to its first `failures` requests, then 200. */
-async function receiver(failures: number): Promise<{ url: string; received: Received[]; server: Server }> {
-  const received: Received[] = [];
-  let left = failures;
-  const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => resolve(body));
-    });
-  const server = createServer(async (req, res) => {
-    received.push({ body: await read(req), signature: String(req.headers[signatureHeader] ?? '') });
-    res.statusCode = left-- > 0 ? 500 : 200;
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, server };
-}
 
 describe('webhook signatures', () => {
   it('verify what was signed, and refuse a changed body, another secret or an old timestamp', () => {

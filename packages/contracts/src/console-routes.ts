@@ -16,7 +16,20 @@ export const consolePaths = {
   webhooks: '/console/api/webhooks',
   webhookDeliveries: '/console/api/webhooks/:endpointId/deliveries',
   deliveryReplay: '/console/api/webhook-deliveries/:deliveryId/replay',
+  /** DELETE: the endpoint stops receiving deliveries (kept, inactive, with its log). */
+  webhook: '/console/api/webhooks/:endpointId',
+  settingsParams: '/console/api/settings/params',
+  settingsKeys: '/console/api/settings/keys',
+  settingsKeyRotate: '/console/api/settings/keys/:keyId/rotate',
+  settingsKeyRevoke: '/console/api/settings/keys/:keyId/revoke',
+  settingsUsers: '/console/api/settings/users',
+  settingsUser: '/console/api/settings/users/:userId',
+  settingsUserTotp: '/console/api/settings/users/:userId/totp-reset',
+  settingsRetention: '/console/api/settings/retention',
 } as const;
+
+/** The events an endpoint may subscribe to (every one unless it chose some: settings, migration 0024). */
+export const consoleWebhookEventTypes = ['verification.completed', 'verification.abandoned', 'review.decided'] as const;
 
 /** The header carrying the session's CSRF token on every state-changing call. */
 export const consoleCsrfHeader = 'x-csrf-token';

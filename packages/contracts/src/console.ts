@@ -1,7 +1,16 @@
 import { z } from 'zod';
 
-export { consolePaths, consoleCsrfHeader, consoleImageKinds, consoleReviewReasons, consoleReviewReasonLabels, type ConsoleImageKind, type ConsoleReviewReason } from './console-routes.js';
-import { consoleImageKinds, consoleReviewReasons } from './console-routes.js';
+export {
+  consolePaths,
+  consoleCsrfHeader,
+  consoleWebhookEventTypes,
+  consoleImageKinds,
+  consoleReviewReasons,
+  consoleReviewReasonLabels,
+  type ConsoleImageKind,
+  type ConsoleReviewReason,
+} from './console-routes.js';
+import { consoleImageKinds, consoleReviewReasons, consoleWebhookEventTypes } from './console-routes.js';
 
 export const consoleRole = z.enum(['admin', 'reviewer', 'viewer', 'operator']);
 export type ConsoleRole = z.infer<typeof consoleRole>;
@@ -154,9 +163,6 @@ export type ConsoleCaseFile = z.infer<typeof consoleCaseFile>;
 
 // Webhooks -------------------------------------------------------------------------------------------------
 
-/** The events every endpoint receives (no per-endpoint subscription). */
-export const consoleWebhookEventTypes = ['verification.completed', 'verification.abandoned', 'review.decided'] as const;
-
 /** An endpoint of the grantor as the console shows it: never its signing secret. */
 export const consoleWebhookEndpoint = z.object({
   id: z.string(),
@@ -200,3 +206,66 @@ export type ConsoleDelivery = z.infer<typeof consoleDelivery>;
 
 export const consoleDeliveryPage = z.object({ deliveries: z.array(consoleDelivery), nextCursor: z.string().nullable() });
 export type ConsoleDeliveryPage = z.infer<typeof consoleDeliveryPage>;
+
+// Settings (admin) ---------------------------------------------------------------------------------------------
+
+/** A 400 whose body names the fields refused, each with its Spanish text. */
+export const consoleFieldErrors = consoleError.extend({ fields: z.record(z.string(), z.string()) });
+export type ConsoleFieldErrors = z.infer<typeof consoleFieldErrors>;
+
+/** One grantor parameter as the settings screen edits it: its effective value, default and whether it is stored. */
+export const consoleParam = z.object({ id: z.string(), value: z.string(), defaultValue: z.string(), stored: z.boolean() });
+export const consoleParams = z.object({ params: z.array(consoleParam) });
+export type ConsoleParams = z.infer<typeof consoleParams>;
+/** Values to store; each checked by the same rules as `kyc-grantor set`. An empty value goes back to the default. */
+export const consoleParamsUpdate = z.object({ values: z.record(z.string().max(64), z.string().max(20_000)) });
+export type ConsoleParamsUpdate = z.infer<typeof consoleParamsUpdate>;
+
+/** A secret server key as listed: never the key, only its first characters. */
+export const consoleSecretKey = z.object({
+  id: z.string(),
+  hint: z.string(),
+  label: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type ConsoleSecretKey = z.infer<typeof consoleSecretKey>;
+export const consoleSecretKeys = z.object({ keys: z.array(consoleSecretKey) });
+export type ConsoleSecretKeys = z.infer<typeof consoleSecretKeys>;
+export const consoleSecretKeyCreate = z.object({ label: z.string().trim().max(100).default('') });
+export type ConsoleSecretKeyCreate = z.input<typeof consoleSecretKeyCreate>;
+/** A key just created (or the new key of a rotation): the secret is in this answer only. */
+export const consoleSecretKeyCreated = z.object({ key: consoleSecretKey, secret: z.string(), revoked: z.string().nullable() });
+export type ConsoleSecretKeyCreated = z.infer<typeof consoleSecretKeyCreated>;
+
+export const consoleWebhookEndpointCreate = z.object({ url: z.string().trim().max(2000), events: z.array(z.enum(consoleWebhookEventTypes)).max(3) });
+export type ConsoleWebhookEndpointCreate = z.infer<typeof consoleWebhookEndpointCreate>;
+/** An endpoint just added: its signing secret is in this answer only. */
+export const consoleWebhookEndpointCreated = z.object({ endpoint: consoleWebhookEndpoint, secret: z.string() });
+export type ConsoleWebhookEndpointCreated = z.infer<typeof consoleWebhookEndpointCreated>;
+
+/** A staff user of the grantor as the settings screen lists it. */
+export const consoleStaffUser = z.object({ id: z.string(), email: z.string(), role: consoleRole, active: z.boolean(), totp: z.boolean(), createdAt: z.string() });
+export type ConsoleStaffUser = z.infer<typeof consoleStaffUser>;
+export const consoleStaffUsers = z.object({ users: z.array(consoleStaffUser) });
+export type ConsoleStaffUsers = z.infer<typeof consoleStaffUsers>;
+export const consoleGrantorRole = z.enum(['admin', 'reviewer', 'viewer']);
+export const consoleStaffUserCreate = z.object({ email: z.string().trim().max(320), role: consoleGrantorRole, totp: z.boolean().default(false) });
+export type ConsoleStaffUserCreate = z.input<typeof consoleStaffUserCreate>;
+export const consoleStaffUserUpdate = z.object({ role: consoleGrantorRole.optional(), active: z.boolean().optional() });
+export type ConsoleStaffUserUpdate = z.infer<typeof consoleStaffUserUpdate>;
+/** A user just created, or a second factor just reset: the password and the otpauth:// URI are in this answer only. */
+export const consoleStaffUserCredentials = z.object({ user: consoleStaffUser, password: z.string().nullable(), totpUri: z.string().nullable() });
+export type ConsoleStaffUserCredentials = z.infer<typeof consoleStaffUserCredentials>;
+
+/** The grantor's retention policy: the values the retention sweep applies, with their bounds. */
+export const consoleRetention = z.object({
+  biometricDays: z.number().int(),
+  fileYears: z.number().int(),
+  stored: z.boolean(),
+  limits: z.object({ biometricDays: z.object({ min: z.number(), max: z.number() }), fileYears: z.object({ min: z.number(), max: z.number() }) }),
+});
+export type ConsoleRetention = z.infer<typeof consoleRetention>;
+export const consoleRetentionUpdate = z.object({ biometricDays: z.number(), fileYears: z.number() });
+export type ConsoleRetentionUpdate = z.infer<typeof consoleRetentionUpdate>;

@@ -7,6 +7,7 @@ import { postalCatalogueMigration } from './postal/migration.js';
 import { resultEmailsMigration, resultsMigration } from './results/migration.js';
 import { retentionMigration } from './retention/migrations.js';
 import { smsMigration } from './sms/migration.js';
+import { webhookEndpointEventsMigration } from './webhooks/events-migration.js';
 import { webhookQueueMigration, webhooksMigration } from './webhooks/migrations.js';
 
 /**
@@ -25,4 +26,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0019_console_reviews': consoleReviewsMigration,
   '0022_retention': retentionMigration,
   '0023_webhook_queue': webhookQueueMigration,
+  '0024_webhook_endpoint_events': webhookEndpointEventsMigration,
 };

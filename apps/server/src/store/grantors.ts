@@ -123,3 +123,10 @@ export async function writeParams(db: Db, grantorId: string, values: Record<stri
     .execute();
   invalidateReadCaches();
 }
+
+/** Removes stored parameter values: the parameters go back to their defaults. */
+export async function deleteParams(db: Db, grantorId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('grantor_params').where('grantor_id', '=', grantorId).where('id_campo', 'in', ids).execute();
+  invalidateReadCaches();
+}

@@ -23,7 +23,7 @@ export function totpRequired(user: Pick<ConsoleUser, 'role' | 'totpSecret'>): bo
   return user.role === 'admin' || user.role === 'operator' || user.totpSecret !== null;
 }
 
-const totpContext = (userId: string) => `console-totp:${userId}`;
+export const totpContext = (userId: string) => `console-totp:${userId}`;
 
 function toUser(cipher: DataCipher, row: ConsoleUsersTable): ConsoleUser {
   return {
@@ -204,7 +204,19 @@ export type AuditAction =
   | 'webhook_replayed'
   | 'webhook_refused'
   | 'review_refused'
-  | 'data_subject_request';
+  | 'data_subject_request'
+  | 'settings_viewed'
+  | 'settings_refused'
+  | 'params_updated'
+  | 'secret_key_created'
+  | 'secret_key_rotated'
+  | 'secret_key_revoked'
+  | 'webhook_endpoint_added'
+  | 'webhook_endpoint_removed'
+  | 'user_created'
+  | 'user_updated'
+  | 'user_totp_reset'
+  | 'retention_updated';
 
 export async function audit(
   db: Db,

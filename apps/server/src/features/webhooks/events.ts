@@ -39,7 +39,7 @@ export async function enqueueWebhookEvent(
   event: { grantorId: string; uuidTrx: string; type: WebhookEventType; data: Record<string, unknown> },
   now = new Date(),
 ): Promise<string | undefined> {
-  const endpoints = await activeEndpointIds(db, event.grantorId);
+  const endpoints = await activeEndpointIds(db, event.grantorId, event.type);
   if (endpoints.length === 0) return undefined;
   const body: WebhookEvent = { id: `evt_${randomUUID()}`, type: event.type, created: now.toISOString(), data: event.data };
   for (const endpointId of endpoints) await enqueueDelivery(db, cipher, { grantorId: event.grantorId, uuidTrx: event.uuidTrx, endpointId, event: body }, now);

@@ -10,29 +10,33 @@ export interface WebhookEndpoint {
   url: string;
   active: boolean;
   createdAt: string;
+  /** The event types it receives; null: every event. */
+  events: string[] | null;
 }
 
 const secretContext = (id: string) => `webhook_endpoints:${id}`;
 
-export async function insertEndpoint(db: Db, cipher: DataCipher, endpoint: { grantorId: string; url: string; secret: string }, now = new Date()): Promise<string> {
+export async function insertEndpoint(db: Db, cipher: DataCipher, endpoint: { grantorId: string; url: string; secret: string; events?: readonly string[] | null }, now = new Date()): Promise<string> {
   const id = randomUUID();
+  const events = endpoint.events?.length ? endpoint.events.join(',') : null;
   await db
     .insertInto('webhook_endpoints')
-    .values({ id, grantor_id: endpoint.grantorId, url: endpoint.url, secret_enc: cipher.encrypt(endpoint.secret, secretContext(id)), active: 1, created_at: now.toISOString() })
+    .values({ id, grantor_id: endpoint.grantorId, url: endpoint.url, secret_enc: cipher.encrypt(endpoint.secret, secretContext(id)), active: 1, created_at: now.toISOString(), events })
     .execute();
   return id;
 }
 
 export async function listEndpoints(db: Db, grantorId?: string): Promise<WebhookEndpoint[]> {
-  let query = db.selectFrom('webhook_endpoints').select(['id', 'grantor_id', 'url', 'active', 'created_at']).orderBy('created_at');
+  let query = db.selectFrom('webhook_endpoints').select(['id', 'grantor_id', 'url', 'active', 'created_at', 'events']).orderBy('created_at');
   if (grantorId) query = query.where('grantor_id', '=', grantorId);
   const rows = await query.execute();
-  return rows.map((r) => ({ id: r.id, grantorId: r.grantor_id, url: r.url, active: r.active === 1, createdAt: r.created_at }));
+  return rows.map((r) => ({ id: r.id, grantorId: r.grantor_id, url: r.url, active: r.active === 1, createdAt: r.created_at, events: r.events ? r.events.split(',') : null }));
 }
 
-export async function activeEndpointIds(db: Db, grantorId: string): Promise<string[]> {
-  const rows = await db.selectFrom('webhook_endpoints').select('id').where('grantor_id', '=', grantorId).where('active', '=', 1).execute();
-  return rows.map((r) => r.id);
+/** The grantor's active endpoints that receive `eventType` (all of them when no type is given). */
+export async function activeEndpointIds(db: Db, grantorId: string, eventType?: string): Promise<string[]> {
+  const rows = await db.selectFrom('webhook_endpoints').select(['id', 'events']).where('grantor_id', '=', grantorId).where('active', '=', 1).execute();
+  return rows.filter((r) => !eventType || r.events === null || r.events.split(',').includes(eventType)).map((r) => r.id);
 }
 
 /** The endpoint's URL and signing secret, if it is still active (a removed endpoint gets no more deliveries). */
@@ -135,6 +139,6 @@ export async function findQueued(db: Db, jobId: string): Promise<QueuedDelivery 
 }
 
 export async function findEndpoint(db: Db, id: string): Promise<WebhookEndpoint | undefined> {
-  const row = await db.selectFrom('webhook_endpoints').select(['id', 'grantor_id', 'url', 'active', 'created_at']).where('id', '=', id).executeTakeFirst();
-  return row ? { id: row.id, grantorId: row.grantor_id, url: row.url, active: row.active === 1, createdAt: row.created_at } : undefined;
+  const row = await db.selectFrom('webhook_endpoints').select(['id', 'grantor_id', 'url', 'active', 'created_at', 'events']).where('id', '=', id).executeTakeFirst();
+  return row ? { id: row.id, grantorId: row.grantor_id, url: row.url, active: row.active === 1, createdAt: row.created_at, events: row.events ? row.events.split(',') : null } : undefined;
 }

@@ -7,6 +7,8 @@ export interface WebhookEndpointsTable {
   secret_enc: string;
   active: number;
   created_at: string;
+  /** The event types it receives, comma-separated; null: every event (migration 0024). */
+  events: string | null;
 }
 
 export interface WebhookDeliveriesTable {

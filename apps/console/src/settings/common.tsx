@@ -1,0 +1,90 @@
+import { useCallback, useState } from 'react';
+import { ApiError } from '../api';
+
+/** The error and per-field errors of a settings panel; a 401 ends the session. */
+export function useFailure(onSignedOut: (notice?: string) => void) {
+  const [error, setError] = useState('');
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const fail = useCallback(
+    (e: unknown) => {
+      if (e instanceof ApiError && e.status === 401) return onSignedOut(e.text);
+      setError(e instanceof ApiError ? e.text : 'No pudimos completar la solicitud. Inténtalo de nuevo.');
+      setFields(e instanceof ApiError ? e.fields : {});
+    },
+    [onSignedOut],
+  );
+  const clear = useCallback(() => {
+    setError('');
+    setFields({});
+  }, []);
+  /** The person edited a refused field: its refusal no longer applies. */
+  const forget = useCallback((key: string) => setFields((f) => (key in f ? Object.fromEntries(Object.entries(f).filter(([k]) => k !== key)) : f)), []);
+  return { error, fields, fail, clear, forget };
+}
+
+export function Messages({ error, notice }: { error: string; notice?: string }) {
+  return (
+    <>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** A field's refusal under it, referenced by the input's aria-describedby. */
+export function FieldError({ id, text }: { id: string; text: string | undefined }) {
+  return text ? (
+    <p className="field-error" id={`${id}-error`}>
+      {text}
+    </p>
+  ) : null;
+}
+
+export const invalidProps = (id: string, text: string | undefined) => (text ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {});
+
+/** Secrets shown once (a key, a signing secret, a password, a TOTP URI), with a copy button. */
+export function OnceSecret({ title, items, onDone }: { title: string; items: { label: string; value: string }[]; onDone(): void }) {
+  const [copied, setCopied] = useState('');
+  return (
+    <section className="once" aria-labelledby="once-title">
+      <h3 id="once-title">{title}</h3>
+      <p>Se muestra solo ahora: cópialo y guárdalo en un lugar seguro. No podrás volver a verlo.</p>
+      <dl>
+        {items.map((item) => (
+          <div key={item.label}>
+            <dt>{item.label}</dt>
+            <dd>
+              <code className="secret">{item.value}</code>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() =>
+                  navigator.clipboard
+                    ?.writeText(item.value)
+                    .then(() => setCopied(item.label))
+                    .catch(() => setCopied(''))
+                }
+              >
+                {copied === item.label ? 'Copiado' : 'Copiar'}
+              </button>
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" className="primary" onClick={onDone}>
+        Ya lo guardé
+      </button>
+    </section>
+  );
+}
+
+/** «1 clave», «2 claves». */
+export const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
