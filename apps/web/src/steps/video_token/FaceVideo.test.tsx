@@ -1,10 +1,9 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRef } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBrowserRouter, Outlet, RouterProvider, useLocation } from '../../navigation/router';
 import { setGrantorParams } from '../../session/grantor';
+import { bodiesOf, startPageOrigin } from '../../test-support/page-origin';
 import { faceCopy } from './copy';
 import { faceReducer, initialFaceState, type FaceEvent, type FaceState } from './face-machine';
 import { FaceVideo, FaceVideoScreen } from './FaceVideo';
@@ -163,7 +162,7 @@ function RouteError() {
 /** The whole step in the flow's router, with the browser's camera API as the test's document has it. */
 function mountStep(params: { idCampo: string; valor: string }[]) {
   setGrantorParams(params);
-  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${origin}/video_token`);
+  page.open('/video_token');
   const router = createBrowserRouter([
     { id: 'video_token', path: 'video_token', Component: MainFlow },
     { id: 'pasos_configuracion', path: 'pasos_configuracion', Component: Elsewhere },
@@ -171,32 +170,17 @@ function mountStep(params: { idCampo: string; valor: string }[]) {
   render(<RouterProvider router={router} Layout={Outlet} Fallback={() => null} ErrorScreen={RouteError} />);
 }
 
-/** The page's origin: a local server that takes the step's calls (audits, lifecycle events) and keeps them. */
-let origin = '';
-let server: Server;
-const received: { url: string; body: string }[] = [];
-
+let page: Awaited<ReturnType<typeof startPageOrigin>>;
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    request.on('end', () => {
-      received.push({ url: request.url ?? '', body });
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  page = await startPageOrigin();
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => page.close());
 
 describe('face video step with its hook', () => {
   const mediaDevices = Object.getOwnPropertyDescriptor(navigator, 'mediaDevices');
   beforeEach(() => {
     localStorage.clear();
-    received.length = 0;
+    page.received.length = 0;
   });
   afterEach(() => {
     if (mediaDevices) Object.defineProperty(navigator, 'mediaDevices', mediaDevices);
@@ -214,9 +198,7 @@ describe('face video step with its hook', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'CONTINUAR' }));
     expect((await screen.findByRole('alert')).dataset.cameraError).toBe('permissionDenied');
     // The refusal is audited as the step's error.
-    await vi.waitFor(() =>
-      expect(received.map((call) => JSON.parse(call.body || '{}') as { paso?: string; tipo?: string })).toContainEqual(expect.objectContaining({ paso: 'video_token', tipo: 'Error' })),
-    );
+    await vi.waitFor(() => expect(bodiesOf(page.received)).toContainEqual(expect.objectContaining({ paso: 'video_token', tipo: 'Error' })));
   });
 
   it('waits for the camera while the browser asks for it', async () => {
