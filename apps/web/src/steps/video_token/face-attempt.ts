@@ -82,10 +82,9 @@ async function requestCode(ctx: AttemptContext): Promise<Codes> {
   try {
     const form = otpForm(photo, ctx.session.uuidUser ?? '');
     const options = { step: ctx.step, signal: ctx.signal };
-    const response = await (ctx.flow === 'link'
-      ? api().postMultipart<{ payload?: { codes?: unknown } }>('publicOtp', form, { ...options, ...linkCall(ctx.session.linkToken) })
-      : api().postMultipart<{ payload?: { codes?: unknown } }>('otp', form, options));
-    const codes = response.payload?.codes;
+    const response = await (ctx.flow === 'link' ? api().postMultipart('publicOtp', form, { ...options, ...linkCall(ctx.session.linkToken) }) : api().postMultipart('otp', form, options));
+    // The answer is not validated in the browser: the code drives the attempt, so it is checked here.
+    const codes: unknown = response.payload?.codes;
     if (!isCodes(codes)) throw new AttemptFailure({ kind: 'token', status: 500, message: 'otp answered without codes' });
     return codes;
   } catch (error) {
@@ -100,12 +99,12 @@ async function uploadVideo(ctx: AttemptContext, video: Blob, codes: Codes, uploa
   const fields = { uuidUser: session.uuidUser ?? '', codes, origin: originOS(ctx.platform), camera: await ctx.camera };
   try {
     const response = await (flow === 'link'
-      ? api().postMultipart<{ payload?: Partial<FaceResult> }>('publicVideoToken', linkVideoForm(video, fields), {
+      ? api().postMultipart('publicVideoToken', linkVideoForm(video, fields), {
           step,
           signal: uploadSignal,
           ...linkCall(session.linkToken),
         })
-      : api().postMultipart<{ payload?: Partial<FaceResult> }>('videoToken', videoTokenForm(video, { ...fields, flow, passport: ctx.passport, ios: ctx.ios }), {
+      : api().postMultipart('videoToken', videoTokenForm(video, { ...fields, flow, passport: ctx.passport, ios: ctx.ios }), {
           step,
           signal: uploadSignal,
         }));
