@@ -3,6 +3,14 @@ import { defineConfig } from 'vitest/config';
 // One vitest run covers every suite; `scripts/test.mjs` sums them into the CI's last line.
 const sourceConditions = { resolve: { conditions: ['source'] }, ssr: { resolve: { conditions: ['source'] } } };
 
+// The flow's screens render on preact/compat in production (apps/web/vite.config.ts), so their component tests do too.
+const preactCompat = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx(-dev)?-runtime$/, replacement: 'preact/jsx-runtime' },
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -12,6 +20,15 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['packages/*/src/**/*.test.ts', 'apps/web/src/**/*.test.ts', 'apps/server/test/**/*.unit.test.ts'],
+        },
+      },
+      {
+        resolve: { conditions: ['source'], alias: preactCompat },
+        test: {
+          // Component tests of the flow's screens (@testing-library/preact in a happy-dom document).
+          name: 'web',
+          environment: 'happy-dom',
+          include: ['apps/web/src/**/*.test.tsx'],
         },
       },
       {

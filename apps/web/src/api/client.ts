@@ -91,12 +91,8 @@ export type Answer<N extends CallName> = N extends 'recordConnections' ? Omit<Ca
  */
 export interface ApiClient {
   request<N extends CallName>(name: N, options: RequestOptions): Promise<Answer<N>>;
-  /** @deprecated A hand-written answer type; only the face-video step still uses it (issue #14, its own slice). */
-  request<T>(name: CallName, options: RequestOptions): Promise<T>;
   /** POST of a multipart form (files and text fields), with the identity headers and optional upload progress. */
   postMultipart<N extends CallName>(name: N, form: FormData, options: MultipartOptions): Promise<Answer<N>>;
-  /** @deprecated A hand-written answer type; only the face-video step still uses it (issue #14, its own slice). */
-  postMultipart<T>(name: CallName, form: FormData, options: MultipartOptions): Promise<T>;
   /** Audit event of docs/flow.md §3 (POST celd_events). Its own failures are never audited again. */
   audit(paso: string, tipo: AuditType, dato: string, finished?: boolean): Promise<void>;
 }
@@ -108,6 +104,66 @@ export function isAbortError(error: unknown): boolean {
 function describe(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
+}
+
+/** The call's path with its params, and its query string. */
+function urlOf(name: RouteName, options: RequestOptions): string {
+  let url = pathOf(routes[name].path, options.params);
+  if (options.query) {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.query)) if (value !== undefined) query.set(key, value);
+    const search = query.toString();
+    if (search) url += `?${search}`;
+  }
+  return url;
+}
+
+/** The call's headers: the caller's, and the transaction's identity unless the call is anonymous. */
+function headersOf(name: RouteName, options: RequestOptions, session: () => SessionFacts): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.identify === false) return headers;
+  const facts = session();
+  if (facts.uuidTrx) headers.transaccion = facts.uuidTrx;
+  if (facts.uuidUser) headers.cliente = facts.uuidUser;
+  if (facts.apikey) headers.apikey = facts.apikey;
+  // The publishable key alone reads nothing of the person's: these calls carry the transaction's own token.
+  if (credentials[name] === 'flowRead' && facts.transactionToken) headers[transactionTokenHeader] = facts.transactionToken;
+  return headers;
+}
+
+/** The answer's JSON, or the ApiError its status or envelope says (docs/flow.md §8). */
+async function readAnswer(name: RouteName, response: Response): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    throw new ApiError(name, response.status, describe(error));
+  }
+  let json: unknown = null;
+  try {
+    json = text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    throw new ApiError(name, response.status, `invalid JSON response (${response.status})`);
+  }
+  const envelope = (typeof json === 'object' && json !== null ? json : {}) as {
+    status?: unknown;
+    message?: unknown;
+    message_client?: unknown;
+    locked_until?: unknown;
+  };
+  const bodyStatus = typeof envelope.status === 'number' ? envelope.status : null;
+  // Spec §8: errors read the body's message and status; an envelope with a non-200 status is an error too.
+  if (!response.ok || (bodyStatus !== null && (bodyStatus < 200 || bodyStatus >= 300))) {
+    throw new ApiError(
+      name,
+      bodyStatus ?? response.status,
+      typeof envelope.message === 'string' ? envelope.message : response.statusText || `HTTP ${response.status}`,
+      typeof envelope.message_client === 'string' ? envelope.message_client : undefined,
+      typeof envelope.locked_until === 'string' && Number.isFinite(Date.parse(envelope.locked_until)) ? Date.parse(envelope.locked_until) : undefined,
+    );
+  }
+  return json;
 }
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
@@ -129,25 +185,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   }
 
   async function send(name: RouteName, options: RequestOptions, multipart?: { form: FormData; upload: MultipartOptions }): Promise<unknown> {
-    const route = routes[name];
-    let url = pathOf(route.path, options.params);
-    if (options.query) {
-      const query = new URLSearchParams();
-      for (const [key, value] of Object.entries(options.query)) if (value !== undefined) query.set(key, value);
-      const search = query.toString();
-      if (search) url += `?${search}`;
-    }
-
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-    if (options.identify !== false) {
-      const session = deps.session();
-      if (session.uuidTrx) headers.transaccion = session.uuidTrx;
-      if (session.uuidUser) headers.cliente = session.uuidUser;
-      if (session.apikey) headers.apikey = session.apikey;
-      // The publishable key alone reads nothing of the person's: these calls carry the transaction's own token.
-      if (credentials[name] === 'flowRead' && session.transactionToken) headers[transactionTokenHeader] = session.transactionToken;
-    }
-    const init: RequestInit = { method: route.method, headers, credentials: 'same-origin' };
+    const headers = headersOf(name, options, deps.session);
+    const init: RequestInit = { method: routes[name].method, headers, credentials: 'same-origin' };
     if (options.signal) init.signal = options.signal;
     if (multipart) {
       // The browser writes the multipart content-type with its boundary.
@@ -156,48 +195,16 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(options.body);
     }
-
     let response: Response;
-    let text: string;
     try {
-      response = await transport(url, init, multipart?.upload);
+      response = await transport(urlOf(name, options), init, multipart?.upload);
     } catch (error) {
       if (isAbortError(error)) throw error;
       throw new ApiError(name, null, describe(error));
     }
     const issuedToken = response.headers.get(transactionTokenHeader);
     if (issuedToken && response.ok) deps.keepTransactionToken?.(issuedToken);
-    try {
-      text = await response.text();
-    } catch (error) {
-      if (isAbortError(error)) throw error;
-      throw new ApiError(name, response.status, describe(error));
-    }
-
-    let json: unknown = null;
-    try {
-      json = text ? (JSON.parse(text) as unknown) : null;
-    } catch {
-      throw new ApiError(name, response.status, `invalid JSON response (${response.status})`);
-    }
-    const envelope = (typeof json === 'object' && json !== null ? json : {}) as {
-      status?: unknown;
-      message?: unknown;
-      message_client?: unknown;
-      locked_until?: unknown;
-    };
-    const bodyStatus = typeof envelope.status === 'number' ? envelope.status : null;
-    // Spec §8: errors read the body's message and status; an envelope with a non-200 status is an error too.
-    if (!response.ok || (bodyStatus !== null && (bodyStatus < 200 || bodyStatus >= 300))) {
-      throw new ApiError(
-        name,
-        bodyStatus ?? response.status,
-        typeof envelope.message === 'string' ? envelope.message : response.statusText || `HTTP ${response.status}`,
-        typeof envelope.message_client === 'string' ? envelope.message_client : undefined,
-        typeof envelope.locked_until === 'string' && Number.isFinite(Date.parse(envelope.locked_until)) ? Date.parse(envelope.locked_until) : undefined,
-      );
-    }
-    return json;
+    return readAnswer(name, response);
   }
 
   async function audit(paso: string, tipo: AuditType, dato: string, finished = false): Promise<void> {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useLocation } from '../../navigation/router';
 import { sendAudit } from '../../api/calls';
 import { isAbortError } from '../../api/client';
@@ -119,121 +119,150 @@ export function Component() {
   };
 
   switch (phase.kind) {
-    case 'camera': {
-      const busy = phase.capturing;
+    case 'camera':
       return (
-        <Screen
-          title={copy.camera.title}
-          step="comprobante"
-          className="capture proof-capture"
-          actions={
-            <>
-              <button type="button" className="btn btn--primary" disabled={!ready || busy} onClick={() => void capture()}>
-                {busy ? copy.camera.processing : copy.camera.capture}
-              </button>
-              <button type="button" className="btn btn--secondary" disabled={busy} onClick={() => setCancelOpen(true)}>
-                {copy.camera.cancel}
-              </button>
-            </>
-          }
-        >
-          <CameraStage
-            stream={stream}
-            videoRef={videoRef}
-            label={copy.camera.videoLabel}
-            guide="page"
-            onReady={() => setReady(true)}
-            onFailure={(error) => onCameraFailure(classifyCameraError(error), error)}
-          />
-          <p className="capture-hint">{copy.camera.hint}</p>
-          <p className="capture-hint capture-hint--glare">
-            <Icon name="sun" />
-            {copy.camera.glare}
-          </p>
-          <p role="status" className="capture-note">
-            {busy ? copy.camera.holdingStill : null}
-          </p>
-          <CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed', ruta })} />
-        </Screen>
+        <ProofCamera
+          busy={phase.capturing}
+          ready={ready}
+          stream={stream}
+          videoRef={videoRef}
+          onReady={() => setReady(true)}
+          onFailure={(error) => onCameraFailure(classifyCameraError(error), error)}
+          onCapture={() => void capture()}
+          cancelDialog={<CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed', ruta })} />}
+          onCancel={() => setCancelOpen(true)}
+        />
       );
-    }
-
     case 'preview':
-      return (
-        <Screen
-          key="preview"
-          title={copy.preview.title}
-          step="comprobante"
-          className="capture-verify"
-          actions={
-            <>
-              <button type="button" className="btn btn--primary" onClick={() => void send()}>
-                {copy.preview.confirm}
-              </button>
-              <button type="button" className="btn btn--secondary" onClick={retake}>
-                {copy.preview.retake}
-              </button>
-            </>
-          }
-        >
-          <p>{copy.preview.intro}</p>
-          {shot ? <img className="capture-preview" src={shot.url} alt={copy.preview.imageAlt} /> : null}
-        </Screen>
-      );
-
+      return <ProofPreview imageUrl={shot?.url ?? null} onConfirm={() => void send()} onRetake={retake} />;
     case 'sending':
       return (
         <main className="screen screen--pending" data-step="comprobante" aria-busy="true">
           <LoadingState label={copy.sending} />
         </main>
       );
-
     case 'unreadable':
-      return (
-        <Screen
-          key="unreadable"
-          title={copy.unreadable.title}
-          step="comprobante"
-          actions={
-            <button type="button" className="btn btn--primary" onClick={retake}>
-              {copy.unreadable.retry}
-            </button>
-          }
-        >
-          <p className="notice__message" role="alert" data-proof="unreadable">
-            {copy.unreadable.message}
-          </p>
-          <p>{copy.unreadable.attemptsLeft(phase.attemptsLeft)}</p>
-        </Screen>
-      );
-
+      return <ProofUnreadable attemptsLeft={phase.attemptsLeft} onRetake={retake} />;
     case 'network':
-      return (
-        <Screen
-          key="network"
-          title={copy.network.title}
-          step="comprobante"
-          actions={
-            <>
-              <button type="button" className="btn btn--primary" disabled={!shot} onClick={() => void send()}>
-                {copy.network.resend}
-              </button>
-              <button type="button" className="btn btn--secondary" onClick={retake}>
-                {copy.network.retake}
-              </button>
-            </>
-          }
-        >
-          <p className="notice__message" role="alert">
-            {copy.network.message}
-          </p>
-        </Screen>
-      );
-
+      return <ProofNetwork canResend={shot !== null} onResend={() => void send()} onRetake={retake} />;
     case 'exhausted':
       return <ProcessFailed step="comprobante" onAcknowledge={() => journey({ type: 'acknowledge' })} />;
-
     case 'cameraError':
       return <CameraErrorNotice kind={phase.error} step="comprobante" />;
   }
+}
+
+interface ProofCameraProps {
+  busy: boolean;
+  ready: boolean;
+  stream: MediaStream | null;
+  videoRef: RefObject<HTMLVideoElement | null>;
+  onReady: () => void;
+  onFailure: (error: unknown) => void;
+  onCapture: () => void;
+  onCancel: () => void;
+  cancelDialog: ReactNode;
+}
+
+/** The back camera with the page guide and CAPTURAR COMPROBANTE. */
+function ProofCamera({ busy, ready, stream, videoRef, onReady, onFailure, onCapture, onCancel, cancelDialog }: ProofCameraProps) {
+  return (
+    <Screen
+      title={copy.camera.title}
+      step="comprobante"
+      className="capture proof-capture"
+      actions={
+        <>
+          <button type="button" className="btn btn--primary" disabled={!ready || busy} onClick={onCapture}>
+            {busy ? copy.camera.processing : copy.camera.capture}
+          </button>
+          <button type="button" className="btn btn--secondary" disabled={busy} onClick={onCancel}>
+            {copy.camera.cancel}
+          </button>
+        </>
+      }
+    >
+      <CameraStage stream={stream} videoRef={videoRef} label={copy.camera.videoLabel} guide="page" onReady={onReady} onFailure={onFailure} />
+      <p className="capture-hint">{copy.camera.hint}</p>
+      <p className="capture-hint capture-hint--glare">
+        <Icon name="sun" />
+        {copy.camera.glare}
+      </p>
+      <p role="status" className="capture-note">
+        {busy ? copy.camera.holdingStill : null}
+      </p>
+      {cancelDialog}
+    </Screen>
+  );
+}
+
+/** The shot to confirm or retake. */
+function ProofPreview({ imageUrl, onConfirm, onRetake }: { imageUrl: string | null; onConfirm: () => void; onRetake: () => void }) {
+  return (
+    <Screen
+      key="preview"
+      title={copy.preview.title}
+      step="comprobante"
+      className="capture-verify"
+      actions={
+        <>
+          <button type="button" className="btn btn--primary" onClick={onConfirm}>
+            {copy.preview.confirm}
+          </button>
+          <button type="button" className="btn btn--secondary" onClick={onRetake}>
+            {copy.preview.retake}
+          </button>
+        </>
+      }
+    >
+      <p>{copy.preview.intro}</p>
+      {imageUrl ? <img className="capture-preview" src={imageUrl} alt={copy.preview.imageAlt} /> : null}
+    </Screen>
+  );
+}
+
+/** The server could not read the bill: the attempts left and a retake. */
+function ProofUnreadable({ attemptsLeft, onRetake }: { attemptsLeft: number; onRetake: () => void }) {
+  return (
+    <Screen
+      key="unreadable"
+      title={copy.unreadable.title}
+      step="comprobante"
+      actions={
+        <button type="button" className="btn btn--primary" onClick={onRetake}>
+          {copy.unreadable.retry}
+        </button>
+      }
+    >
+      <p className="notice__message" role="alert" data-proof="unreadable">
+        {copy.unreadable.message}
+      </p>
+      <p>{copy.unreadable.attemptsLeft(attemptsLeft)}</p>
+    </Screen>
+  );
+}
+
+/** No answer: the same shot can be sent again, or a new one taken. */
+function ProofNetwork({ canResend, onResend, onRetake }: { canResend: boolean; onResend: () => void; onRetake: () => void }) {
+  return (
+    <Screen
+      key="network"
+      title={copy.network.title}
+      step="comprobante"
+      actions={
+        <>
+          <button type="button" className="btn btn--primary" disabled={!canResend} onClick={onResend}>
+            {copy.network.resend}
+          </button>
+          <button type="button" className="btn btn--secondary" onClick={onRetake}>
+            {copy.network.retake}
+          </button>
+        </>
+      }
+    >
+      <p className="notice__message" role="alert">
+        {copy.network.message}
+      </p>
+    </Screen>
+  );
 }

@@ -207,8 +207,6 @@ interface ScoreResultProps {
 
 function ScoreResult({ score, folio, onSend, onRedFinish }: ScoreResultProps) {
   const params = useGrantorParams();
-  const inputId = useId();
-  const hintId = useId();
   const [email, setEmail] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
@@ -232,24 +230,7 @@ function ScoreResult({ score, folio, onSend, onRedFinish }: ScoreResultProps) {
     }
   }
 
-  if (state === 'sent' && acknowledge) {
-    return (
-      <Screen
-        title={finalCopy.sentTitle}
-        step="finalizado"
-        className={`final final--${score.flag.toLowerCase()}`}
-        actions={
-          <button type="button" className="btn btn--primary" onClick={acknowledge}>
-            {finalCopy.understood}
-          </button>
-        }
-      >
-        <div className={`final__badge final__badge--${score.flag.toLowerCase()}`} aria-hidden="true" />
-        <p role="status">{finalCopy.sentTo(email.trim())}</p>
-        <Folio folio={folio} />
-      </Screen>
-    );
-  }
+  if (state === 'sent' && acknowledge) return <SentScreen flag={score.flag} email={email.trim()} folio={folio} onAcknowledge={acknowledge} />;
 
   const actions = red ? (
     <button
@@ -276,83 +257,128 @@ function ScoreResult({ score, folio, onSend, onRedFinish }: ScoreResultProps) {
       {red ? (
         <>
           <Folio folio={folio} />
-          {contactEmail || contactPhone ? (
-            <>
-              <p>{finalCopy.contact}</p>
-              <dl className="final__contact">
-                {contactEmail ? (
-                  <div>
-                    <dt>{finalCopy.email}</dt>
-                    <dd>
-                      <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
-                    </dd>
-                  </div>
-                ) : null}
-                {contactPhone ? (
-                  <div>
-                    <dt>{finalCopy.phone}</dt>
-                    <dd>
-                      <a href={`tel:${contactPhone.replace(/[^\d+]/g, '')}`}>{contactPhone}</a>
-                    </dd>
-                  </div>
-                ) : null}
-              </dl>
-            </>
-          ) : null}
+          <GrantorContact email={contactEmail} phone={contactPhone} />
         </>
       ) : (
-        <>
-          <div className="field final__email">
-            <label htmlFor={inputId} className="field__label">
-              {finalCopy.email}
-            </label>
-            <p id={hintId} className="field__hint">
-              {finalCopy.emailHint}
-            </p>
-            <input
-              id={inputId}
-              className="field__input"
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              maxLength={320}
-              aria-describedby={hintId}
-              value={email}
-              disabled={state !== 'idle'}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </div>
-          <Folio folio={folio} />
-          <div role="status" className="final__status">
-            {state === 'sending' ? finalCopy.sending : state === 'sent' ? finalCopy.sent : null}
-          </div>
-          <div role="alert" className="final__status alert">
-            {error}
-          </div>
-          <Dialog
-            open={confirming}
-            title={finalCopy.confirmTitle}
-            onClose={() => {
-              if (state !== 'sending') setConfirming(false);
-            }}
-            actions={
-              <>
-                <button type="button" className="btn btn--secondary" data-autofocus disabled={state === 'sending'} onClick={() => setConfirming(false)}>
-                  {finalCopy.back}
-                </button>
-                <button type="button" className="btn btn--primary" disabled={state === 'sending'} onClick={() => void send()}>
-                  {finalCopy.finish}
-                </button>
-              </>
-            }
-          >
-            <p>{finalCopy.confirmMessage(email.trim())}</p>
-            <p role="status" className="dialog__status">
-              {state === 'sending' ? finalCopy.sending : null}
-            </p>
-          </Dialog>
-        </>
+        <EmailForm email={email} state={state} error={error} folio={folio} confirming={confirming} onEmail={setEmail} onCloseConfirm={() => setConfirming(false)} onSend={() => void send()} />
       )}
     </Screen>
+  );
+}
+
+function SentScreen({ flag, email, folio, onAcknowledge }: { flag: Score['flag']; email: string; folio: string; onAcknowledge: () => void }) {
+  return (
+    <Screen
+      title={finalCopy.sentTitle}
+      step="finalizado"
+      className={`final final--${flag.toLowerCase()}`}
+      actions={
+        <button type="button" className="btn btn--primary" onClick={onAcknowledge}>
+          {finalCopy.understood}
+        </button>
+      }
+    >
+      <div className={`final__badge final__badge--${flag.toLowerCase()}`} aria-hidden="true" />
+      <p role="status">{finalCopy.sentTo(email)}</p>
+      <Folio folio={folio} />
+    </Screen>
+  );
+}
+
+/** The grantor's contact data on a RED result (when it has any). */
+function GrantorContact({ email, phone }: { email: string; phone: string }) {
+  if (!email && !phone) return null;
+  return (
+    <>
+      <p>{finalCopy.contact}</p>
+      <dl className="final__contact">
+        {email ? (
+          <div>
+            <dt>{finalCopy.email}</dt>
+            <dd>
+              <a href={`mailto:${email}`}>{email}</a>
+            </dd>
+          </div>
+        ) : null}
+        {phone ? (
+          <div>
+            <dt>{finalCopy.phone}</dt>
+            <dd>
+              <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{phone}</a>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+    </>
+  );
+}
+
+interface EmailFormProps {
+  email: string;
+  state: 'idle' | 'sending' | 'sent';
+  error: string | null;
+  folio: string;
+  confirming: boolean;
+  onEmail: (email: string) => void;
+  onCloseConfirm: () => void;
+  onSend: () => void;
+}
+
+/** The e-mail for the result, its sending status, and the confirmation dialog. */
+function EmailForm({ email, state, error, folio, confirming, onEmail, onCloseConfirm, onSend }: EmailFormProps) {
+  const inputId = useId();
+  const hintId = useId();
+  return (
+    <>
+      <div className="field final__email">
+        <label htmlFor={inputId} className="field__label">
+          {finalCopy.email}
+        </label>
+        <p id={hintId} className="field__hint">
+          {finalCopy.emailHint}
+        </p>
+        <input
+          id={inputId}
+          className="field__input"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          maxLength={320}
+          aria-describedby={hintId}
+          value={email}
+          disabled={state !== 'idle'}
+          onChange={(event) => onEmail(event.target.value)}
+        />
+      </div>
+      <Folio folio={folio} />
+      <div role="status" className="final__status">
+        {state === 'sending' ? finalCopy.sending : state === 'sent' ? finalCopy.sent : null}
+      </div>
+      <div role="alert" className="final__status alert">
+        {error}
+      </div>
+      <Dialog
+        open={confirming}
+        title={finalCopy.confirmTitle}
+        onClose={() => {
+          if (state !== 'sending') onCloseConfirm();
+        }}
+        actions={
+          <>
+            <button type="button" className="btn btn--secondary" data-autofocus disabled={state === 'sending'} onClick={onCloseConfirm}>
+              {finalCopy.back}
+            </button>
+            <button type="button" className="btn btn--primary" disabled={state === 'sending'} onClick={onSend}>
+              {finalCopy.finish}
+            </button>
+          </>
+        }
+      >
+        <p>{finalCopy.confirmMessage(email.trim())}</p>
+        <p role="status" className="dialog__status">
+          {state === 'sending' ? finalCopy.sending : null}
+        </p>
+      </Dialog>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { errorTexts } from '@kyc/contracts/texts';
 import { api, sendAudit } from '../../api/calls';
 import { ApiError, isAbortError } from '../../api/client';
@@ -114,51 +114,40 @@ export function Component() {
 
   if (phase === 'cameraError') return <CameraErrorNotice kind={cameraError} step="holograma" />;
 
-  if (phase === 'unsupported') {
-    return (
-      <Screen
-        title={copy.title}
-        step="holograma"
-        actions={
-          <button type="button" className="btn btn--primary" onClick={() => journey({ type: 'skipped' })}>
-            {captureCopy.common.continue}
-          </button>
-        }
-      >
-        <p className="notice__message" role="alert">
-          {copy.unsupported}
-        </p>
-      </Screen>
-    );
-  }
+  if (phase === 'unsupported') return <UnsupportedScreen onContinue={() => journey({ type: 'skipped' })} />;
+  if (phase === 'instructions') return <InstructionsScreen onCalibrate={() => setPhase('camera')} onCancel={cancel} />;
 
-  if (phase === 'instructions') {
-    return (
-      <Screen
-        key="instructions"
-        title={copy.title}
-        step="holograma"
-        actions={
-          <>
-            <button type="button" className="btn btn--primary" onClick={() => setPhase('camera')}>
-              {copy.calibrate}
-            </button>
-            <button type="button" className="btn btn--secondary" onClick={cancel}>
-              {captureCopy.common.cancel}
-            </button>
-          </>
-        }
-      >
-        <p>{copy.intro}</p>
-        <ol className="hologram-steps">
-          {copy.steps.map((text) => (
-            <li key={text}>{text}</li>
-          ))}
-        </ol>
-      </Screen>
-    );
-  }
+  return (
+    <CameraScreen
+      phase={phase}
+      ready={ready}
+      message={message}
+      mirrored={desktop}
+      stream={stream}
+      videoRef={videoRef}
+      onReady={() => setReady(true)}
+      onFailure={(error) => onCameraFailure(classifyCameraError(error), error)}
+      onCalibrate={calibrate}
+      onCancel={cancel}
+    />
+  );
+}
 
+interface CameraScreenProps {
+  phase: Phase;
+  ready: boolean;
+  message: string | null;
+  mirrored: boolean;
+  stream: MediaStream | null;
+  videoRef: RefObject<HTMLVideoElement | null>;
+  onReady: () => void;
+  onFailure: (error: unknown) => void;
+  onCalibrate: () => void;
+  onCancel: () => void;
+}
+
+/** The camera with the card guide, CAPTURAR Y CALIBRAR, and the recording and sending status. */
+function CameraScreen({ phase, ready, message, mirrored, stream, videoRef, onReady, onFailure, onCalibrate, onCancel }: CameraScreenProps) {
   const busy = phase === 'recording' || phase === 'sending';
   return (
     <Screen
@@ -168,24 +157,16 @@ export function Component() {
       className="capture"
       actions={
         <>
-          <button type="button" className="btn btn--primary" disabled={!ready || busy} onClick={calibrate}>
+          <button type="button" className="btn btn--primary" disabled={!ready || busy} onClick={onCalibrate}>
             {busy ? copy.calibrating : copy.captureCalibrate}
           </button>
-          <button type="button" className="btn btn--secondary" onClick={cancel}>
+          <button type="button" className="btn btn--secondary" onClick={onCancel}>
             {captureCopy.common.cancel}
           </button>
         </>
       }
     >
-      <CameraStage
-        stream={stream}
-        videoRef={videoRef}
-        label={copy.videoLabel}
-        guide="id1"
-        mirrored={desktop}
-        onReady={() => setReady(true)}
-        onFailure={(error) => onCameraFailure(classifyCameraError(error), error)}
-      />
+      <CameraStage stream={stream} videoRef={videoRef} label={copy.videoLabel} guide="id1" mirrored={mirrored} onReady={onReady} onFailure={onFailure} />
       <p className="capture-hint">{copy.cameraHint}</p>
       {message ? (
         <p className="notice__message" role="alert">
@@ -195,6 +176,53 @@ export function Component() {
       <p role="status" className="capture-note">
         {phase === 'recording' ? copy.recording : phase === 'sending' ? copy.sending : null}
       </p>
+    </Screen>
+  );
+}
+
+/** The browser cannot record: the calibration is skipped. */
+function UnsupportedScreen({ onContinue }: { onContinue: () => void }) {
+  return (
+    <Screen
+      title={copy.title}
+      step="holograma"
+      actions={
+        <button type="button" className="btn btn--primary" onClick={onContinue}>
+          {captureCopy.common.continue}
+        </button>
+      }
+    >
+      <p className="notice__message" role="alert">
+        {copy.unsupported}
+      </p>
+    </Screen>
+  );
+}
+
+/** The calibration's steps before the camera opens (phones). */
+function InstructionsScreen({ onCalibrate, onCancel }: { onCalibrate: () => void; onCancel: () => void }) {
+  return (
+    <Screen
+      key="instructions"
+      title={copy.title}
+      step="holograma"
+      actions={
+        <>
+          <button type="button" className="btn btn--primary" onClick={onCalibrate}>
+            {copy.calibrate}
+          </button>
+          <button type="button" className="btn btn--secondary" onClick={onCancel}>
+            {captureCopy.common.cancel}
+          </button>
+        </>
+      }
+    >
+      <p>{copy.intro}</p>
+      <ol className="hologram-steps">
+        {copy.steps.map((text) => (
+          <li key={text}>{text}</li>
+        ))}
+      </ol>
     </Screen>
   );
 }

@@ -57,18 +57,12 @@ function readingOf(state: unknown): ProofReadingWire | null {
   return typeof lectura === 'object' && lectura !== null && typeof (lectura as ProofReadingWire).leido === 'boolean' ? (lectura as ProofReadingWire) : null;
 }
 
-/** /identificacion_edit, step datos_direccion_ocr_page: "Verifica y completa tu dirección actual" (docs/flow.md §2). */
-export function Component() {
-  const location = useLocation();
-  const journey = useJourney('datos_direccion_ocr_page');
-  const formId = useId();
-  const [form, setForm] = useState<AddressForm>(() => initialAddress(readingOf(location.state), readOcr(sessionState(), 'ocrFront')));
-  const [touched, setTouched] = useState<Partial<Record<AddressField, boolean>>>({});
-  const [lookup, setLookup] = useState<{ state: 'idle' | 'searching' | 'found' | 'none' | 'failed'; count?: number }>({ state: 'idle' });
-  const [saving, setSaving] = useState(false);
-  const lookupAbort = useRef<AbortController | null>(null);
-  const inputs = useRef(new Map<AddressField, HTMLInputElement | HTMLSelectElement>());
+type Lookup = { state: 'idle' | 'searching' | 'found' | 'none' | 'failed'; count?: number };
 
+/** The postal-code lookup: fills the place and the settlements of a code, or leaves them for the person to type. */
+function usePostalLookup(setForm: (update: (current: AddressForm) => AddressForm) => void) {
+  const [lookup, setLookup] = useState<Lookup>({ state: 'idle' });
+  const lookupAbort = useRef<AbortController | null>(null);
   useEffect(() => () => lookupAbort.current?.abort(), []);
 
   async function lookUp(cp: string): Promise<void> {
@@ -92,6 +86,115 @@ export function Component() {
       setLookup({ state: 'failed' });
     }
   }
+  return { lookup, lookUp };
+}
+
+function lookupTextOf(lookup: Lookup): string | null {
+  switch (lookup.state) {
+    case 'searching':
+      return copy.searching;
+    case 'found':
+      return copy.found(lookup.count ?? 0);
+    case 'none':
+      return copy.notFound;
+    case 'failed':
+      return copy.lookupFailed;
+    case 'idle':
+      return null;
+  }
+}
+
+interface FieldProps {
+  formId: string;
+  name: AddressField;
+  value: string;
+  error: string | null;
+  disabled: boolean;
+  register: (element: HTMLInputElement | HTMLSelectElement | null) => void;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+}
+
+interface TextFieldOptions {
+  inputMode?: 'numeric' | 'text';
+  autoComplete?: string;
+  maxLength?: number | undefined;
+}
+
+/** A labelled text field with its error line. */
+function TextField({ formId, name, value, error, disabled, register, onChange, onBlur, inputMode, autoComplete, maxLength }: FieldProps & TextFieldOptions) {
+  const id = `${formId}-${name}`;
+  return (
+    <div className={error ? 'field field--invalid' : 'field'}>
+      <label className="field__label" htmlFor={id}>
+        {copy.labels[name]}
+      </label>
+      <input
+        id={id}
+        ref={register}
+        name={name}
+        className="field__input"
+        value={value}
+        inputMode={inputMode ?? 'text'}
+        autoComplete={autoComplete ?? 'off'}
+        maxLength={maxLength}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+        onBlur={onBlur}
+      />
+      <p className="field__error" id={`${id}-error`}>
+        {error}
+      </p>
+    </div>
+  );
+}
+
+/** The settlement chosen among those of the postal code. */
+function ColoniaSelect({ formId, name, value, error, disabled, register, onChange, onBlur, options }: FieldProps & { options: readonly string[] }) {
+  const id = `${formId}-${name}`;
+  return (
+    <div className={error ? 'field field--invalid' : 'field'}>
+      <label className="field__label" htmlFor={id}>
+        {copy.labels.colonia}
+      </label>
+      <select
+        id={id}
+        ref={register}
+        name={name}
+        className="field__input"
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+        onBlur={onBlur}
+      >
+        <option value="">{copy.choose}</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+      <p className="field__error" id={`${id}-error`}>
+        {error}
+      </p>
+    </div>
+  );
+}
+
+/** /identificacion_edit, step datos_direccion_ocr_page: "Verifica y completa tu dirección actual" (docs/flow.md §2). */
+export function Component() {
+  const location = useLocation();
+  const journey = useJourney('datos_direccion_ocr_page');
+  const formId = useId();
+  const [form, setForm] = useState<AddressForm>(() => initialAddress(readingOf(location.state), readOcr(sessionState(), 'ocrFront')));
+  const [touched, setTouched] = useState<Partial<Record<AddressField, boolean>>>({});
+  const [saving, setSaving] = useState(false);
+  const { lookup, lookUp } = usePostalLookup(setForm);
+  const inputs = useRef(new Map<AddressField, HTMLInputElement | HTMLSelectElement>());
 
   const set = (name: AddressField, value: string) => {
     setForm((current) => ({ ...current, values: { ...current.values, [name]: value } }));
@@ -116,96 +219,33 @@ export function Component() {
     journey({ type: 'saved' });
   }
 
-  const register = (name: AddressField) => (element: HTMLInputElement | HTMLSelectElement | null) => {
-    if (element) inputs.current.set(name, element);
-    else inputs.current.delete(name);
+  const change = (name: AddressField, value: string) => {
+    if (name !== 'codigoPostal') {
+      set(name, value);
+      return;
+    }
+    const previous = form.values.codigoPostal;
+    const next = postalCodeInput(value);
+    set(name, next);
+    if (shouldLookUp(previous, next, true)) void lookUp(next);
   };
+
+  const field = (name: AddressField): FieldProps & { key: string } => ({
+    key: name,
+    formId,
+    name,
+    value: form.values[name],
+    error: visibleError(name),
+    disabled: saving,
+    register: (element) => {
+      if (element) inputs.current.set(name, element);
+      else inputs.current.delete(name);
+    },
+    onChange: (value) => change(name, value),
+    onBlur: () => setTouched((current) => ({ ...current, [name]: true })),
+  });
 
   const intro = form.source === 'comprobante' ? copy.introProof : form.source === 'identificacion' ? copy.introId : copy.introEmpty;
-  const lookupText =
-    lookup.state === 'searching'
-      ? copy.searching
-      : lookup.state === 'found'
-        ? copy.found(lookup.count ?? 0)
-        : lookup.state === 'none'
-          ? copy.notFound
-          : lookup.state === 'failed'
-            ? copy.lookupFailed
-            : null;
-
-  const input = (name: AddressField, options: { inputMode?: 'numeric' | 'text'; autoComplete?: string; maxLength?: number } = {}) => {
-    const error = visibleError(name);
-    const id = `${formId}-${name}`;
-    return (
-      <div key={name} className={error ? 'field field--invalid' : 'field'}>
-        <label className="field__label" htmlFor={id}>
-          {copy.labels[name]}
-        </label>
-        <input
-          id={id}
-          ref={register(name)}
-          name={name}
-          className="field__input"
-          value={form.values[name]}
-          inputMode={options.inputMode ?? 'text'}
-          autoComplete={options.autoComplete ?? 'off'}
-          maxLength={options.maxLength}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          disabled={saving}
-          onChange={(event) => {
-            if (name !== 'codigoPostal') {
-              set(name, event.target.value);
-              return;
-            }
-            const previous = form.values.codigoPostal;
-            const next = postalCodeInput(event.target.value);
-            set(name, next);
-            if (shouldLookUp(previous, next, true)) void lookUp(next);
-          }}
-          onBlur={() => setTouched((current) => ({ ...current, [name]: true }))}
-        />
-        <p className="field__error" id={`${id}-error`}>
-          {error}
-        </p>
-      </div>
-    );
-  };
-
-  const coloniaField = () => {
-    if (form.colonia.kind === 'text') return input('colonia', { autoComplete: 'address-level3' });
-    const error = visibleError('colonia');
-    const id = `${formId}-colonia`;
-    return (
-      <div key="colonia" className={error ? 'field field--invalid' : 'field'}>
-        <label className="field__label" htmlFor={id}>
-          {copy.labels.colonia}
-        </label>
-        <select
-          id={id}
-          ref={register('colonia')}
-          name="colonia"
-          className="field__input"
-          value={form.values.colonia}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          disabled={saving}
-          onChange={(event) => set('colonia', event.target.value)}
-          onBlur={() => setTouched((current) => ({ ...current, colonia: true }))}
-        >
-          <option value="">{copy.choose}</option>
-          {form.colonia.options.map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
-        <p className="field__error" id={`${id}-error`}>
-          {error}
-        </p>
-      </div>
-    );
-  };
 
   return (
     <Screen
@@ -225,18 +265,18 @@ export function Component() {
     >
       <p>{intro}</p>
       <form id={formId} className="results__form" noValidate onSubmit={submit} data-source={form.source}>
-        {input('codigoPostal', { inputMode: 'numeric', autoComplete: 'postal-code', maxLength: fieldMaxLength.codigoPostal })}
+        <TextField {...field('codigoPostal')} inputMode="numeric" autoComplete="postal-code" maxLength={fieldMaxLength.codigoPostal} />
         <p role="status" className="address__lookup" data-lookup={lookup.state}>
-          {lookupText}
+          {lookupTextOf(lookup)}
         </p>
-        {input('pais', { autoComplete: 'country-name' })}
-        {input('estado', { autoComplete: 'address-level1' })}
-        {input('delegacion', { autoComplete: 'address-level2' })}
-        {coloniaField()}
-        {form.colonia.kind === 'select' && form.values.colonia === otherSettlement ? input('otraColonia') : null}
-        {input('calle', { autoComplete: 'address-line1' })}
-        {input('numeroExterior')}
-        {input('numeroInterior')}
+        <TextField {...field('pais')} autoComplete="country-name" />
+        <TextField {...field('estado')} autoComplete="address-level1" />
+        <TextField {...field('delegacion')} autoComplete="address-level2" />
+        {form.colonia.kind === 'text' ? <TextField {...field('colonia')} autoComplete="address-level3" /> : <ColoniaSelect {...field('colonia')} options={form.colonia.options} />}
+        {form.colonia.kind === 'select' && form.values.colonia === otherSettlement ? <TextField {...field('otraColonia')} /> : null}
+        <TextField {...field('calle')} autoComplete="address-line1" />
+        <TextField {...field('numeroExterior')} />
+        <TextField {...field('numeroInterior')} />
       </form>
     </Screen>
   );

@@ -81,23 +81,7 @@ function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
     journey({ type: 'recapture', passport: spec.kind === 'passport' });
   };
 
-  if (!front) {
-    return (
-      <Screen
-        title={copy.title}
-        step="resultados_identificacion"
-        actions={
-          <button type="button" className="btn btn--primary" disabled={leaving} onClick={recapture}>
-            {copy.recapture}
-          </button>
-        }
-      >
-        <p className="notice__message" role="alert">
-          {copy.noRead}
-        </p>
-      </Screen>
-    );
-  }
+  if (!front) return <NoReadScreen leaving={leaving} onRecapture={recapture} />;
 
   const visibleError = (name: FieldName): string | null => {
     const show = !editable(name) || submitted || touched[name] === true || values[name] !== '';
@@ -177,32 +161,67 @@ function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
       <p role="alert" className="results__summary">
         {submitted && errorCount > 0 ? copy.fixErrors : null}
       </p>
-      <Dialog
+      <ValidityDialog
         open={invalidValidity}
-        title={copy.invalidTitle}
+        leaving={leaving}
         onClose={() => setInvalidValidity(false)}
-        actions={
-          <>
-            <button type="button" className="btn btn--primary" data-autofocus disabled={leaving} onClick={recapture}>
-              {copy.recapture}
-            </button>
-            <button
-              type="button"
-              className="btn btn--secondary"
-              disabled={leaving}
-              onClick={() => {
-                setLeaving(true);
-                journey({ type: 'terminate' });
-              }}
-            >
-              {copy.terminate}
-            </button>
-          </>
-        }
-      >
-        <p>{copy.invalidText}</p>
-      </Dialog>
+        onRecapture={recapture}
+        onTerminate={() => {
+          setLeaving(true);
+          journey({ type: 'terminate' });
+        }}
+      />
     </Screen>
+  );
+}
+
+/** Nothing was read from the ID: only a new capture helps. */
+function NoReadScreen({ leaving, onRecapture }: { leaving: boolean; onRecapture: () => void }) {
+  return (
+    <Screen
+      title={copy.title}
+      step="resultados_identificacion"
+      actions={
+        <button type="button" className="btn btn--primary" disabled={leaving} onClick={onRecapture}>
+          {copy.recapture}
+        </button>
+      }
+    >
+      <p className="notice__message" role="alert">
+        {copy.noRead}
+      </p>
+    </Screen>
+  );
+}
+
+interface ValidityDialogProps {
+  open: boolean;
+  leaving: boolean;
+  onClose: () => void;
+  onRecapture: () => void;
+  onTerminate: () => void;
+}
+
+/** The ID is not valid (expired): capture another one, or end the process. */
+function ValidityDialog({ open, leaving, onClose, onRecapture, onTerminate }: ValidityDialogProps) {
+  return (
+    <Dialog
+      open={open}
+      title={copy.invalidTitle}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="btn btn--primary" data-autofocus disabled={leaving} onClick={onRecapture}>
+            {copy.recapture}
+          </button>
+          <button type="button" className="btn btn--secondary" disabled={leaving} onClick={onTerminate}>
+            {copy.terminate}
+          </button>
+        </>
+      }
+    >
+      <p>{copy.invalidText}</p>
+    </Dialog>
   );
 }
 
