@@ -56,6 +56,18 @@ export default defineConfig({
       {
         ...sourceConditions,
         test: {
+          // Two API processes and a worker of the built server on PostgreSQL, s3rver and Redis (needs DATABASE_URL).
+          name: 'scale',
+          environment: 'node',
+          include: ['apps/server/test/scale/**/*.scale.test.ts'],
+          // Ceilings for a loaded shared machine; the file needs about 50 CPU-seconds in all (measured).
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        ...sourceConditions,
+        test: {
           name: 'e2e',
           environment: 'node',
           include: ['e2e/journeys/**/*.e2e.ts'],

@@ -6,6 +6,7 @@ import { parseRealtimeEnv, type RealtimeConfig } from './features/realtime/confi
 import { parseConsoleEnv, type ConsoleConfig } from './features/console/config.js';
 import { parseSpeechEnv, type SpeechConfig } from './engines/speech/config.js';
 import { parseRateLimitEnv, type RateLimitConfig } from './http/rate-limit-config.js';
+import { defaultEngineQueue } from './engines/lazy-provider.js';
 import { testScheduleFromEnv, type ChallengeSchedule } from './features/face-video/schedule.js';
 
 export class ConfigError extends Error {
@@ -97,6 +98,8 @@ export interface Config {
   console: ConsoleConfig;
   /** TEST ONLY (VIDEO_TOKEN_TEST_SCHEDULE_MS, refused unless NODE_ENV=test): one digit schedule for every code. */
   videoTokenTestSchedule?: ChallengeSchedule | undefined;
+  /** ENGINE_QUEUE_LENGTH, ENGINE_QUEUE_WAIT_MS: OCR reads and face decisions waiting for a slot, and how long each may wait. */
+  engineQueue: { length: number; waitMs: number };
 }
 
 const MiB = 1024 * 1024;
@@ -235,6 +238,8 @@ const envSchema = z.object({
   EVENTS_PER_TRANSACTION: optional(integer(10, 1_000_000)),
   RESULT_EMAIL_RESENDS: optional(integer(0, 20)),
   OUTBOX_RETENTION_HOURS: optional(integer(1, 24 * 365)),
+  ENGINE_QUEUE_LENGTH: optional(integer(0, 1000)),
+  ENGINE_QUEUE_WAIT_MS: optional(integer(100, 600_000)),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -328,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     videoTokenTestSchedule: testSchedule.schedule,
     rateLimits: rateLimits.config,
     eventsPerTransaction: e.EVENTS_PER_TRANSACTION ?? 1000,
+    engineQueue: { length: e.ENGINE_QUEUE_LENGTH ?? defaultEngineQueue.length, waitMs: e.ENGINE_QUEUE_WAIT_MS ?? defaultEngineQueue.waitMs },
     resultEmailResends: e.RESULT_EMAIL_RESENDS ?? 2,
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS ?? 72,
   };

@@ -27,6 +27,7 @@ function counting(reads: { count: number }) {
   return (provider: OcrEngineProvider): OcrEngineProvider => ({
     get: () => provider.get(),
     status: () => provider.status(),
+    queued: () => provider.queued(),
     close: () => provider.close(),
     withSlot: (run) =>
       provider.withSlot((engine) => {
@@ -41,6 +42,7 @@ function failing(reads: { count: number }) {
   return (provider: OcrEngineProvider): OcrEngineProvider => ({
     get: () => provider.get(),
     status: () => provider.status(),
+    queued: () => provider.queued(),
     close: () => provider.close(),
     withSlot: async () => {
       reads.count += 1;

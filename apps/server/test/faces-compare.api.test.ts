@@ -139,7 +139,8 @@ describe.each(engines)('POST /v1/faces/compare, storage ($name)', (engine) => {
 describe('POST /v1/faces/compare', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(engines[0]!, { UPLOAD_LIMIT: String(UPLOAD_LIMIT) });
+    // One comparison may wait for a slot: the queue test below fills both slots and the queue.
+    t = await startTestApp(engines[0]!, { UPLOAD_LIMIT: String(UPLOAD_LIMIT), ENGINE_QUEUE_LENGTH: '1' });
   }, 60_000);
   afterAll(async () => t?.close());
 
@@ -222,11 +223,13 @@ describe('POST /v1/faces/compare', () => {
     expect(json.statusCode).toBe(415);
   }, 120_000);
 
-  it('more comparisons than the face engine takes at once: 503 for the extra ones', async () => {
-    const results = await Promise.all(Array.from({ length: 3 }, () => compareWith(t, [file('reference', idFront), file('probe', selfie)])));
+  it('more comparisons than the face engine takes at once: one waits its turn, past the queue 503 Busy with Retry-After', async () => {
+    const results = await Promise.all(Array.from({ length: 4 }, () => compareWith(t, [file('reference', idFront), file('probe', selfie)])));
     const statuses = results.map((r) => r.statusCode).sort();
-    expect(statuses).toEqual([200, 200, 503]);
-    expect(results.find((r) => r.statusCode === 503)!.json().message).toMatch(/^Busy/);
+    expect(statuses).toEqual([200, 200, 200, 503]);
+    const busy = results.find((r) => r.statusCode === 503)!;
+    expect(busy.json().message).toMatch(/^Busy/);
+    expect(busy.headers['retry-after']).toBe('5');
   }, 120_000);
 
   it('/openapi.json documents the two binary fields with their size limit and the bearer scheme', async () => {

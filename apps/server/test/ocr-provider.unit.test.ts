@@ -34,9 +34,9 @@ describe('lazy OCR engine provider', () => {
     expect(isClosed()).toBe(true);
   });
 
-  it('refuses a read beyond the in-flight cap and accepts again once one ends', async () => {
+  it('refuses a read beyond the in-flight cap when nothing may wait, and accepts again once one ends', async () => {
     const { engine, releases } = controllableEngine();
-    const provider = lazyOcrEngine(async () => engine, 2);
+    const provider = lazyOcrEngine(async () => engine, 2, { length: 0, waitMs: 1000 });
     const image = Buffer.alloc(0);
     const first = provider.withSlot((e) => e.read({ image, side: 'front' }));
     const second = provider.withSlot((e) => e.read({ image, side: 'front' }));
@@ -49,5 +49,34 @@ describe('lazy OCR engine provider', () => {
     releases.forEach((release) => release());
     expect(await second).toBeDefined();
     expect(await third).toBeDefined();
+  });
+
+  it('queues reads past the cap in order, refuses past the queue bound, and gives up on a wait past its deadline', async () => {
+    const { engine, releases } = controllableEngine();
+    const provider = lazyOcrEngine(async () => engine, 1, { length: 2, waitMs: 200 });
+    const image = Buffer.alloc(0);
+    const order: string[] = [];
+    const read = (name: string) =>
+      provider.withSlot(async (e) => {
+        order.push(name);
+        return e.read({ image, side: 'front' });
+      });
+    const first = read('first');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const second = read('second');
+    const third = read('third');
+    expect(provider.queued()).toBe(2);
+    expect(await read('fourth')).toBeUndefined();
+    releases.shift()?.();
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(order).toEqual(['first', 'second']);
+    expect(provider.queued()).toBe(1);
+    // Nobody releases the second read: the third's wait runs out.
+    expect(await third).toBeUndefined();
+    expect(provider.queued()).toBe(0);
+    releases.forEach((release) => release());
+    expect(await second).toBeDefined();
+    expect(order).toEqual(['first', 'second']);
   });
 });

@@ -3,29 +3,51 @@ export interface Closable {
   close(): Promise<void>;
 }
 
-/**
- * An engine started on first use and shared by every request of the process. At most `maxInFlight` runs go at
- * once; beyond that `withSlot` resolves to undefined and the caller answers 503.
- */
 /** idle: never asked for; failed: its last start threw (the next use tries again). */
 export type EngineStatus = 'idle' | 'starting' | 'ready' | 'failed';
 
+/**
+ * An engine started on first use and shared by every request of the process. At most `maxInFlight` runs go at
+ * once; a run past them waits its turn in a bounded first-in first-out queue (`queue.length` waiting at most, each
+ * for `queue.waitMs` at most). A run the queue cannot take, or whose wait ran out, resolves to undefined and the
+ * caller answers 503 Busy (with Retry-After, http/errors.ts).
+ */
 export interface LazyEngineProvider<E extends Closable> {
   get(): Promise<E>;
   status(): EngineStatus;
   withSlot<T>(run: (engine: E) => Promise<T>): Promise<T | undefined>;
+  /** Runs waiting for a slot now. */
+  queued(): number;
   close(): Promise<void>;
 }
+
+/** ENGINE_QUEUE_LENGTH and ENGINE_QUEUE_WAIT_MS: how many runs may wait for a slot, and how long each. */
+export interface EngineQueueOptions {
+  length: number;
+  waitMs: number;
+}
+
+/** 16 waiting runs are ~16-30 s of work on two cores: past that a client is better told to come back. */
+export const defaultEngineQueue: EngineQueueOptions = { length: 16, waitMs: 30_000 };
 
 export interface LazyEngineOptions {
   /** When true, `close` ignores an engine whose start failed instead of rethrowing that failure. */
   ignoreFailedStartOnClose?: boolean;
+  /** Waiting runs; `{ length: 0 }` refuses at once when every slot is busy. */
+  queue?: EngineQueueOptions;
+}
+
+interface Waiter {
+  grant(): void;
+  timer: NodeJS.Timeout | undefined;
 }
 
 export function lazyEngine<E extends Closable>(create: () => Promise<E>, maxInFlight: number, options: LazyEngineOptions = {}): LazyEngineProvider<E> {
+  const queue = options.queue ?? defaultEngineQueue;
   let engine: Promise<E> | undefined;
   let inFlight = 0;
   let status: EngineStatus = 'idle';
+  const waiting: Waiter[] = [];
   const get = () => {
     if (!engine) {
       status = 'starting';
@@ -43,16 +65,44 @@ export function lazyEngine<E extends Closable>(create: () => Promise<E>, maxInFl
     }
     return engine;
   };
+  /** Resolves true once a slot is this run's (the slot is counted), false when the queue is full or the wait ran out. */
+  const acquire = (): Promise<boolean> | boolean => {
+    if (inFlight < maxInFlight && waiting.length === 0) {
+      inFlight += 1;
+      return true;
+    }
+    if (waiting.length >= queue.length) return false;
+    return new Promise<boolean>((resolve) => {
+      const waiter: Waiter = {
+        grant: () => {
+          if (waiter.timer) clearTimeout(waiter.timer);
+          resolve(true);
+        },
+        timer: setTimeout(() => {
+          const at = waiting.indexOf(waiter);
+          if (at >= 0) waiting.splice(at, 1);
+          resolve(false);
+        }, queue.waitMs),
+      };
+      waiting.push(waiter);
+    });
+  };
+  // A finished run hands its slot straight to the first waiter, so a newcomer cannot overtake the queue.
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next.grant();
+    else inFlight -= 1;
+  };
   return {
     get,
     status: () => status,
+    queued: () => waiting.length,
     async withSlot(run) {
-      if (inFlight >= maxInFlight) return undefined;
-      inFlight += 1;
+      if (!(await acquire())) return undefined;
       try {
         return await run(await get());
       } finally {
-        inFlight -= 1;
+        release();
       }
     },
     async close() {

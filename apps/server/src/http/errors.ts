@@ -77,8 +77,19 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   send(reply, { status, message: error.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : 'Bad request' });
 }
 
+/**
+ * Seconds a client is asked to wait after a 503 (an engine's queue full or its wait ran out, evidence storage down):
+ * about one face decision, so the slot a retry finds is likely free.
+ */
+export const serviceUnavailableRetryAfterSeconds = 5;
+
 /** One error format for every route: { status, message, message_client? }, never a stack trace. */
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  // Every 503 says when to come back, whichever route or layer answered it.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(serviceUnavailableRetryAfterSeconds));
+    return payload;
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       request.log.info({ status: error.statusCode, reason: error.message }, 'request refused');

@@ -33,8 +33,24 @@ export function createMetrics(db: Db): Metrics {
   });
 
   const busy = new Gauge({ name: 'kyc_engine_busy_slots', help: 'Engine runs in progress.', labelNames: ['engine'], registers: [registry] });
-  const slots = new Gauge({ name: 'kyc_engine_slots', help: 'Engine runs allowed at once; past them a request is answered 503 Busy.', labelNames: ['engine'], registers: [registry] });
-  const refused = new Counter({ name: 'kyc_engine_refused_total', help: 'Engine runs refused because every slot was busy (503 Busy).', labelNames: ['engine'], registers: [registry] });
+  const slots = new Gauge({ name: 'kyc_engine_slots', help: 'Engine runs allowed at once; past them a run waits in the bounded queue.', labelNames: ['engine'], registers: [registry] });
+  const refused = new Counter({
+    name: 'kyc_engine_refused_total',
+    help: 'Engine runs refused with 503 Busy: the wait queue was full or the wait ran out.',
+    labelNames: ['engine'],
+    registers: [registry],
+  });
+  // Read from the providers at each scrape.
+  const queuedBy = new Map<string, () => number>();
+  const queued = new Gauge({
+    name: 'kyc_engine_queued',
+    help: 'Engine runs waiting for a slot now.',
+    labelNames: ['engine'],
+    registers: [registry],
+    collect() {
+      for (const [engine, read] of queuedBy) this.set({ engine }, read());
+    },
+  });
   const decisionSeconds = new Histogram({
     name: 'kyc_engine_decision_duration_seconds',
     help: 'Time of one engine run (OCR read, face decision), by outcome.',
@@ -99,9 +115,12 @@ export function createMetrics(db: Db): Metrics {
     instrumentEngine(engine, provider, maxInFlight) {
       slots.set({ engine }, maxInFlight);
       busy.set({ engine }, 0);
+      queuedBy.set(engine, () => provider.queued());
+      queued.set({ engine }, 0);
       return {
         get: () => provider.get(),
         status: () => provider.status(),
+        queued: () => provider.queued(),
         close: () => provider.close(),
         async withSlot(run) {
           let ran = false;

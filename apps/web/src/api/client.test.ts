@@ -210,4 +210,46 @@ describe('multipart uploads', () => {
     expect(calls[0]?.init.headers).toMatchObject({ Otorgante: 'oto-1', apikey: 'key-1' });
     await expect(client.postMultipart('grantorParams', new FormData(), { step: 'x' })).rejects.toThrow('not a POST');
   });
+
+  it('sends a call the server answered 503 again after its Retry-After or the backoff, tells who listens, and gives up after the last retry', async () => {
+    let answered = 0;
+    const busy = () =>
+      new Response(JSON.stringify({ status: 503, message: 'Busy: too many face videos are being checked; try again', message_client: 'x' }), { status: 503, headers: { 'retry-after': '5' } });
+    const { calls, fetch } = fakeFetch(() => (++answered <= 2 ? busy() : json(200, { status: 200, payload: { ok: true } })));
+    const waits: number[] = [];
+    const told: unknown[] = [];
+    const client = createApiClient({ fetch, session: () => session, now, sleep: async (ms) => void waits.push(ms), onBusy: (wait) => told.push(wait) });
+    const form = new FormData();
+    form.set('side', 'front');
+    const seen: unknown[] = [];
+    await expect(client.postMultipart('ocr', form, { step: 'identificacion', onBusy: (wait) => seen.push(wait) })).resolves.toEqual({ status: 200, payload: { ok: true } });
+    expect(calls.map((c) => c.url)).toEqual(['/v2/ocr', '/v2/ocr', '/v2/ocr']);
+    expect(calls[2]!.init.body).toBe(form);
+    // Retry-After (5 s) is longer than the first backoffs (2 s, 4 s).
+    expect(waits).toEqual([5_000, 5_000]);
+    expect(seen).toEqual([
+      { retry: 1, retriesLeft: 3, waitMs: 5_000 },
+      { retry: 2, retriesLeft: 2, waitMs: 5_000 },
+    ]);
+    expect(told).toEqual([
+      { retry: 1, retriesLeft: 3, waitMs: 5_000, route: 'ocr' },
+      { retry: 2, retriesLeft: 2, waitMs: 5_000, route: 'ocr' },
+    ]);
+
+    const always = fakeFetch((url) => (url === '/v1/params' ? new Response(JSON.stringify({ status: 503, message: 'Busy' }), { status: 503 }) : json(200, { status: 200 })));
+    const backoffs: number[] = [];
+    const gives = createApiClient({ fetch: always.fetch, session: () => session, now, sleep: async (ms) => void backoffs.push(ms), busyRetry: { retries: 3, baseMs: 1_000, maxMs: 3_000 } });
+    await expect(gives.request('grantorParams', { step: 'inicio' })).rejects.toMatchObject({ status: 503, message: 'Busy' });
+    // Doubling from 1 s, capped at 3 s; the fourth answer is the error (and the audit call after it).
+    expect(backoffs).toEqual([1_000, 2_000, 3_000]);
+    expect(always.calls.filter((c) => c.url === '/v1/params')).toHaveLength(4);
+  });
+
+  it('stops waiting for a busy server when the call is aborted', async () => {
+    const { calls, fetch } = fakeFetch(() => new Response('{}', { status: 503, headers: { 'retry-after': '1' } }));
+    const controller = new AbortController();
+    const client = createApiClient({ fetch, session: () => session, now, onBusy: () => controller.abort() });
+    await expect(client.request('grantorParams', { step: 'inicio', signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(calls).toHaveLength(1);
+  });
 });

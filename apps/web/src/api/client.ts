@@ -40,7 +40,32 @@ export interface RequestOptions {
   /** Extra request headers (e.g. the INE call's Otorgante). */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** The server is busy and the call will be sent again (a screen may tell the person); the client's own onBusy too. */
+  onBusy?: (wait: BusyWait) => void;
 }
+
+/** A 503 the client answers by waiting and sending the call again (the server stored nothing of it). */
+export interface BusyWait {
+  /** 1 for the first retry. */
+  retry: number;
+  /** Retries left after this one. */
+  retriesLeft: number;
+  /** How long the client waits before sending again. */
+  waitMs: number;
+}
+
+/**
+ * How a 503 is retried: the server's Retry-After or the backoff, whichever is longer, the backoff doubling from
+ * `baseMs` up to `maxMs`, `retries` times at most (defaults: 4 retries, 2 s doubling to 20 s, about 40 s in all with
+ * the server's 5 s Retry-After). 0 retries turns it off.
+ */
+export interface BusyRetryPolicy {
+  retries: number;
+  baseMs: number;
+  maxMs: number;
+}
+
+export const defaultBusyRetry: BusyRetryPolicy = { retries: 4, baseMs: 2_000, maxMs: 20_000 };
 
 /** Bytes of a multipart body sent so far; total is null when the browser cannot tell. */
 export interface UploadProgress {
@@ -73,6 +98,12 @@ export interface ApiClientDeps {
   upload?: UploadTransport;
   /** Keeps the transaction's token the server issues when a call creates the transaction. */
   keepTransactionToken?: (token: string) => void;
+  /** Retries of a 503 (server busy or its storage down; nothing was stored): defaultBusyRetry when unset. */
+  busyRetry?: BusyRetryPolicy;
+  /** Every call's busy waits (a screen may tell the person the server is busy and the call goes on). */
+  onBusy?: (wait: BusyWait & { route: RouteName }) => void;
+  /** Waits between retries (tests pass a fake clock). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export type AuditType = 'Error' | 'Exception' | (string & {});
@@ -166,8 +197,34 @@ async function readAnswer(name: RouteName, response: Response): Promise<unknown>
   return json;
 }
 
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The server's Retry-After in ms: seconds, or an HTTP date; 0 when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number): number {
+  if (!header) return 0;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isFinite(at) ? Math.max(0, at - now) : 0;
+}
+
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   const now = deps.now ?? (() => new Date());
+  const busyRetry = deps.busyRetry ?? defaultBusyRetry;
+  const sleep = deps.sleep ?? abortableSleep;
 
   async function transport(url: string, init: RequestInit, upload: MultipartOptions | undefined): Promise<Response> {
     const wantsProgress = upload !== undefined && (upload.onUploadProgress !== undefined || upload.onUploaded !== undefined);
@@ -196,11 +253,23 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       init.body = JSON.stringify(options.body);
     }
     let response: Response;
-    try {
-      response = await transport(urlOf(name, options), init, multipart?.upload);
-    } catch (error) {
-      if (isAbortError(error)) throw error;
-      throw new ApiError(name, null, describe(error));
+    const url = urlOf(name, options);
+    for (let retry = 1; ; retry += 1) {
+      try {
+        response = await transport(url, init, multipart?.upload);
+      } catch (error) {
+        if (isAbortError(error)) throw error;
+        throw new ApiError(name, null, describe(error));
+      }
+      // A 503 (an engine's queue full, storage down, a node shutting down) stored nothing: wait and send it again.
+      if (response.status !== 503 || retry > busyRetry.retries) break;
+      await response.body?.cancel().catch(() => undefined);
+      const backoff = Math.min(busyRetry.maxMs, busyRetry.baseMs * 2 ** (retry - 1));
+      const waitMs = Math.min(busyRetry.maxMs, Math.max(backoff, retryAfterMs(response.headers.get('retry-after'), now().getTime())));
+      const wait = { retry, retriesLeft: busyRetry.retries - retry, waitMs };
+      options.onBusy?.(wait);
+      deps.onBusy?.({ ...wait, route: name });
+      await sleep(waitMs, options.signal);
     }
     const issuedToken = response.headers.get(transactionTokenHeader);
     if (issuedToken && response.ok) deps.keepTransactionToken?.(issuedToken);

@@ -84,7 +84,11 @@ export async function createSpeechRecognizer(config: SpeechConfig, log: SpeechLo
     return { recognizer: unavailableRecognizer('sherpa-onnx whisper', `the speech model was refused: ${checked.reason}`), close: async () => undefined };
   }
   log.info({ modelDir: config.modelDir, files: checked.checked }, 'speech model checksums verified');
-  const provider = lazyEngine(() => startWhisperEngine({ threads: config.threads, ...engineOptions, files: checked.files }), maxInFlightChecks, { ignoreFailedStartOnClose: true });
+  const provider = lazyEngine(() => startWhisperEngine({ threads: config.threads, ...engineOptions, files: checked.files }), maxInFlightChecks, {
+    ignoreFailedStartOnClose: true,
+    // It runs inside a face decision that already waited its turn: a busy recogniser is reported, not waited for.
+    queue: { length: 0, waitMs: 0 },
+  });
   const recognizer = new SherpaWhisperRecognizer(provider, checked.label);
   provider.get().then(
     (engine) => log.info({ runtime: engine.runtime, model: checked.label }, 'speech model loaded: the spoken code is recognised'),
