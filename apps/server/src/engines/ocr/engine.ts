@@ -14,7 +14,7 @@ import type { DocumentReader, FieldSpec, ParsedSide, ParseInput } from './fields
 import { fieldImage } from './field-image.js';
 import { encodeGreyPng, straighten, type StraightenedCard } from './geometry.js';
 import type { MrzResult } from './mrz.js';
-import { readMrzAnyOrientation } from './mrz-orient.js';
+import { readMrzAnyOrientation, turnCard } from './mrz-orient.js';
 import { checkMrz } from './mrz-parse.js';
 import { regionToPixels, type Box } from './page.js';
 import { OcrPool, type RawLine, type RawRead } from './pool.js';
@@ -115,8 +115,8 @@ class TesseractOcrEngine implements OcrEngine {
     let { classification, mrz } = identified;
     // The card as its MRZ reads upright (any quarter turn of the photo).
     card = identified.card;
-    const warnings: string[] = [];
-    if (classification.documentType === 'UNKNOWN' && !mrz) {
+    const warnings: string[] = identified.upsideDown ? ['card_upside_down'] : [];
+    if (classification.documentType === 'UNKNOWN' && !mrz && !identified.upsideDown) {
       // Perhaps upside down (or a portrait photo turned the wrong way): one more look, half a turn round.
       const turned = await this.straighten(input.image, 2);
       // Its MRZ was looked for in every quarter turn already: only the printed words are read again.
@@ -131,7 +131,10 @@ class TesseractOcrEngine implements OcrEngine {
 
     if (classification.side !== input.side) warnings.push('side_mismatch');
     const reader = READERS[`${classification.documentType}:${classification.side}`];
-    const mrzReading: MrzReading | undefined = mrz ? { format: mrz.format, lines: mrz.lines, valid: mrz.valid, checkDigits: mrz.checkDigits, fields: mrz.fields } : undefined;
+    const mrzReading: MrzReading | undefined = mrz
+      ? { format: mrz.format, lines: mrz.lines, valid: mrz.valid, checkDigits: mrz.checkDigits, fields: mrz.fields, ...(mrz.corrections ? { corrections: mrz.corrections } : {}) }
+      : undefined;
+    if (mrz?.corrections) warnings.push('mrz_corrected_by_check_digits');
     const base = { ...classification, geometry: card.geometry, ...(mrzReading ? { mrz: mrzReading } : {}) };
     if (!reader) {
       lap('total', started);
@@ -214,7 +217,19 @@ class TesseractOcrEngine implements OcrEngine {
    * document; otherwise the header words (and the whole card's when the header says nothing) on the card turned
    * as its MRZ reads.
    */
-  private async identify(card: StraightenedCard, input: OcrInput, lookForMrz = true): Promise<{ classification: Classification; mrz: MrzResult | null; card: StraightenedCard }> {
+  private async identify(card: StraightenedCard, input: OcrInput, lookForMrz = true): Promise<{ classification: Classification; mrz: MrzResult | null; card: StraightenedCard; upsideDown?: boolean }> {
+    let header: string | undefined;
+    if (lookForMrz && input.side === 'front' && input.passportHint !== true) {
+      // A front that names itself an INE/IFE in its header carries no MRZ: the header (one small read) settles the
+      // type and, read on the card turned half round when the first look finds nothing, the orientation; the MRZ
+      // search in every quarter turn (several reads of long bands) is left for the documents that may carry one.
+      header = await this.readHeader(card);
+      const upright = classify({ text: header, mrzLines: null, declaredSide: input.side });
+      if (upright.documentType === 'INE') return { classification: upright, mrz: null, card };
+      const turned = turnCard(card, 2);
+      const turnedClass = classify({ text: await this.readHeader(turned), mrzLines: null, declaredSide: input.side });
+      if (turnedClass.documentType === 'INE') return { classification: turnedClass, mrz: null, card: turned, upsideDown: true };
+    }
     let oriented: { card: StraightenedCard; mrz: MrzResult | null } = lookForMrz
       ? await readMrzAnyOrientation(this.pool, card, input.side === 'back' || input.passportHint === true)
       : { card, mrz: null };
@@ -227,7 +242,7 @@ class TesseractOcrEngine implements OcrEngine {
     const { mrz } = oriented;
     const given = { mrzLines: mrz?.lines ?? null, declaredSide: input.side, passportHint: input.passportHint };
     if (mrzDocument(given.mrzLines)) return { classification: classify({ text: '', ...given }), mrz, card: oriented.card };
-    const headerText = input.side === 'front' || !mrz ? await this.readHeader(oriented.card) : '';
+    const headerText = header !== undefined && oriented.card === card ? header : input.side === 'front' || !mrz ? await this.readHeader(oriented.card) : '';
     let classification = classify({ text: headerText, ...given });
     // An MRZ of another document (a foreign ID card) settles it: its words would not make it one of ours.
     if (classification.documentType === 'UNKNOWN' && !mrz) {
