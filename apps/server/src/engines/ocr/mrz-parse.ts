@@ -351,10 +351,11 @@ function coveredFields(format: MrzFormat): Array<[number, number, number]> {
  * alphanumeric fields the check digits cover after which every check digit verifies and every field is well
  * formed. Positions a document's own layout makes numeric (an INE's IDMEX line, a Mexican passport number) are
  * left to the layout repair. The check digits decide: a correction is taken only when it makes the whole zone
- * valid. When several corrections of the same size would (the 7-3-1 weights make Z→2 at one place and B→8 at
- * another shift a sum alike), another reading of the zone decides: the one correction whose corrected field is
- * found verbatim in a `witnesses` text (other OCR readings of the zone, whitespace removed) is taken; otherwise
- * none (that would be a guess). G and 6 differ by 10 and never change a check digit: they are never corrected.
+ * valid, and only when another reading of the zone shows it: the corrected field must be found verbatim in a
+ * `witnesses` text (other OCR readings of the zone, whitespace removed), and be the only such correction of its
+ * size. Check digits alone are too weak (mod 10): a D read as 0, no confusion of this list, was "compensated" by an
+ * 8 turned B in the same field (both shift the sums by 1), giving a valid but wrong zone; and Z→2 at one place and
+ * B→8 three places on shift a TD3's sums alike. G and 6 differ by 10 and never change a check digit: never corrected.
  */
 export function correctByCheckDigits(format: MrzFormat, lines: readonly string[], witnesses: readonly string[] = []): { lines: string[]; corrections: MrzCorrection[] } | null {
   // The INE prints H for hombre: its zones are parsed as checkMrz parses them.
@@ -391,7 +392,7 @@ export function correctByCheckDigits(format: MrzFormat, lines: readonly string[]
     };
     pick(0, []);
     if (found.length === 0) continue;
-    const taken = found.length === 1 ? found : found.filter((f) => witnessed(f.chosen, f.lines));
+    const taken = found.filter((f) => witnessed(f.chosen, f.lines));
     if (taken.length !== 1) return null;
     const { chosen, lines: corrected } = taken[0]!;
     return { lines: corrected, corrections: chosen.map(([line, column]) => ({ line, column, read: lines[line]![column]!, as: corrected[line]![column]! })) };

@@ -49,7 +49,9 @@ describe('correctByCheckDigits', () => {
     const printed = td1('XO1234567', 'B5<<');
     expect(checkMrz(printed).valid).toBe(true);
     const read = [at(at(printed[0]!, 6, '0'), 7, 'I'), printed[1]!, printed[2]!];
-    const fixed = correctByCheckDigits('TD1', read);
+    // No other reading shows the corrected number: check digits alone do not correct.
+    expect(correctByCheckDigits('TD1', read)).toBeNull();
+    const fixed = correctByCheckDigits('TD1', read, ['IDUTOXO12345671B5<<']);
     expect(fixed?.lines).toEqual(printed);
     expect(fixed?.corrections).toEqual([
       { line: 0, column: 6, read: '0', as: 'O' },
@@ -60,7 +62,17 @@ describe('correctByCheckDigits', () => {
   it('corrects the TD1 optional data, covered by the composite digit only', () => {
     const printed = td1('XO1234567', 'B5<<');
     const read = [at(printed[0]!, 15, '8'), printed[1]!, printed[2]!];
-    expect(correctByCheckDigits('TD1', read)?.lines).toEqual(printed);
+    expect(correctByCheckDigits('TD1', read, ['B5<<<<'])?.lines).toEqual(printed);
+  });
+
+  it('does not compensate a misreading outside the list by another swap (a D read as 0, an 8 turned B)', () => {
+    // Generated TD1 at 270°: the legacy engine read D23145890 as 023145890; D→0 and 8→B both shift the document
+    // number's and the composite's sums by 1, so 023145B90 verifies every check digit, and is wrong.
+    const printed = td1('D23145890', '');
+    const read = [at(printed[0]!, 5, '0'), printed[1]!, printed[2]!];
+    expect(checkMrz([at(read[0]!, 11, 'B'), read[1]!, read[2]!]).valid).toBe(true);
+    expect(correctByCheckDigits('TD1', read)).toBeNull();
+    expect(correctByCheckDigits('TD1', read, ['I<UTOD231458907<<<', '0231458907'])).toBeNull();
   });
 
   it('refuses a correction that leaves another check digit failing', () => {
