@@ -240,7 +240,7 @@ const parts = (process.env.BENCH_OCR_PARTS ?? 'all,ine,real').split(',');
 export async function ocrAccuracy(): Promise<SuiteResult> {
   if (!parts.includes('all')) {
     const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
-    const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`), pageHalves: process.env.BENCH_OCR_PAGE_HALVES !== '0' });
+    const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`), pageHalves: process.env.BENCH_OCR_PAGE_HALVES === '1' });
     try {
       const lines: string[] = [];
       if (parts.includes('ine')) lines.push(...formatIneModels([['after', await ineModelAccuracy(engine, root, INE_MODEL_COUNT)]]), '');
@@ -254,7 +254,7 @@ export async function ocrAccuracy(): Promise<SuiteResult> {
   const result = await genericAccuracy();
   if (parts.includes('ine') || parts.includes('real')) {
     const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
-    const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`), pageHalves: process.env.BENCH_OCR_PAGE_HALVES !== '0' });
+    const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`), pageHalves: process.env.BENCH_OCR_PAGE_HALVES === '1' });
     try {
       if (parts.includes('ine')) result.lines.push('', ...formatIneModels([['after', await ineModelAccuracy(engine, root, INE_MODEL_COUNT)]]));
       if (parts.includes('real')) result.lines.push('', ...(await realIdLabels()));
@@ -270,7 +270,7 @@ const INE_MODEL_COUNT = Number(process.env.BENCH_INE_COUNT ?? 6);
 
 async function genericAccuracy(): Promise<SuiteResult> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
-  const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`), pageHalves: process.env.BENCH_OCR_PAGE_HALVES !== '0' });
+  const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`), pageHalves: process.env.BENCH_OCR_PAGE_HALVES === '1' });
   try {
     const cleanDir = path.join(root, 'clean');
     const degradedDir = path.join(root, 'degraded');
