@@ -148,6 +148,8 @@ export interface IneModelFigures {
   nameAndCurp: number;
   fronts: number;
   latency: number[];
+  /** CPU time of the process per read (tesseract's worker threads included), ms. */
+  cpu: number[];
 }
 
 /**
@@ -168,12 +170,16 @@ export async function ineModelAccuracy(engine: OcrEngine, root: string, count: n
       ineModel: model,
     });
     for (const variant of ['clean', ...INE_MODEL_DEGRADATIONS]) {
-      const figures: IneModelFigures = { exact: 0, total: 0, wrong: 0, nameAndCurp: 0, fronts: 0, latency: [] };
+      const figures: IneModelFigures = { exact: 0, total: 0, wrong: 0, nameAndCurp: 0, fronts: 0, latency: [], cpu: [] };
       for (const item of manifest.items.filter((i) => i.side === 'front' && i.degradation === variant)) {
         const truth = JSON.parse(await readFile(path.join(dir, item.json), 'utf8')) as GroundTruth;
+        const image = await readFile(path.join(dir, item.png));
         const started = performance.now();
-        const result = await engine.read({ image: await readFile(path.join(dir, item.png)), side: 'front' });
+        const cpu = process.cpuUsage();
+        const result = await engine.read({ image, side: 'front' });
         figures.latency.push(performance.now() - started);
+        const used = process.cpuUsage(cpu);
+        figures.cpu.push((used.user + used.system) / 1000);
         figures.fronts++;
         for (const key of INE_FIELDS) {
           const want = truth.ocrFront[key];
@@ -192,14 +198,19 @@ export async function ineModelAccuracy(engine: OcrEngine, root: string, count: n
 
 export function formatIneModels(columns: Array<[string, Array<[string, IneModelFigures]>]>): string[] {
   const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : '—');
-  const lines = [`| model, photo | ${columns.map(([name]) => `${name}: fields exact | wrong (not empty) | name+CURP | p50 ms`).join(' | ')} |`, `|---|${columns.map(() => '---').join('|')}|`];
+  const lines = [
+    `| model, photo | ${columns.map(([name]) => `${name}: fields exact | wrong (not empty) | name+CURP | p50 ms | CPU p50 ms`).join(' | ')} |`,
+    `|---|${columns.map(() => '---').join('|')}|`,
+  ];
   const labels = columns[0]?.[1].map(([label]) => label) ?? [];
   for (const label of labels) {
     lines.push(
       `| ${label} | ${columns
         .map(([, rows]) => {
           const f = rows.find(([l]) => l === label)?.[1];
-          return f ? `${pct(f.exact, f.total)} (${f.exact}/${f.total}) · ${pct(f.wrong, f.total)} · ${f.nameAndCurp}/${f.fronts} · ${percentile(f.latency, 0.5).toFixed(0)}` : '—';
+          return f
+            ? `${pct(f.exact, f.total)} (${f.exact}/${f.total}) · ${pct(f.wrong, f.total)} · ${f.nameAndCurp}/${f.fronts} · ${percentile(f.latency, 0.5).toFixed(0)} · ${percentile(f.cpu, 0.5).toFixed(0)}`
+            : '—';
         })
         .join(' | ')} |`,
     );
@@ -229,7 +240,7 @@ const parts = (process.env.BENCH_OCR_PARTS ?? 'all,ine,real').split(',');
 export async function ocrAccuracy(): Promise<SuiteResult> {
   if (!parts.includes('all')) {
     const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
-    const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`) });
+    const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`), pageHalves: process.env.BENCH_OCR_PAGE_HALVES === '1' });
     try {
       const lines: string[] = [];
       if (parts.includes('ine')) lines.push(...formatIneModels([['after', await ineModelAccuracy(engine, root, INE_MODEL_COUNT)]]), '');
@@ -243,7 +254,7 @@ export async function ocrAccuracy(): Promise<SuiteResult> {
   const result = await genericAccuracy();
   if (parts.includes('ine') || parts.includes('real')) {
     const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
-    const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`) });
+    const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`), pageHalves: process.env.BENCH_OCR_PAGE_HALVES === '1' });
     try {
       if (parts.includes('ine')) result.lines.push('', ...formatIneModels([['after', await ineModelAccuracy(engine, root, INE_MODEL_COUNT)]]));
       if (parts.includes('real')) result.lines.push('', ...(await realIdLabels()));
@@ -259,7 +270,7 @@ const INE_MODEL_COUNT = Number(process.env.BENCH_INE_COUNT ?? 6);
 
 async function genericAccuracy(): Promise<SuiteResult> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'ocr-bench-'));
-  const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`) });
+  const engine = await createOcrEngine({ now: () => new Date(`${REFERENCE_DATE}T12:00:00Z`), pageHalves: process.env.BENCH_OCR_PAGE_HALVES === '1' });
   try {
     const cleanDir = path.join(root, 'clean');
     const degradedDir = path.join(root, 'degraded');

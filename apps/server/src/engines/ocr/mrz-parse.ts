@@ -312,6 +312,95 @@ export function repairMrz(format: MrzFormat, input: readonly string[]): string[]
 }
 
 // --------------------------------------------------------------------------------------------------
+// Check-digit-guided correction
+// --------------------------------------------------------------------------------------------------
+
+/** The classic OCR confusions between a letter and a digit, both ways (0/O, 1/I, 2/Z, 5/S, 8/B, 6/G). */
+const CONFUSABLE: Readonly<Record<string, string>> = { '0': 'O', O: '0', '1': 'I', I: '1', '2': 'Z', Z: '2', '5': 'S', S: '5', '8': 'B', B: '8', '6': 'G', G: '6' };
+
+/** One character changed by the check digits: line and column (0-based), as read and as corrected. */
+export interface MrzCorrection {
+  line: number;
+  column: number;
+  read: string;
+  as: string;
+}
+
+/** The most characters one correction may change: more would let the check digits be satisfied by chance. */
+const MAX_CORRECTED = 3;
+
+/**
+ * The alphanumeric fields a check digit covers, as [line, from, to): the document number (TD1: with its
+ * continuation in the optional data), the TD3 personal number, the TD2 optional data and the TD1 optional data
+ * (covered by the composite digit). There a letter and a digit are both allowed and the layout repair cannot
+ * tell which was printed. Dates, check digits and numeric fields are digits only and names letters only: the
+ * layout repair settles those by class.
+ */
+function coveredFields(format: MrzFormat): Array<[number, number, number]> {
+  if (format === 'TD1')
+    return [
+      [0, 5, 14],
+      [0, 15, 30],
+      [1, 18, 29],
+    ];
+  return [[1, 0, 9], ...(format === 'TD3' ? [[1, 28, 42] as [number, number, number]] : format === 'TD2' ? [[1, 28, 35] as [number, number, number]] : [])];
+}
+
+/**
+ * When the zone fails a check digit: the smallest set of letter/digit swaps (0/O, 1/I, 2/Z, 5/S, 8/B, 6/G) in the
+ * alphanumeric fields the check digits cover after which every check digit verifies and every field is well
+ * formed. Positions a document's own layout makes numeric (an INE's IDMEX line, a Mexican passport number) are
+ * left to the layout repair. The check digits decide: a correction is taken only when it makes the whole zone
+ * valid, and only when another reading of the zone shows it: the corrected field must be found verbatim in a
+ * `witnesses` text (other OCR readings of the zone, whitespace removed), and be the only such correction of its
+ * size. Check digits alone are too weak (mod 10): a D read as 0, no confusion of this list, was "compensated" by an
+ * 8 turned B in the same field (both shift the sums by 1), giving a valid but wrong zone; and Z→2 at one place and
+ * B→8 three places on shift a TD3's sums alike. G and 6 differ by 10 and never change a check digit: never corrected.
+ */
+export function correctByCheckDigits(format: MrzFormat, lines: readonly string[], witnesses: readonly string[] = []): { lines: string[]; corrections: MrzCorrection[] } | null {
+  // The INE prints H for hombre: its zones are parsed as checkMrz parses them.
+  const options = isIneMrz(lines) ? { extraSexLetters: 'H' } : {};
+  const parsed = parseMrzLines(lines, options);
+  if (!parsed || parsed.valid) return null;
+  const templates = lineTemplates(format, lines);
+  const fields = coveredFields(format);
+  const positions = fields
+    .flatMap(([line, from, to]) => Array.from({ length: to - from }, (_, i): [number, number] => [line, from + i]))
+    .filter(([l, c]) => templates[l]?.[c] === 'X' && CONFUSABLE[lines[l]![c]!] !== undefined);
+  const apply = (chosen: Array<[number, number]>): string[] => {
+    const out = lines.map((line) => [...line]);
+    for (const [l, c] of chosen) out[l]![c] = CONFUSABLE[out[l]![c]!]!;
+    return out.map((chars) => chars.join(''));
+  };
+  const texts = witnesses.map((w) => w.replace(/\s+/g, ''));
+  // Every field a correction changed, as corrected, is somewhere in another reading.
+  const witnessed = (chosen: Array<[number, number]>, corrected: string[]): boolean =>
+    chosen.every(([l, c]) => {
+      const field = fields.find(([fl, from, to]) => fl === l && c >= from && c < to)!;
+      const value = corrected[l]!.slice(field[1], field[2]).replace(/<+$/, '');
+      return texts.some((t) => t.includes(value));
+    });
+  for (let size = 1; size <= Math.min(MAX_CORRECTED, positions.length); size++) {
+    const found: Array<{ chosen: Array<[number, number]>; lines: string[] }> = [];
+    const pick = (start: number, chosen: Array<[number, number]>): void => {
+      if (chosen.length === size) {
+        const corrected = apply(chosen);
+        if (parseMrzLines(corrected, options)?.valid) found.push({ chosen: [...chosen], lines: corrected });
+        return;
+      }
+      for (let i = start; i < positions.length; i++) pick(i + 1, [...chosen, positions[i]!]);
+    };
+    pick(0, []);
+    if (found.length === 0) continue;
+    const taken = found.filter((f) => witnessed(f.chosen, f.lines));
+    if (taken.length !== 1) return null;
+    const { chosen, lines: corrected } = taken[0]!;
+    return { lines: corrected, corrections: chosen.map(([line, column]) => ({ line, column, read: lines[line]![column]!, as: corrected[line]![column]! })) };
+  }
+  return null;
+}
+
+// --------------------------------------------------------------------------------------------------
 // Validation and fields
 // --------------------------------------------------------------------------------------------------
 

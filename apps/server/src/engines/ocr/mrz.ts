@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 import { otsuThreshold } from './card-detect.js';
 import type { RawImage } from './homography.js';
-import { assembleMrz, checkMrz, countValidCheckDigits, mergeNameField, repairMrz, type MrzCheck, type MrzFormat, type MrzTextLine } from './mrz-parse.js';
+import { assembleMrz, checkMrz, correctByCheckDigits, countValidCheckDigits, mergeNameField, repairMrz, type MrzCheck, type MrzCorrection, type MrzFormat, type MrzTextLine } from './mrz-parse.js';
 import { locateMrzBand, type MrzBand } from './mrz-locate.js';
 import { MRZ_ALPHABET, type OcrPool, type RawRead } from './pool.js';
 import type { MrzReading } from './types.js';
@@ -37,6 +37,19 @@ export interface Candidate {
   check: MrzCheck;
   rows: Array<{ top: number; bottom: number }>;
   confidences: number[];
+  /** Characters the check digits corrected (letter/digit confusions), when any. */
+  corrections?: MrzCorrection[];
+  /** The OCR's own lines of this reading, whitespace removed: witnesses when check digits allow two corrections. */
+  texts?: string[];
+}
+
+/** Lines checked; when a check digit fails, corrected by the check digits if they settle it (mrz-parse.ts). */
+function checkedLines(format: MrzFormat, lines: string[], confidences: number[], witnesses: string[] = []): Pick<Candidate, 'lines' | 'check' | 'corrections'> {
+  const check = checkMrz(lines, confidences);
+  if (check.valid) return { lines, check };
+  const fixed = correctByCheckDigits(format, lines, witnesses);
+  if (!fixed) return { lines, check };
+  return { lines: fixed.lines, check: checkMrz(fixed.lines, confidences), corrections: fixed.corrections };
 }
 
 /** Where the MRZ should be when the locator finds nothing: the bottom third of an ID-1 card or passport page. */
@@ -78,7 +91,8 @@ function toCandidate(lines: MrzTextLine[], cardWidth: number): Candidate | null 
   if (!assembled) return null;
   const repaired = repairMrz(assembled.format, assembled.lines);
   const { confidences } = assembled;
-  return { format: assembled.format, lines: repaired, check: checkMrz(repaired, confidences), rows: assembled.rows, confidences };
+  const texts = lines.map((l) => l.text.replace(/\s+/g, ''));
+  return { format: assembled.format, ...checkedLines(assembled.format, repaired, confidences), rows: assembled.rows, confidences, texts };
 }
 
 const score = (c: Candidate): number => (c.check.valid ? 1000 : 0) + countValidCheckDigits(c.check);
@@ -89,11 +103,13 @@ function bestCombination(candidates: Candidate[]): Candidate {
   const format = best.format;
   const same = candidates.filter((c) => c.format === format);
   const count = best.lines.length;
+  // Every reading's own lines witness a correction the check digits cannot settle alone.
+  const witnesses = candidates.flatMap((c) => c.texts ?? []);
   const choose = (index: number, picked: string[]): void => {
     if (index === count) {
       // Lines from different readings: the layout repair depends on line 1's issuer, so it runs again.
       const lines = repairMrz(format, picked);
-      const candidate = { format, lines, check: checkMrz(lines, best.confidences), rows: best.rows, confidences: best.confidences };
+      const candidate = { format, ...checkedLines(format, lines, best.confidences, witnesses), rows: best.rows, confidences: best.confidences };
       if (score(candidate) > score(best)) best = candidate;
       return;
     }
@@ -160,6 +176,7 @@ export async function finishMrz(pool: OcrPool, card: RawImage, first: FirstMrzRe
     valid: check.valid,
     checkDigits: check.checkDigits,
     fields: check.fields,
+    ...(best.corrections ? { corrections: best.corrections } : {}),
     located: first.located,
     attempts,
   };

@@ -1,5 +1,6 @@
 import type { ProofFields } from './fields/proof.js';
 import type { MrzFieldValue, MrzFormat } from './mrz-formats.js';
+import type { MrzCorrection } from './mrz-parse.js';
 
 /**
  * The document-reading engine behind `/v2/ocr`. The HTTP layer depends on this interface only; the
@@ -30,6 +31,11 @@ export interface MrzReading {
   checkDigits: Record<string, boolean>;
   /** Every field of the zone as printed (dates YYMMDD), each with its confidence (0..1). */
   fields: Record<string, MrzFieldValue>;
+  /**
+   * Characters changed because the check digits required it (a letter/digit confusion such as Z read as 2 in
+   * the personal number): line and column, as read and as taken. Absent when the zone was taken as read.
+   */
+  corrections?: MrzCorrection[];
 }
 
 export interface OcrResult {
