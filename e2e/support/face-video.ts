@@ -48,15 +48,23 @@ const answerLatencyMs = 650;
 /**
  * The face video the fake camera plays: `faceId` silent until the recording has started, then reading a digit at
  * each of the test schedule's times (counted from where the recording starts in the file, recordingStartMs),
- * `digitTimesMs` to follow another schedule instead (a reading that the server must refuse).
+ * `digitTimesMs` to follow another schedule instead (a reading that the server must refuse). `motions`: head turns
+ * made at those times (from the recording's start, as a motion prompt's atMs), the file lasting `durationMs`.
  */
-export async function readingVideo(work: string, faceId: string, name: string, digitTimesMs: readonly number[] = testSchedule.digitsMs): Promise<FaceMedia> {
+export async function readingVideo(
+  work: string,
+  faceId: string,
+  name: string,
+  digitTimesMs: readonly number[] = testSchedule.digitsMs,
+  options: { motions?: ReadonlyArray<{ motion: 'left' | 'right'; atMs: number }>; durationMs?: number } = {},
+): Promise<FaceMedia> {
   const files = await writeFaceVideo({
     faceId,
     kind: 'live',
     code: '4729',
     seed: name,
-    durationMs: faceLoopMs,
+    durationMs: options.durationMs ?? faceLoopMs,
+    ...(options.motions ? { motions: options.motions.map((m) => ({ motion: m.motion, atMs: recordingStartMs + m.atMs })) } : {}),
     digitTimesMs: digitTimesMs.map((t) => recordingStartMs + t),
     reactionMs: [answerLatencyMs, answerLatencyMs + 40, answerLatencyMs - 30, answerLatencyMs + 20],
     fps: 10,

@@ -102,6 +102,28 @@ describe('a reading that follows the schedule', () => {
     expect(verdict(reading(schedule.digitsMs, (i) => 600 + jitter[i]! / 2, 620)).verdict).toEqual({ kind: 'live' });
   });
 
+  it("passes when the resting mouth jitters (a moving head) and the gaps' frames are as closed as while waiting", () => {
+    const spans = reading(schedule.digitsMs, () => 420);
+    // The mouth measure at rest jitters 0.15-0.19 (a restless head); every gap's frame sits at the top of it, above
+    // the fixed half margin (0.175): as closed as before the first digit, so the gaps rest.
+    const jittery = (mouth: (t: number, open: boolean) => number) =>
+      frames(spans).map((f) => {
+        const open = spans.some(([a, b]) => f.timeMs >= a - 50 && f.timeMs <= b + 100);
+        return { timeMs: f.timeMs, opening: mouth(f.timeMs, open) };
+      });
+    const gapFrame = (t: number) => spans.some(([, b], i) => i < spans.length - 1 && t > b + 100 && t < spans[i + 1]![0] - 50);
+    const resting = jittery((t, open) => (open ? 0.33 : gapFrame(t) ? 0.188 : 0.15 + 0.04 * ((t / 250) % 2)));
+    const s = scheduleSignals(utterances(envelope(spans), 0.05), resting, 0.15, window);
+    expect(s.mouthRested).toBe(s.gapsSeen);
+    expect(s.followed).toBe(true);
+    // The same reading whose mouth stays half open in the gaps (at the open threshold) does not rest, however
+    // much it moved while waiting.
+    const talking = jittery((t, open) => (open ? 0.33 : gapFrame(t) ? 0.2 : t < 1500 ? 0.15 + 0.2 * ((t / 250) % 2) : 0.15));
+    const stray = scheduleSignals(utterances(envelope(spans), 0.05), talking, 0.15, window);
+    expect(stray.mouthRested).toBe(0);
+    expect(stray.followed).toBe(false);
+  });
+
   it('joins the stop inside a word and drops clicks', () => {
     const speech = utterances(
       envelope([

@@ -292,8 +292,12 @@ export function scheduleSignals(
   const strayMs = speech.filter((u) => !used.has(u)).reduce((sum, u) => sum + overlap(u, from, window.stopMs), 0);
 
   const openAbove = mouthRest + t.mouthPeakAbove;
-  const restBelow = mouthRest + t.mouthPeakAbove / 2;
   const framesIn = (a: number, b: number) => mouthFrames.filter((f) => f.timeMs >= a && f.timeMs <= b);
+  // A gap rests when its lowest frame is as closed as the mouth was while the person waited for the first digit
+  // (the highest of those frames: the measure's own jitter on this face and this head motion), never stricter than
+  // half the open margin and never looser than the open threshold (docs/decisions.md "Genuine refusals").
+  const waiting = framesIn(0, window.digitsMs[0]! + t.answerLatencyMinMs).map((f) => f.opening);
+  const restBelow = Math.min(openAbove, Math.max(mouthRest + t.mouthPeakAbove / 2, ...waiting));
   const mouthOpened = answers.filter((u) => framesIn(u.onMs - 150, u.offMs + 250).some((f) => f.opening >= openAbove)).length;
   let mouthRested = 0;
   let gapsSeen = 0;
@@ -301,7 +305,7 @@ export function scheduleSignals(
     const gap = framesIn(answers[i - 1]!.offMs + 60, answers[i]!.onMs);
     if (gap.length === 0) continue;
     gapsSeen += 1;
-    if (gap.some((f) => f.opening <= restBelow)) mouthRested += 1;
+    if (gap.some((f) => f.opening <= restBelow && f.opening < openAbove)) mouthRested += 1;
   }
 
   const answering = (timeMs: number) => answers.some((u) => timeMs >= u.onMs - 150 && timeMs <= u.offMs + 250);
