@@ -7,6 +7,7 @@ import { createBlobStore } from './blob/index.js';
 import type { Config } from './config.js';
 import { createDataCipher, loadDataKey, type DataCipher } from './crypto/data-cipher.js';
 import type { Deps, ZodApp } from './http/deps.js';
+import { AppCaches } from './caches.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerNulGuard } from './http/nul-guard.js';
@@ -33,7 +34,7 @@ import { seedDemoGrantor } from './seed.js';
 import { createDatabase, type Db } from './store/db.js';
 import { migrateToLatest, migrationsComplete } from './migrations.js';
 import { uploadLimits } from './uploads/limits.js';
-import { registerMultipart } from './uploads/plugin.js';
+import { registerMultipart } from './http/multipart-plugin.js';
 
 export interface BuildOptions {
   /** A database owned by the caller (tests); otherwise one is opened from config and closed with the app. */
@@ -166,7 +167,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Only a configured and checksum-verified model starts the recogniser's process (engines/speech/).
     const speech = await createSpeechRecognizer(config.speech, app.log);
     app.addHook('onClose', async () => speech.close());
-    const deps = { config, db, cipher, blobs, ocr, face, speech: speech.recognizer };
+    const deps: Deps = { config, db, cipher, blobs, ocr, face, speech: speech.recognizer, caches: new AppCaches() };
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app, { hstsMaxAgeSeconds: config.hstsMaxAgeSeconds });
     registerNulGuard(app);

@@ -54,4 +54,26 @@ describe('server layering', () => {
       .flatMap((f) => f.imports.filter((target) => compositionRoot.some((root) => target === root.replace(/\.ts$/, '.js'))).map((target) => `${f.file} -> ${target}`));
     expect(offending).toEqual([]);
   });
+
+  // Issue #14: services and rules return reasons (domain/refusal.ts); only the HTTP layer knows statuses
+  // (http/reasons.ts maps every reason). Transport modules may import http/: route modules, the feature list, the
+  // routes' journey-order guard (it authorizes the headers) and the real-time data channel, which answers its
+  // messages with the same statuses.
+  const transport = [/(^|\/|-)routes\.ts$/, /^features\/index\.ts$/, /^features\/events\/journey-order\.ts$/, /^features\/realtime\/(session|registry|handlers|video-token-handler)\.ts$/];
+  const serviceLayers = ['domain', 'attempts', 'store', 'uploads', 'engines', 'crypto', 'blob', 'jobs', 'mail', 'secret-keys'];
+
+  it('no rule, service or lower layer imports the HTTP layer', () => {
+    const offending = files
+      .filter((f) => serviceLayers.includes(f.file.split('/')[0]!) || (f.file.startsWith('features/') && !transport.some((pattern) => pattern.test(f.file))))
+      .flatMap((f) => f.imports.filter((target) => target.startsWith('http/')).map((target) => `${f.file} -> ${target}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('the transport allow-list names files that exist', () => {
+    for (const pattern of transport.slice(1))
+      expect(
+        files.some((f) => pattern.test(f.file)),
+        String(pattern),
+      ).toBe(true);
+  });
 });

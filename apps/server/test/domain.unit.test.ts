@@ -14,10 +14,10 @@ describe('decideTransaction', () => {
   it("refuses another grantor's or another user's transaction", () => {
     expect(decideTransaction({ grantorId: 'g-2', uuidUser: 'u-1' }, request)).toEqual({
       kind: 'refuse',
-      status: 403,
+      reason: 'transaction_other_owner',
       message: transactionMessages.otherGrantor,
     });
-    expect(decideTransaction({ grantorId: 'g-1', uuidUser: 'u-2' }, request)).toMatchObject({ kind: 'refuse', status: 403 });
+    expect(decideTransaction({ grantorId: 'g-1', uuidUser: 'u-2' }, request)).toMatchObject({ kind: 'refuse', reason: 'transaction_other_owner' });
   });
 });
 

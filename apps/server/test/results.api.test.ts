@@ -46,6 +46,7 @@ function expectReadableReport(text: string): void {
   expect(text).not.toMatch(/ASR_|MODEL_DIR|[A-Z]+_[A-Z]+=/);
 }
 import { multipartBody, type FormPart } from './uploads/samples.js';
+import { AppCaches } from '../src/caches.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
 /** The partner's server reads results with its secret server key (issue #15); the browser's token is tested in credentials.api.test.ts. */
@@ -224,7 +225,7 @@ describe.each(engines)('results ($name)', (engine) => {
   });
 
   it('allows a result link only after the face re-verification, once, and refuses tampered and expired links', async () => {
-    const ctx = resultLinkContext({ config: t.config, db: t.db });
+    const ctx = resultLinkContext({ config: t.config, db: t.db, caches: new AppCaches() });
     const subject = { uuidTrx: full.transaccion, uuidUser: full.cliente, grantorId: demoId };
     const issued = await issueResultLink(ctx, { ...subject, document: 'autorizacion', expiresAt: new Date(Date.now() + 3_600_000) });
     const url = new URL(issued.pdfTokenUrl);
@@ -260,7 +261,7 @@ describe.each(engines)('results ($name)', (engine) => {
     expect((await pdfText(first.rawPayload)).length).toBeGreaterThan(100);
     expect((await t.app.inject({ method: 'GET', url: new URL(verified.documentLink).pathname })).statusCode).toBe(410);
     expect((await t.app.inject({ method: 'GET', url: `/v1/enlace/${token}` })).statusCode).toBe(410);
-    await expect(verifyResultLink(ctx, { uuidUser: full.cliente, uuidTrx: full.transaccion, linkId: issued.linkId })).rejects.toMatchObject({ statusCode: 410 });
+    await expect(verifyResultLink(ctx, { uuidUser: full.cliente, uuidTrx: full.transaccion, linkId: issued.linkId })).rejects.toMatchObject({ refusal: { reason: 'link_consumed' } });
 
     // Expired: the signed expiry, and the stored one.
     const expired = await signLinkToken(ctx, { ...subject, linkId: issued.linkId, document: 'autorizacion', fecha: Date.now() - 1000 });

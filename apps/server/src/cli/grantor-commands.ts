@@ -186,6 +186,44 @@ async function secretRevoke(db: Db, id: string | undefined, io: CliIO) {
   io.out(`${key.id} (${key.hint}…, grantor ${key.grantorId}) is revoked: it is refused from now on`);
 }
 
+/** The options every command may take (each command reads its own). */
+const cliOptions = {
+  name: { type: 'string' },
+  id: { type: 'string' },
+  label: { type: 'string' },
+  grantor: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  totp: { type: 'boolean' },
+  url: { type: 'string' },
+  'biometric-days': { type: 'string' },
+  'file-years': { type: 'string' },
+  action: { type: 'string' },
+  folio: { type: 'string' },
+  curp: { type: 'string' },
+  by: { type: 'string' },
+  basis: { type: 'string' },
+  reason: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** A command's refusal written to io.err, with its exit code; any other error is thrown. */
+function failureExitCode(error: unknown, io: CliIO): number {
+  if (error instanceof ConsoleCliError || error instanceof WebhookCliError || error instanceof RetentionCliError) {
+    io.err(error.message);
+    return 2;
+  }
+  if (error instanceof CliError) {
+    io.err(error.message);
+    return error.exitCode;
+  }
+  if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+    io.err(`${error.message}\n\n${usage}`);
+    return 2;
+  }
+  throw error;
+}
+
 /** Runs one command; returns the process exit code. Errors are written to io.err. */
 export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseUrl?: string, openCipher?: () => DataCipher, openBlobs?: (cipher: DataCipher) => BlobStore): Promise<number> {
   // The blob store is opened only by the commands that delete, and closed when the command ends.
@@ -200,25 +238,7 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: {
-        name: { type: 'string' },
-        id: { type: 'string' },
-        label: { type: 'string' },
-        grantor: { type: 'string' },
-        email: { type: 'string' },
-        role: { type: 'string' },
-        totp: { type: 'boolean' },
-        url: { type: 'string' },
-        'biometric-days': { type: 'string' },
-        'file-years': { type: 'string' },
-        action: { type: 'string' },
-        folio: { type: 'string' },
-        curp: { type: 'string' },
-        by: { type: 'string' },
-        basis: { type: 'string' },
-        reason: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: cliOptions,
     });
     const [command, target, ...rest] = positionals;
     if (values.help) {
@@ -295,19 +315,7 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
     }
     return 0;
   } catch (error) {
-    if (error instanceof ConsoleCliError || error instanceof WebhookCliError || error instanceof RetentionCliError) {
-      io.err(error.message);
-      return 2;
-    }
-    if (error instanceof CliError) {
-      io.err(error.message);
-      return error.exitCode;
-    }
-    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
-      io.err(`${error.message}\n\n${usage}`);
-      return 2;
-    }
-    throw error;
+    return failureExitCode(error, io);
   } finally {
     blobs?.close();
   }

@@ -2,7 +2,8 @@ import { errorTexts, transactionTokenHeader, type TrxHeaders } from '@kyc/contra
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { transactionTokens } from '../crypto/transaction-token.js';
-import { decideTransaction, normalizeId } from '../domain/transactions.js';
+import { assertTransactionAvailable, decideTransaction, normalizeId } from '../domain/transactions.js';
+import { RefusedError } from '../domain/refusal.js';
 import type { Db } from '../store/db.js';
 import { findGrantorByApiKey, type Grantor } from '../store/grantors.js';
 import { findClientLock, findTransaction, insertTransactionIfAbsent, type TransactionRecord } from '../store/transactions.js';
@@ -29,28 +30,9 @@ function remember(db: Db, ownership: TransactionOwnership): void {
   known.set(ownership.uuidTrx, { uuidTrx: ownership.uuidTrx, uuidUser: ownership.uuidUser, grantorId: ownership.grantorId });
 }
 import { HttpError } from './errors.js';
-import { requireSecretKey, type ServerCaller } from './secret-auth.js';
 
-/**
- * A blocked transaction (a data-subject request) answers 451 to every capture and read; an erased one 410. The
- * marks are read from the row each time: unlike ownership, they change.
- */
-export function assertTransactionAvailable(transaction: Pick<TransactionRecord, 'restrictedAt' | 'erasedAt'> | undefined): void {
-  if (transaction?.erasedAt) {
-    throw new HttpError(
-      410,
-      `The data of this transaction were deleted on ${transaction.erasedAt} (retention policy or the person's request); only tombstones remain`,
-      'Los datos de este proceso fueron eliminados.',
-    );
-  }
-  if (transaction?.restrictedAt) {
-    throw new HttpError(
-      451,
-      `The data of this transaction are blocked since ${transaction.restrictedAt} at the person's request: they are neither processed nor shown`,
-      'Los datos de este proceso están bloqueados a petición de su titular.',
-    );
-  }
-}
+export { assertTransactionAvailable };
+import { requireSecretKey, type ServerCaller } from './secret-auth.js';
 
 /** assertTransactionAvailable on the stored row. */
 export async function assertStoredTransactionAvailable(db: Db, uuidTrx: string): Promise<void> {
@@ -75,7 +57,7 @@ export async function openTransaction(db: Db, grantor: Grantor, headers: Pick<Tr
   const known = knownOwnership(db).get(uuidTrx);
   if (known) {
     const decision = decideTransaction(known, request);
-    if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
+    if (decision.kind === 'refuse') throw new RefusedError(decision.reason, decision.message);
     await assertStoredTransactionAvailable(db, uuidTrx);
     return { transaction: known, created: false };
   }
@@ -91,7 +73,7 @@ export async function openTransaction(db: Db, grantor: Grantor, headers: Pick<Tr
     existing = await findTransaction(db, uuidTrx);
   }
   const decision = decideTransaction(existing, request);
-  if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
+  if (decision.kind === 'refuse') throw new RefusedError(decision.reason, decision.message);
   if (!existing) throw new Error(`transaction ${uuidTrx} vanished after insert`);
   assertTransactionAvailable(existing);
   remember(db, existing);

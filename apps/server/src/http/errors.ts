@@ -2,7 +2,9 @@ import { errorBody, errorTexts, type ErrorBody } from '@kyc/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { BlobStoreUnavailableError } from '../blob/blob-store.js';
+import { RefusedError } from '../domain/refusal.js';
 import { isServicePath } from './paths.js';
+import { refusalBody } from './reasons.js';
 
 /** An error whose status and texts may be shown to the caller (message_client is the user-facing Spanish text). */
 export class HttpError extends Error {
@@ -16,6 +18,12 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A service's refusal as an HttpError (status and texts from the reasons table), for a route that must see its status. */
+export function refusedHttpError(error: RefusedError): HttpError {
+  const body = refusalBody(error.refusal);
+  return new HttpError(body.status, body.message, body.message_client, body.locked_until);
 }
 
 /** Response schemas for the error statuses of every route, for the OpenAPI document. */
@@ -99,6 +107,12 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
         ...(error.messageClient ? { message_client: error.messageClient } : {}),
         ...(error.lockedUntil ? { locked_until: error.lockedUntil } : {}),
       });
+    }
+    if (error instanceof RefusedError) {
+      // A service's refusal: its status comes from the reasons table (reasons.ts).
+      const body = refusalBody(error.refusal);
+      request.log.info({ status: body.status, reason: body.message }, 'request refused');
+      return send(reply, body);
     }
     if (error instanceof BlobStoreUnavailableError) {
       // Nothing was stored: the caller must retry rather than take the upload (or the read) as done.

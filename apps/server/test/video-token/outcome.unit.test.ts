@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { codeState, issueCode, CODE_LIFETIME_MS } from '../../src/features/face-video/codes.js';
 import type { FrameMeasures } from '../../src/features/face-video/frame-measures.js';
 import { locksAfter } from '../../src/domain/attempts.js';
-import { attemptEffect, failureReply, recoverableFaceMessages } from '../../src/features/face-video/outcome.js';
+import { attemptEffect, failureRefusal, recoverableFaceMessages, type VideoTokenOutcome } from '../../src/features/face-video/outcome.js';
+import { refusalBody } from '../../src/http/reasons.js';
+
+/** The error body a failed outcome is answered with (the outcome's reason through the HTTP reasons table). */
+const failureReply = (outcome: Exclude<VideoTokenOutcome, { kind: 'match' }>) => refusalBody(failureRefusal(outcome));
 import { judgeQuality } from '../../src/features/face-video/quality.js';
 import { videoOutcome, type OutcomeInputs } from '../../src/features/face-video/analyse.js';
 

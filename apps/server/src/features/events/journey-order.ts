@@ -4,8 +4,8 @@ import { evidenceKind, type ConsentAcceptance } from '../../domain/evidence-kind
 import { missingStep, stepsFor, type JourneyStep, type OrderedCall } from '../../domain/journey-order.js';
 import { normalizeId } from '../../domain/transactions.js';
 import { authorizeTransaction, requireGrantor } from '../../http/auth.js';
-import type { Deps } from '../../http/deps.js';
-import { HttpError } from '../../http/errors.js';
+import type { Deps } from '../../deps.js';
+import { RefusedError } from '../../domain/refusal.js';
 import type { Db } from '../../store/db.js';
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import { listEvidence, listEvidenceWithPayload } from '../../store/evidence.js';
@@ -14,8 +14,8 @@ import { findTransaction } from '../../store/transactions.js';
 import { assertTransactionOpen } from '../results/outcomes.js';
 
 /** The 409 of a call whose step `due` is not recorded: nothing was read nor stored. */
-export function outOfOrder(due: JourneyStep): HttpError {
-  return new HttpError(409, `Out of order: step '${due}' must be recorded for this transaction before this call; nothing was stored`, journeyOrderTexts[due]);
+export function outOfOrder(due: JourneyStep): RefusedError {
+  return new RefusedError('journey_out_of_order', `Out of order: step '${due}' must be recorded for this transaction before this call; nothing was stored`, journeyOrderTexts[due]);
 }
 
 /** Which of `steps` are recorded for the transaction (consents as consent evidence, the ID front as a usable read). */

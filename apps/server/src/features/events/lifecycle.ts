@@ -13,7 +13,7 @@ export interface LifecycleState {
   finished: boolean;
 }
 
-export type LifecycleDecision = { kind: 'accept'; finish?: { status: string }; lockUntil?: string } | { kind: 'refuse'; status: 409; message: string };
+export type LifecycleDecision = { kind: 'accept'; finish?: { status: string }; lockUntil?: string } | { kind: 'refuse'; reason: 'transaction_finished'; message: string };
 
 export const lifecycleMessages = {
   finished: 'The transaction is finished: it accepts no more updates',
@@ -36,7 +36,7 @@ export function parseLifecycleEvent(event: string): { status?: string; step?: st
 }
 
 export function decideLifecycleEvent(state: LifecycleState, event: { step: string; event: string }, now: Date): LifecycleDecision {
-  if (state.finished) return { kind: 'refuse', status: 409, message: lifecycleMessages.finished };
+  if (state.finished) return { kind: 'refuse', reason: 'transaction_finished', message: lifecycleMessages.finished };
   const parsed = parseLifecycleEvent(event.event);
   const status = (parsed.status ?? '').toUpperCase();
   if (event.step === finishedStep || parsed.step === finishedStep) {

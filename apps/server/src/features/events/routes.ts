@@ -13,10 +13,13 @@ import { addEvidence, listEvidence } from '../../store/evidence.js';
 import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents, takeEventSlot } from './store.js';
 import { readAttempts } from '../../store/attempts.js';
 import { setCancelled, setCurrentStep, setLockUntil } from '../../store/transactions.js';
-import { authorizeServerRead, authorizeTransaction } from '../../http/auth.js';
+import { authorizeServerRead, authorizeTransaction, type TransactionOwnership } from '../../http/auth.js';
+import type { Db } from '../../store/db.js';
+import type { Grantor } from '../../store/grantors.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { secretKeySecurityScheme } from '../../http/secret-auth.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
+import { RefusedError } from '../../domain/refusal.js';
 
 type StoredAuditEvent = Omit<z.output<typeof schemas.auditEventBody>, 'apikey'>;
 
@@ -32,6 +35,44 @@ export function registerEventRoutes(app: ZodApp, deps: Deps): void {
   registerLifecycleRoute(app, deps, maxEvents);
   registerAuditRoute(app, deps, maxEvents);
   registerTransactionEventsRoute(app, deps);
+}
+
+/**
+ * One lifecycle event in its database transaction: the lifecycle rule decides (docs/flow.md §4: a finished
+ * transaction is never re-opened; a retry-limit failure locks it for an hour), then the event, the step, the
+ * cancellation and the verification's end are stored together. Returns the event's id.
+ */
+async function storeLifecycleEvent(
+  tx: Db,
+  cipher: Deps['cipher'],
+  event: { grantor: Grantor; transaction: TransactionOwnership; body: LifecycleEvent; apiKey: string; maxEvents: number },
+  now: Date,
+): Promise<string> {
+  const { grantor, transaction, body, maxEvents } = event;
+  // Spec §4: a finished transaction is never re-opened; a retry-limit failure locks it for an hour.
+  const decision = decideLifecycleEvent({ finished: (await findOutcome(tx, transaction.uuidTrx)) !== undefined }, body, now);
+  if (decision.kind === 'refuse') throw new RefusedError(decision.reason, decision.message);
+  if (!(await takeEventSlot(tx, transaction.uuidTrx, maxEvents))) throw eventBoundReached(maxEvents);
+  if (decision.finish && !(await recordOutcome(tx, transaction.uuidTrx, decision.finish.status, now))) {
+    throw new HttpError(409, 'The transaction is finished: it accepts no more updates');
+  }
+  if (decision.lockUntil) await setLockUntil(tx, transaction.uuidTrx, decision.lockUntil, now);
+  const eventId = await insertLifecycleEvent(tx, cipher, {
+    uuidTrx: transaction.uuidTrx,
+    grantorId: grantor.id,
+    step: body.step,
+    payload: body,
+  });
+  await setCurrentStep(tx, transaction.uuidTrx, body.step);
+  // The lender's webhook is queued with the event that ends the verification, so it exists exactly if that does.
+  const end = verificationEndOf(body);
+  // 'Cancelar proceso' closes the transaction: Back or a replayed call cannot resume it (docs/flow.md §4).
+  if (end?.reason === 'cancelled') await setCancelled(tx, transaction.uuidTrx, now);
+  if (end) {
+    const params = ownerParams(grantor, await readStoredParams(tx, grantor.id), event.apiKey);
+    await announceVerificationEnd(tx, cipher, { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, step: body.step, end, params }, now);
+  }
+  return eventId;
 }
 
 /** Lifecycle updates (update_cycle): one per step, the end of a verification, a cancellation, the retry-limit lock. */
@@ -56,32 +97,7 @@ function registerLifecycleRoute(app: ZodApp, deps: Deps, maxEvents: number): voi
       }
       const { grantor, transaction } = await authorizeTransaction(db, headers);
       const now = new Date();
-      const id = await db.transaction().execute(async (tx) => {
-        // Spec §4: a finished transaction is never re-opened; a retry-limit failure locks it for an hour.
-        const decision = decideLifecycleEvent({ finished: (await findOutcome(tx, transaction.uuidTrx)) !== undefined }, body, now);
-        if (decision.kind === 'refuse') throw new HttpError(decision.status, decision.message);
-        if (!(await takeEventSlot(tx, transaction.uuidTrx, maxEvents))) throw eventBoundReached(maxEvents);
-        if (decision.finish && !(await recordOutcome(tx, transaction.uuidTrx, decision.finish.status, now))) {
-          throw new HttpError(409, 'The transaction is finished: it accepts no more updates');
-        }
-        if (decision.lockUntil) await setLockUntil(tx, transaction.uuidTrx, decision.lockUntil, now);
-        const eventId = await insertLifecycleEvent(tx, cipher, {
-          uuidTrx: transaction.uuidTrx,
-          grantorId: grantor.id,
-          step: body.step,
-          payload: body,
-        });
-        await setCurrentStep(tx, transaction.uuidTrx, body.step);
-        // The lender's webhook is queued with the event that ends the verification, so it exists exactly if that does.
-        const end = verificationEndOf(body);
-        // 'Cancelar proceso' closes the transaction: Back or a replayed call cannot resume it (docs/flow.md §4).
-        if (end?.reason === 'cancelled') await setCancelled(tx, transaction.uuidTrx, now);
-        if (end) {
-          const params = ownerParams(grantor, await readStoredParams(tx, grantor.id), headers.apikey);
-          await announceVerificationEnd(tx, cipher, { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, step: body.step, end, params }, now);
-        }
-        return eventId;
-      });
+      const id = await db.transaction().execute((tx) => storeLifecycleEvent(tx, cipher, { grantor, transaction, body, apiKey: headers.apikey, maxEvents }, now));
       if (body.nombreCompleto) await recordCaseIdentity(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, name: body.nombreCompleto });
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, step: body.step, eventId: id }, 'lifecycle event stored');
       return { status: 200 as const, payload: { id } };

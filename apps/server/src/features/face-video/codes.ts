@@ -7,6 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { grantorParamDefaults } from '@kyc/contracts';
 import { drawSchedule, promptRanges, withPrompts, type ChallengeSchedule } from './schedule.js';
+import { refusal, type Refusal } from '../../domain/refusal.js';
 
 export const CODE_DIGITS = 4;
 export const CODE_LIFETIME_MS = 3 * 60 * 1000;
@@ -60,8 +61,8 @@ export function codeState(stored: { expireAt: string; usedAt: string | null } | 
   return Date.parse(stored.expireAt) <= now.getTime() ? 'expired' : 'usable';
 }
 
-export const codeRefusal: Record<Exclude<CodeState, 'usable'>, { status: number; message: string }> = {
-  unknown: { status: 400, message: 'Invalid request: no video-token code was issued to this transaction with these created and expire values' },
-  used: { status: 409, message: 'The video-token code was already used: request a new one' },
-  expired: { status: 410, message: 'The video-token code expired: request a new one' },
+export const codeRefusal: Record<Exclude<CodeState, 'usable'>, Refusal> = {
+  unknown: refusal('video_code_unknown', 'Invalid request: no video-token code was issued to this transaction with these created and expire values'),
+  used: refusal('video_code_used', 'The video-token code was already used: request a new one'),
+  expired: refusal('video_code_expired', 'The video-token code expired: request a new one'),
 };

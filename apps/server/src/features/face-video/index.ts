@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { errorTexts, faceMessages, grantorParamDefaults, paramEnabled, paramInt, paramValue, type GrantorParam } from '@kyc/contracts';
+import { faceMessages, grantorParamDefaults, paramEnabled, paramInt, paramValue, type GrantorParam } from '@kyc/contracts';
 import type { BlobStore } from '../../blob/blob-store.js';
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import type { FaceEngineProvider } from '../../engines/face/provider.js';
@@ -23,7 +23,8 @@ import { cameraRecord } from '../../domain/camera.js';
 import { codeRefusal, codeState, SHOWN_DIGITS } from './codes.js';
 import { recorderCheck } from './container.js';
 import { challengeWindow } from './liveness.js';
-import { attemptEffect, exhaustedReply, failureReply, type VideoTokenOutcome } from './outcome.js';
+import { attemptEffect, exhaustedRefusal, failureRefusal, type VideoTokenOutcome } from './outcome.js';
+import { refusal, type Refusal } from '../../domain/refusal.js';
 import { specSchedule } from './schedule.js';
 import { noSpeechRecognizer, type SpeechRecognizer } from '../../engines/speech/spoken-code.js';
 
@@ -75,8 +76,8 @@ export interface VideoTokenRequest {
 }
 
 export type VideoTokenResult =
-  | { ok: true; status: 200; payload: { match: true; liveness: true }; decision: VideoTokenDecision; evidenceId: string }
-  | { ok: false; status: number; message: string; message_client?: string; decision?: VideoTokenDecision; evidenceId?: string };
+  | { ok: true; payload: { match: true; liveness: true }; decision: VideoTokenDecision; evidenceId: string }
+  | { ok: false; refusal: Refusal; decision?: VideoTokenDecision; evidenceId?: string };
 
 const extensions: Record<VideoContentType, string> = { 'video/webm': 'webm', 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'video/x-matroska': 'mkv' };
 
@@ -86,19 +87,18 @@ export function faceThreshold(params: readonly GrantorParam[]): number {
   return Number.isFinite(value) && value >= 0 && value <= 1 ? value : Number.parseFloat(grantorParamDefaults.UMBRAL_ROSTRO);
 }
 
-function mediaRefusal(error: MediaError): { status: number; message: string; message_client?: string } {
-  const retry = errorTexts.watchdog;
+function mediaRefusal(error: MediaError): Refusal {
   switch (error.reason) {
     case 'too_long':
-      return { status: 413, message: `The video is too long: ${error.message}`, message_client: retry };
+      return refusal('video_too_long', `The video is too long: ${error.message}`);
     case 'no_video_stream':
-      return { status: 415, message: `Not a usable video: ${error.message}`, message_client: retry };
+      return refusal('video_unusable', `Not a usable video: ${error.message}`);
     case 'ffmpeg_missing':
-      return { status: 503, message: `Video decoding is unavailable: ${error.message}`, message_client: errorTexts.serviceUnavailable };
+      return refusal('video_decoder_missing', `Video decoding is unavailable: ${error.message}`);
     case 'timeout':
-      return { status: 422, message: `The video could not be decoded in time: ${error.message}`, message_client: retry };
+      return refusal('video_decode_timeout', `The video could not be decoded in time: ${error.message}`);
     default:
-      return { status: 400, message: `Unreadable video: ${error.message}`, message_client: retry };
+      return refusal('video_unreadable', `Unreadable video: ${error.message}`);
   }
 }
 
@@ -109,7 +109,7 @@ export function videoCounter(request: Pick<VideoTokenRequest, 'attempts' | 'para
   return { step, limit, lockWhenRefused: true };
 }
 
-const lockedReply = { status: 429, message: 'Attempts exhausted: the transaction is locked', message_client: errorTexts.attemptsExceeded } as const;
+const lockedRefusal = refusal('transaction_locked', 'Attempts exhausted: the transaction is locked');
 
 /**
  * One face-video attempt: spent before the work (attempts/service.ts); a match, a recoverable capture message, a
@@ -119,20 +119,20 @@ const lockedReply = { status: 429, message: 'Attempts exhausted: the transaction
 export async function decideVideoToken(deps: VideoTokenDeps, request: VideoTokenRequest): Promise<VideoTokenResult> {
   const now = request.now ?? new Date();
   const open = await checkOpen(deps.db, request.uuidTrx, now);
-  if (open === 'unknown') return { ok: false, status: 404, message: 'Unknown transaction' };
-  if (open === 'locked') return { ok: false, ...lockedReply };
+  if (open === 'unknown') return { ok: false, refusal: refusal('transaction_unknown', 'Unknown transaction') };
+  if (open === 'locked') return { ok: false, refusal: lockedRefusal };
   const run = await runAttempt(deps.db, request.uuidTrx, videoCounter(request), () => decideOnce(deps, request, now), now);
-  if (!run.ran) return { ok: false, ...exhaustedReply, message: refusalMessages[run.reason] };
+  if (!run.ran) return { ok: false, refusal: refusal('attempts_exhausted', refusalMessages[run.reason]) };
   const { result, outcome } = run.value;
   // A spoof answers 'Spoof detected' (the flow then shows its final screen); other failures that used the last attempt answer 429.
-  if (!result.ok && run.tally.locked && outcome?.kind !== 'spoof') return { ...result, ...exhaustedReply };
+  if (!result.ok && run.tally.locked && outcome?.kind !== 'spoof') return { ...result, refusal: exhaustedRefusal };
   return result;
 }
 
 type Decided = { result: VideoTokenResult; outcome?: VideoTokenOutcome };
 
-const refused = (reply: { status: number; message: string; message_client?: string }): AttemptWork<Decided> => ({
-  value: { result: { ok: false, ...reply } },
+const refused = (reason: Refusal): AttemptWork<Decided> => ({
+  value: { result: { ok: false, refusal: reason } },
   effect: 'none',
 });
 
@@ -140,16 +140,16 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
   const { db, cipher, blobs } = deps;
   const issued = await findCode(db, cipher, request.uuidTrx, request.created, request.expire);
   const state = codeState(issued, now);
-  if (state !== 'usable' || !issued) return refused({ ...codeRefusal[state === 'usable' ? 'unknown' : state], message_client: errorTexts.watchdog });
+  if (state !== 'usable' || !issued) return refused(codeRefusal[state === 'usable' ? 'unknown' : state]);
 
   const holder = await latestEvidence(db, cipher, request.uuidTrx, evidenceKind.holderPhoto);
   if (!holder?.blobKey) {
-    return refused({ status: 409, message: `${faceMessages.comparisonFailed}: the ID front with the holder's photo was not read for this transaction`, message_client: faceMessages.comparisonFailed });
+    return refused(refusal('holder_photo_missing', `${faceMessages.comparisonFailed}: the ID front with the holder's photo was not read for this transaction`, faceMessages.comparisonFailed));
   }
 
   const camera = cameraRecord(request.cameraInfo, paramEnabled(request.params, 'RECHAZAR_CAMARA_VIRTUAL'));
   const threshold = faceThreshold(request.params);
-  type Ran = { refused: { status: number; message: string; message_client?: string } } | { analysis: Pick<Awaited<ReturnType<typeof analyseVideo>>, 'outcome' | 'decision' | 'timingsMs'> };
+  type Ran = { refused: Refusal } | { analysis: Pick<Awaited<ReturnType<typeof analyseVideo>>, 'outcome' | 'decision' | 'timingsMs'> };
   const ran = await deps.face.withSlot(async (engine): Promise<Ran> => {
     let media;
     try {
@@ -159,7 +159,7 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
       throw error;
     }
     // Only a usable video spends the code.
-    if (!(await useCode(db, issued.id, now))) return { refused: { ...codeRefusal.used, message_client: errorTexts.watchdog } };
+    if (!(await useCode(db, issued.id, now))) return { refused: codeRefusal.used };
     const checked = request.source !== 'realtime' ? recorderCheck(media.container) : null;
     const recorder: NonNullable<VideoTokenDecision['recorder']> = checked
       ? {
@@ -202,11 +202,11 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
     analysis.decision.recorder = recorder;
     return { analysis };
   });
-  if (ran === undefined) return refused({ status: 503, message: 'Busy: too many face videos are being checked; try again', message_client: errorTexts.serviceUnavailable });
+  if (ran === undefined) return refused(refusal('server_busy', 'Busy: too many face videos are being checked; try again'));
   if ('refused' in ran) return refused(ran.refused);
 
   const { outcome, decision, timingsMs } = ran.analysis;
-  const reply = outcome.kind === 'match' ? undefined : failureReply(outcome);
+  const reply = outcome.kind === 'match' ? undefined : failureRefusal(outcome);
   decision.service_call = request.serviceCall;
   if (reply) decision.message = reply.message;
 
@@ -228,7 +228,7 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
     now,
   );
 
-  const result: VideoTokenResult = reply ? { ok: false, ...reply, decision, evidenceId } : { ok: true, status: 200, payload: { match: true, liveness: true }, decision, evidenceId };
+  const result: VideoTokenResult = reply ? { ok: false, refusal: reply, decision, evidenceId } : { ok: true, payload: { match: true, liveness: true }, decision, evidenceId };
   return { value: { result, outcome }, effect: attemptEffect(outcome) };
 }
 

@@ -5,6 +5,7 @@
  */
 import { errorTexts, faceMessages } from '@kyc/contracts';
 import type { AttemptEffect } from '../../domain/attempts.js';
+import { refusal, type Refusal } from '../../domain/refusal.js';
 
 /** The recoverable messages (docs/flow.md §8 lists seven; this project's set, see docs/decisions.md). */
 export const recoverableFaceMessages: ReadonlySet<string> = new Set([
@@ -39,26 +40,20 @@ export function attemptEffect(outcome: VideoTokenOutcome): AttemptEffect {
   }
 }
 
-export interface FailureReply {
-  status: number;
-  message: string;
-  message_client?: string;
-}
-
-/** The error reply of a failed outcome (the attempts-exhausted reply takes precedence when the outcome used the last attempt, see decideVideoToken). */
-export function failureReply(outcome: Exclude<VideoTokenOutcome, { kind: 'match' }>): FailureReply {
+/** The refusal of a failed outcome (the attempts-exhausted refusal takes precedence when the outcome used the last attempt, see decideVideoToken). */
+export function failureRefusal(outcome: Exclude<VideoTokenOutcome, { kind: 'match' }>): Refusal {
   switch (outcome.kind) {
     case 'capture_problem':
-      return { status: 400, message: outcome.message, message_client: outcome.message };
+      return refusal('face_capture_problem', outcome.message, outcome.message);
     case 'no_match':
-      return { status: 400, message: errorTexts.noMatch, message_client: errorTexts.noMatchClient };
+      return refusal('face_no_match', errorTexts.noMatch);
     case 'not_live':
-      return { status: 400, message: faceMessages.phrase, message_client: faceMessages.phrase };
+      return refusal('face_not_live', faceMessages.phrase, faceMessages.phrase);
     case 'spoof':
-      return { status: 404, message: errorTexts.spoofDetected, message_client: errorTexts.attemptsExceeded };
+      return refusal('face_spoof', errorTexts.spoofDetected);
     case 'refused_source':
-      return { status: 400, message: `Video source refused: ${outcome.detail}`, message_client: errorTexts.watchdog };
+      return refusal('video_source_refused', `Video source refused: ${outcome.detail}`);
   }
 }
 
-export const exhaustedReply: FailureReply = { status: 429, message: 'Attempts exhausted', message_client: errorTexts.attemptsExceeded };
+export const exhaustedRefusal: Refusal = refusal('attempts_exhausted', 'Attempts exhausted');

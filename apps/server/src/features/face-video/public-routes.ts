@@ -2,13 +2,14 @@ import { calls, errorTexts, faceMessages } from '@kyc/contracts';
 import { issueCode, type VideoContentType } from './index.js';
 import { motionPromptCount } from './codes.js';
 import { readStoredParams } from '../../store/grantors.js';
-import { assertLinkUser, authorizeLink, decideLinkVideo, LinkFlowError, type LinkAuth } from '../results/link-video.js';
+import { assertLinkUser, authorizeLink, decideLinkVideo, type LinkAuth } from '../results/link-video.js';
+import { reasonStatus } from '../../http/reasons.js';
+import { RefusedError } from '../../domain/refusal.js';
 import { insertCode } from './codes-store.js';
 import { uploadLimits } from '../../uploads/limits.js';
-import { multipartRouteSchema } from '../../uploads/plugin.js';
+import { multipartRouteSchema } from '../../http/multipart-plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
-import { HttpError } from '../../http/errors.js';
 import { resultLinkContext } from '../results/routes.js';
 import { checkCodePhoto } from './routes.js';
 
@@ -24,24 +25,9 @@ export function registerPublicVideoTokenRoutes(app: ZodApp, deps: Deps): void {
   const limits = uploadLimits(config);
   const links = resultLinkContext(deps);
 
-  // The credential is checked before the upload is read; the user named in the form after.
-  async function authorize(credential: string | undefined): Promise<LinkAuth> {
-    try {
-      return await authorizeLink(links, credential);
-    } catch (error) {
-      if (error instanceof LinkFlowError) throw new HttpError(error.statusCode, error.message, error.messageClient);
-      throw error;
-    }
-  }
-
-  function sameUser(auth: LinkAuth, uuidUser: string): void {
-    try {
-      assertLinkUser(auth, uuidUser);
-    } catch (error) {
-      if (error instanceof LinkFlowError) throw new HttpError(error.statusCode, error.message, error.messageClient);
-      throw error;
-    }
-  }
+  // The credential is checked before the upload is read; the user named in the form after (both refuse with a link reason).
+  const authorize = (credential: string | undefined): Promise<LinkAuth> => authorizeLink(links, credential);
+  const sameUser = assertLinkUser;
 
   const otp = calls.publicOtp;
   app.route({
@@ -80,8 +66,11 @@ export function registerPublicVideoTokenRoutes(app: ZodApp, deps: Deps): void {
         ...(fields.originOS ? { originOS: fields.originOS } : {}),
         ...(fields.info_camara ? { cameraInfo: fields.info_camara } : {}),
       });
-      request.log.info({ grantorId: auth.link.grantorId, uuidTrx: auth.link.uuidTrx, linkId: auth.link.linkId, status: result.status }, 'link-flow face video decided');
-      if (!result.ok) throw new HttpError(result.status, result.message, result.message_client);
+      request.log.info(
+        { grantorId: auth.link.grantorId, uuidTrx: auth.link.uuidTrx, linkId: auth.link.linkId, status: result.ok ? 200 : reasonStatus(result.refusal.reason) },
+        'link-flow face video decided',
+      );
+      if (!result.ok) throw RefusedError.of(result.refusal);
       reply.header('cache-control', 'no-store');
       return { status: 200 as const, payload: result.payload };
     },

@@ -4,14 +4,17 @@ import { ownerParams } from '../../domain/grantor-params.js';
 import { checkOpen } from '../../attempts/service.js';
 import { normalizeId } from '../../domain/transactions.js';
 import { frameCovered, measureCover } from './face-cover.js';
-import { decideVideoToken, issueCode, type VideoContentType } from './index.js';
+import { decideVideoToken, issueCode, type VideoContentType, type VideoTokenResult } from './index.js';
+import type { FastifyBaseLogger } from 'fastify';
 import { motionPromptCount } from './codes.js';
 import { insertCode } from './codes-store.js';
 import { readStoredParams } from '../../store/grantors.js';
 import { checkContent } from '../../uploads/check-content.js';
 import { ContentRejectedError } from '../../uploads/content-error.js';
 import { uploadLimits } from '../../uploads/limits.js';
-import { multipartRouteSchema } from '../../uploads/plugin.js';
+import { multipartRouteSchema } from '../../http/multipart-plugin.js';
+import { reasonStatus } from '../../http/reasons.js';
+import { RefusedError } from '../../domain/refusal.js';
 import { readUpload } from '../../uploads/read-multipart.js';
 import { authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
@@ -37,6 +40,26 @@ export async function checkCodePhoto(face: Deps['face'], file: Parameters<typeof
   if (analysis.faces.length > 1) throw new HttpError(faceProblem.status, faceMessages.multipleFaces, faceMessages.multipleFaces);
   const cover = measureCover({ data, width: info.width, height: info.height }, analysis.faces[0]!);
   if (cover && frameCovered(cover)) throw new HttpError(faceProblem.status, faceMessages.mask, faceMessages.mask);
+}
+
+/** The log line of a face-video decision (the status it is answered with, the decision's figures). */
+function logDecision(log: FastifyBaseLogger, transaction: { grantorId: string; uuidTrx: string }, result: VideoTokenResult): void {
+  const { decision } = result;
+  log.info(
+    {
+      grantorId: transaction.grantorId,
+      uuidTrx: transaction.uuidTrx,
+      status: result.ok ? 200 : reasonStatus(result.refusal.reason),
+      match: decision?.match,
+      faceScore: decision?.faceScore,
+      liveness: decision?.liveness.passed,
+      spoof: decision?.liveness.spoof,
+      camera: decision?.camera?.label,
+      virtualCamera: decision?.camera?.virtualCamera,
+      recorder: decision?.recorder?.origin,
+    },
+    'face video decided',
+  );
 }
 
 /**
@@ -122,22 +145,8 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
           ...(fields.info_camara ? { cameraInfo: fields.info_camara } : {}),
         },
       );
-      request.log.info(
-        {
-          grantorId: grantor.id,
-          uuidTrx: transaction.uuidTrx,
-          status: result.status,
-          match: result.decision?.match,
-          faceScore: result.decision?.faceScore,
-          liveness: result.decision?.liveness.passed,
-          spoof: result.decision?.liveness.spoof,
-          camera: result.decision?.camera?.label,
-          virtualCamera: result.decision?.camera?.virtualCamera,
-          recorder: result.decision?.recorder?.origin,
-        },
-        'face video decided',
-      );
-      if (!result.ok) throw new HttpError(result.status, result.message, result.message_client);
+      logDecision(request.log, transaction, result);
+      if (!result.ok) throw RefusedError.of(result.refusal);
       reply.header('cache-control', 'no-store');
       return { status: 200 as const, payload: result.payload };
     },

@@ -8,11 +8,12 @@ import { checkContent } from '../../uploads/check-content.js';
 import { ContentRejectedError } from '../../uploads/content-error.js';
 import type { ImageLimits } from '../../uploads/image-check.js';
 import { uploadLimits } from '../../uploads/limits.js';
-import { multipartContentType } from '../../uploads/plugin.js';
+import { multipartContentType } from '../../http/multipart-plugin.js';
+import { RefusedError } from '../../domain/refusal.js';
 import type { UploadedFile } from '../../uploads/read-multipart.js';
 import { isImageType } from '../../uploads/sniff.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
-import { errorResponses, HttpError } from '../../http/errors.js';
+import { errorResponses, HttpError, refusedHttpError } from '../../http/errors.js';
 import { readFiles } from '../../http/multipart-files.js';
 import { requireSecretKey, secretKeySecurityScheme, type ServerCaller } from '../../http/secret-auth.js';
 
@@ -33,6 +34,71 @@ async function checkImageFile(file: UploadedFile, which: Which): Promise<void> {
     const status = error.reason === 'too_large' ? 413 : error.reason === 'too_small' ? 422 : 400;
     throw new FaceCompareError(status, `The ${which} file (field ${which}) cannot be used: ${error.message}`, which);
   }
+}
+
+/** The HTTP refusal of an error the comparison answers (and audits), undefined for a server failure. */
+function refusalOf(error: unknown): HttpError | undefined {
+  if (error instanceof FaceCompareError) return new HttpError(error.status, error.message, error.messageClient);
+  if (error instanceof RefusedError) return refusedHttpError(error);
+  return error instanceof HttpError ? error : undefined;
+}
+
+type Compared = { ref: DescribedFace; probes: DescribedFace[]; frames: { sampled: number; tracked: number; withFace: number; described: number } | undefined };
+
+/** Both faces described in one engine slot: a probe image at once with the reference, a probe video while the reference is described. */
+async function describeBoth(
+  face: Deps['face'],
+  reference: Awaited<ReturnType<typeof imageToRgb>>,
+  probeImage: Awaited<ReturnType<typeof imageToRgb>> | undefined,
+  probeVideo: Buffer,
+): Promise<Compared | undefined> {
+  return face.withSlot(async (engine) => {
+    const referenceFace = describeImage(engine, reference, 'reference');
+    if (probeImage) {
+      // Both described at once; when both fail, the reference's problem is the one reported.
+      const [ref, probe] = await Promise.allSettled([referenceFace, describeImage(engine, probeImage, 'probe')]);
+      if (ref.status === 'rejected') throw ref.reason;
+      if (probe.status === 'rejected') throw probe.reason;
+      return { ref: ref.value, probes: [probe.value], frames: undefined };
+    }
+    // The reference is described while the video decodes; a reference without a face is reported first.
+    referenceFace.catch(() => undefined);
+    const media = await decodeProbeVideo(probeVideo).catch(async (error: unknown) => {
+      await referenceFace;
+      throw error;
+    });
+    const ref = await referenceFace;
+    const video = await describeVideo(engine, media);
+    return { ref, probes: video.faces, frames: { sampled: video.sampled, tracked: video.tracked, withFace: video.withFace, described: video.faces.length } };
+  });
+}
+
+/** The two uploaded files checked, described and compared against the threshold: the answer's payload. */
+async function compareUploads(face: Deps['face'], files: { reference: UploadedFile; probe: UploadedFile }, threshold: number): Promise<FacesCompareResult['payload']> {
+  const probeIsImage = isImageType(files.probe.sniffedType);
+  await checkImageFile(files.reference, 'reference');
+  if (probeIsImage) await checkImageFile(files.probe, 'probe');
+  const reference = await imageToRgb(files.reference.buffer, 'reference');
+  const probeImage = probeIsImage ? await imageToRgb(files.probe.buffer, 'probe') : undefined;
+  const compared = await describeBoth(face, reference, probeImage, files.probe.buffer);
+  if (!compared) throw new HttpError(503, 'Busy: too many faces are being compared; try again');
+
+  const { similarity: exact, probe } = compareFaces(compared.ref, compared.probes);
+  // Decided on the figure answered (thresholds have at most 4 decimals), so the answer is consistent on its face.
+  const similarity = round(exact);
+  return {
+    match: similarity >= threshold,
+    similarity,
+    threshold,
+    reference: { kind: 'image', width: compared.ref.width, height: compared.ref.height, face: { box: box(compared.ref.face), score: round(compared.ref.face.score, 3) } },
+    probe: {
+      kind: probeIsImage ? 'image' : 'video',
+      width: probe.width,
+      height: probe.height,
+      face: { box: box(probe.face), score: round(probe.face.score, 3), ...(probe.frameTimeMs !== undefined ? { frameTimeMs: probe.frameTimeMs } : {}) },
+      ...(compared.frames ? { frames: compared.frames } : {}),
+    },
+  };
 }
 
 /**
@@ -69,64 +135,19 @@ export function registerFacesCompareRoutes(app: ZodApp, { config, db, face }: De
       const caller = await requireSecretKey(db, request, reply, { demoGrantor: config.demoGrantor });
       try {
         const files = await readFiles(request, call.multipart, limits);
-        const probeIsImage = isImageType(files.probe.sniffedType);
-        await checkImageFile(files.reference, 'reference');
-        if (probeIsImage) await checkImageFile(files.probe, 'probe');
         const threshold = faceThreshold(effectiveParams(caller.grantor, await readStoredParams(db, caller.grantor.id)));
-        const reference = await imageToRgb(files.reference.buffer, 'reference');
-        const probeImage = probeIsImage ? await imageToRgb(files.probe.buffer, 'probe') : undefined;
-
-        const compared = await face.withSlot(async (engine) => {
-          const referenceFace = describeImage(engine, reference, 'reference');
-          if (probeImage) {
-            // Both described at once; when both fail, the reference's problem is the one reported.
-            const [ref, probe] = await Promise.allSettled([referenceFace, describeImage(engine, probeImage, 'probe')]);
-            if (ref.status === 'rejected') throw ref.reason;
-            if (probe.status === 'rejected') throw probe.reason;
-            return { ref: ref.value, probes: [probe.value], frames: undefined };
-          }
-          // The reference is described while the video decodes; a reference without a face is reported first.
-          referenceFace.catch(() => undefined);
-          const media = await decodeProbeVideo(files.probe.buffer).catch(async (error: unknown) => {
-            await referenceFace;
-            throw error;
-          });
-          const ref = await referenceFace;
-          const video = await describeVideo(engine, media);
-          return { ref, probes: video.faces, frames: { sampled: video.sampled, tracked: video.tracked, withFace: video.withFace, described: video.faces.length } };
-        });
-        if (!compared) throw new HttpError(503, 'Busy: too many faces are being compared; try again');
-
-        const { similarity: exact, probe } = compareFaces(compared.ref, compared.probes);
-        // Decided on the figure answered (thresholds have at most 4 decimals), so the answer is consistent on its face.
-        const similarity = round(exact);
-        const match = similarity >= threshold;
-        const payload: FacesCompareResult['payload'] = {
-          match,
-          similarity,
-          threshold,
-          reference: { kind: 'image', width: compared.ref.width, height: compared.ref.height, face: { box: box(compared.ref.face), score: round(compared.ref.face.score, 3) } },
-          probe: {
-            kind: probeIsImage ? 'image' : 'video',
-            width: probe.width,
-            height: probe.height,
-            face: { box: box(probe.face), score: round(probe.face.score, 3), ...(probe.frameTimeMs !== undefined ? { frameTimeMs: probe.frameTimeMs } : {}) },
-            ...(compared.frames ? { frames: compared.frames } : {}),
-          },
-        };
-        await audit(caller, request.id, 200, match ? 'match' : 'no_match', { similarity: payload.similarity, threshold, probe: payload.probe.kind, frames: compared.frames ?? null });
-        request.log.info({ grantorId: caller.grantor.id, secretKeyId: caller.key.id, match, similarity: payload.similarity, threshold, probe: payload.probe.kind }, 'faces compared');
+        const payload = await compareUploads(face, files, threshold);
+        await audit(caller, request.id, 200, payload.match ? 'match' : 'no_match', { similarity: payload.similarity, threshold, probe: payload.probe.kind, frames: payload.probe.frames ?? null });
+        request.log.info({ grantorId: caller.grantor.id, secretKeyId: caller.key.id, match: payload.match, similarity: payload.similarity, threshold, probe: payload.probe.kind }, 'faces compared');
         reply.header('cache-control', 'no-store');
         return { status: 200 as const, payload };
       } catch (error) {
-        const refusal = error instanceof FaceCompareError ? new HttpError(error.status, error.message, error.messageClient) : error instanceof HttpError ? error : undefined;
-        if (refusal) {
-          await audit(caller, request.id, refusal.statusCode, 'refused', { reason: refusal.message }).catch((failure: unknown) =>
-            request.log.error({ err: failure }, 'the audit row of a refused comparison could not be written'),
-          );
-          throw refusal;
-        }
-        throw error;
+        const refusal = refusalOf(error);
+        if (!refusal) throw error;
+        await audit(caller, request.id, refusal.statusCode, 'refused', { reason: refusal.message }).catch((failure: unknown) =>
+          request.log.error({ err: failure }, 'the audit row of a refused comparison could not be written'),
+        );
+        throw refusal;
       }
     },
   });

@@ -5,7 +5,7 @@ import { ownerParams } from '../../domain/grantor-params.js';
 import type { IdSide } from '../../engines/ocr/types.js';
 import { readStoredParams } from '../../store/grantors.js';
 import { uploadLimits } from '../../uploads/limits.js';
-import { multipartRouteSchema } from '../../uploads/plugin.js';
+import { multipartRouteSchema } from '../../http/multipart-plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
 import { assertInOrder, authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';

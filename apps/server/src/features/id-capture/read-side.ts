@@ -11,7 +11,7 @@ import { runAttempt, type AttemptWork } from '../../attempts/service.js';
 import { compactTimestamp } from '../../domain/evidence.js';
 import { OcrImageError } from '../../engines/ocr/engine.js';
 import type { IdSide, OcrResult } from '../../engines/ocr/types.js';
-import type { Deps } from '../../http/deps.js';
+import type { Deps } from '../../deps.js';
 import { addEvidence, latestEvidence, listEvidenceWithPayload } from '../../store/evidence.js';
 import { checkContent } from '../../uploads/check-content.js';
 import { ContentRejectedError } from '../../uploads/content-error.js';

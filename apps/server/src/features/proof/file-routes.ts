@@ -3,7 +3,7 @@ import { isProofOfAddressFolder, proofOfAddressFolder } from '../../domain/evide
 import { refusalMessages } from '../../domain/attempts.js';
 import { normalizeId } from '../../domain/transactions.js';
 import { uploadLimits } from '../../uploads/limits.js';
-import { multipartRouteSchema } from '../../uploads/plugin.js';
+import { multipartRouteSchema } from '../../http/multipart-plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
 import { authorizeInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';

@@ -11,7 +11,7 @@ import { checkOpen, runAttempt, type AttemptWork, type OpenCheck } from '../../a
 import { attemptSteps, type AttemptCounter } from '../../domain/attempts.js';
 import { evidenceKinds, proofOfAddressKey } from '../../domain/evidence.js';
 import { evidenceKind, type ProofReading } from '../../domain/evidence-kinds.js';
-import type { Deps } from '../../http/deps.js';
+import type { Deps } from '../../deps.js';
 import { addEvidence } from '../../store/evidence.js';
 import { checkContent } from '../../uploads/check-content.js';
 import { ContentRejectedError } from '../../uploads/content-error.js';

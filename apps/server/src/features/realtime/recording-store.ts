@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { compactTimestamp } from '../../domain/evidence.js';
 import { evidenceKind, type RealtimeRecordingRecord } from '../../domain/evidence-kinds.js';
-import type { Deps } from '../../http/deps.js';
+import type { Deps } from '../../deps.js';
 import { addEvidence } from '../../store/evidence.js';
 import type { RealtimeAuth } from './handlers.js';
 import type { FinishedRecording } from './session.js';

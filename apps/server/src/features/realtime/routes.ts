@@ -7,7 +7,7 @@ import { assertGrantorInOrder } from '../events/journey-order.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
 import { resultLinkContext } from '../results/routes.js';
-import { authorizeLink, LinkFlowError } from '../results/link-video.js';
+import { authorizeLink } from '../results/link-video.js';
 import type { LinkContext } from '../results/links.js';
 import type { RealtimeAuth, RecordingHandlers } from './handlers.js';
 import { storeRecording } from './recording-store.js';
@@ -21,13 +21,7 @@ export interface RealtimeOptions {
 
 /** The result-link flow's recording: `key` carries the link credential; transaccion and cliente must be the link's. */
 async function authorizeLinkMessage(links: LinkContext, message: RealtimeStartMessage): Promise<RealtimeAuth> {
-  let link;
-  try {
-    link = await authorizeLink(links, message.key, message.cliente);
-  } catch (error) {
-    if (error instanceof LinkFlowError) throw new HttpError(error.statusCode, error.message, error.messageClient);
-    throw error;
-  }
+  const link = await authorizeLink(links, message.key, message.cliente);
   if (message.transaccion.toLowerCase() !== link.link.uuidTrx) throw new HttpError(403, 'The result link belongs to another transaction', errorTexts.badUrl);
   const { uuidTrx, uuidUser, grantorId } = link.link;
   return { grantor: link.grantor, transaction: { uuidTrx, uuidUser, grantorId }, link };

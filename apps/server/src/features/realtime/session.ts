@@ -4,7 +4,9 @@ import { errorTexts, realtimeChannel, type RealtimeStartMessage } from '@kyc/con
 import type { FastifyBaseLogger } from 'fastify';
 import type { MediaStreamTrack, RTCDataChannel, RTCRtpTransceiver } from 'werift';
 import { MediaRecorder } from 'werift/nonstandard';
+import { RefusedError } from '../../domain/refusal.js';
 import { HttpError } from '../../http/errors.js';
+import { refusalBody } from '../../http/reasons.js';
 import type { RealtimeConfig } from './config.js';
 import type { RealtimeAuth, RealtimeResult } from './handlers.js';
 import { openOfferingPeer, type OfferingPeer } from './peer.js';
@@ -50,6 +52,10 @@ async function channelOpen(channel: RTCDataChannel, timeoutMs: number): Promise<
 }
 
 function errorResult(error: unknown): RealtimeResult | undefined {
+  if (error instanceof RefusedError) {
+    const body = refusalBody(error.refusal);
+    return errorReply(body.status, body.message, body.message_client);
+  }
   return error instanceof HttpError ? errorReply(error.statusCode, error.message, error.messageClient) : undefined;
 }
 

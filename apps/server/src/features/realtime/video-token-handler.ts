@@ -4,7 +4,16 @@ import { decideVideoToken, type VideoTokenDeps } from '../face-video/index.js';
 import { decideLinkVideo, linkServiceCall } from '../results/link-video.js';
 import type { LinkContext } from '../results/links.js';
 import { readStoredParams } from '../../store/grantors.js';
+import type { Refusal } from '../../domain/refusal.js';
+import { refusalBody } from '../../http/reasons.js';
 import type { RecordingHandler, RecordingHandlers } from './handlers.js';
+import { errorReply } from './protocol.js';
+
+/** A refusal as the channel's reply: the status and texts of the HTTP reasons table. */
+function refusalReply(refusal: Refusal) {
+  const body = refusalBody(refusal);
+  return errorReply(body.status, body.message, body.message_client);
+}
 
 const isTrue = (flag: boolean | string | undefined) => flag === true || flag === 'true';
 
@@ -31,9 +40,7 @@ export function videoTokenRecordingHandlers(deps: VideoTokenDeps, links: LinkCon
       source: 'realtime',
       ...(message.info_camara ? { cameraInfo: message.info_camara } : {}),
     });
-    if (result.ok) return { status: 200, res: { status: 200, payload: result.payload } };
-    const { status, message: text, message_client } = result;
-    return { status, res: { status, message: text, ...(message_client ? { message_client } : {}) } };
+    return result.ok ? { status: 200, res: { status: 200, payload: result.payload } } : refusalReply(result.refusal);
   };
   // The result-link flow (authorised by the link credential, see routes.ts): the same decision with the link's
   // attempts; a match verifies the link and answers its one-time download (payload.documentLink).
@@ -51,9 +58,7 @@ export function videoTokenRecordingHandlers(deps: VideoTokenDeps, links: LinkCon
       source: 'realtime',
       ...(message.info_camara ? { cameraInfo: message.info_camara } : {}),
     });
-    if (result.ok) return { status: 200, res: { status: 200, payload: result.payload } };
-    const { status, message: text, message_client } = result;
-    return { status, res: { status, message: text, ...(message_client ? { message_client } : {}) } };
+    return result.ok ? { status: 200, res: { status: 200, payload: result.payload } } : refusalReply(result.refusal);
   };
   return { VIDEO_TOKEN: handler, VIDEO_TOKEN_PDF: linkHandler };
 }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Deps } from '../../http/deps.js';
+import type { Deps } from '../../deps.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import { createMailer } from '../../mail/mailer.js';
 import { emailJobHandler, emailJobKind } from './email-job.js';

@@ -3,6 +3,7 @@ import { effectiveParams } from '../../domain/grantor-params.js';
 import { checkOpen } from '../../attempts/service.js';
 import { decideVideoToken, type VideoTokenDeps, type VideoTokenRequest } from '../face-video/index.js';
 import { findGrantorById, readStoredParams, type Grantor } from '../../store/grantors.js';
+import { refusal, RefusedError, type Refusal } from '../../domain/refusal.js';
 import { checkLinkCredential, LinkRefusedError, verifyResultLink, type LinkContext, type OpenLink } from './links.js';
 
 /**
@@ -27,60 +28,48 @@ export interface LinkAuth {
   params: GrantorParam[];
 }
 
-/** Refusal of the link flow: status, message and the Spanish text for the user. */
-export class LinkFlowError extends Error {
-  override name = 'LinkFlowError';
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly messageClient?: string,
-  ) {
-    super(message);
-  }
-}
-
-function refusal(error: LinkRefusedError): LinkFlowError {
-  // The web shows the expired-link page for 410; the other refusals are a bad URL.
-  return new LinkFlowError(error.statusCode, error.message, error.statusCode === 410 ? undefined : errorTexts.badUrl);
+function linkFlowRefusal(error: LinkRefusedError): RefusedError {
+  // The web shows the expired-link page for an expired or consulted link; the other refusals are a bad URL.
+  const gone = error.reason === 'link_expired' || error.reason === 'link_consumed';
+  return new RefusedError(error.reason, error.message, gone ? undefined : errorTexts.badUrl);
 }
 
 /**
+ * Refuses (RefusedError) with the link's reason.
  * The live link of the credential (for `uuidUser` when given; a request whose user is read later checks it with
  * assertLinkUser), its active grantor, the transaction's lock and the link flow's video attempts (429).
  */
 export async function authorizeLink(links: LinkContext, credential: string | undefined, uuidUser?: string, now: Date = new Date()): Promise<LinkAuth> {
-  if (!credential) throw new LinkFlowError(401, 'The link credential (X-Consumer-Custom-ID) is required', errorTexts.badUrl);
+  if (!credential) throw new RefusedError('link_credential_missing', 'The link credential (X-Consumer-Custom-ID) is required', errorTexts.badUrl);
   let link: OpenLink;
   try {
     link = await checkLinkCredential(links, credential, uuidUser, now);
   } catch (error) {
-    if (error instanceof LinkRefusedError) throw refusal(error);
+    if (error instanceof LinkRefusedError) throw linkFlowRefusal(error);
     throw error;
   }
   const grantor = await findGrantorById(links.db, link.grantorId);
-  if (!grantor?.active) throw new LinkFlowError(403, 'The grantor of this link is not active', errorTexts.badUrl);
+  if (!grantor?.active) throw new RefusedError('link_grantor_inactive', 'The grantor of this link is not active', errorTexts.badUrl);
   // After the fifth failed face video the link stays dead, also once the hour's lock has passed (no code, no video).
   const open = await checkOpen(links.db, link.uuidTrx, now, linkVideoAttempts);
-  if (open === 'unknown') throw new LinkFlowError(404, 'The transaction of this link is unknown');
-  if (open === 'locked') throw new LinkFlowError(429, 'Attempts exhausted: the transaction is locked', errorTexts.attemptsExceeded);
+  if (open === 'unknown') throw new RefusedError('transaction_unknown', 'The transaction of this link is unknown');
+  if (open === 'locked') throw new RefusedError('transaction_locked', 'Attempts exhausted: the transaction is locked');
   if (open === 'exhausted') {
-    throw new LinkFlowError(429, `Attempts exhausted: the link's face re-verification failed ${linkVideoAttempts.limit} times`, errorTexts.attemptsExceeded);
+    throw new RefusedError('attempts_exhausted', `Attempts exhausted: the link's face re-verification failed ${linkVideoAttempts.limit} times`);
   }
   return { link, grantor, params: effectiveParams(grantor, await readStoredParams(links.db, grantor.id)) };
 }
 
-/** 403 when the request names another user than the link's. */
+/** Refused (link_other_user) when the request names another user than the link's. */
 export function assertLinkUser(auth: LinkAuth, uuidUser: string): void {
-  if (uuidUser.trim().toLowerCase() !== auth.link.uuidUser) throw new LinkFlowError(403, 'The result link belongs to another user', errorTexts.badUrl);
+  if (uuidUser.trim().toLowerCase() !== auth.link.uuidUser) throw new RefusedError('link_other_user', 'The result link belongs to another user', errorTexts.badUrl);
 }
 
 export type LinkVideoRequest = Pick<VideoTokenRequest, 'video' | 'contentType' | 'created' | 'expire' | 'originOS' | 'now' | 'cameraInfo' | 'source'> & {
   serviceCall?: string;
 };
 
-export type LinkVideoResult =
-  | { ok: true; status: 200; payload: { match: true; liveness: true; documentLink: string }; evidenceId: string }
-  | { ok: false; status: number; message: string; message_client?: string };
+export type LinkVideoResult = { ok: true; payload: { match: true; liveness: true; documentLink: string }; evidenceId: string } | { ok: false; refusal: Refusal };
 
 /** One face video of the link flow: decided, then, on a match, the link verified and its download returned. */
 export async function decideLinkVideo(deps: VideoTokenDeps, links: LinkContext, auth: LinkAuth, request: LinkVideoRequest): Promise<LinkVideoResult> {
@@ -101,16 +90,13 @@ export async function decideLinkVideo(deps: VideoTokenDeps, links: LinkContext, 
     ...(request.source ? { source: request.source } : {}),
     ...(request.now ? { now: request.now } : {}),
   });
-  if (!result.ok) {
-    const { status, message, message_client } = result;
-    return { ok: false, status, message, ...(message_client ? { message_client } : {}) };
-  }
+  if (!result.ok) return { ok: false, refusal: result.refusal };
   try {
     const verified = await verifyResultLink(links, { uuidUser: link.uuidUser, uuidTrx: link.uuidTrx, linkId: link.linkId }, request.now);
-    return { ok: true, status: 200, payload: { ...result.payload, documentLink: verified.documentLink }, evidenceId: result.evidenceId };
+    return { ok: true, payload: { ...result.payload, documentLink: verified.documentLink }, evidenceId: result.evidenceId };
   } catch (error) {
     // Consumed or expired while the video was decided.
-    if (error instanceof LinkRefusedError) return { ok: false, status: error.statusCode, message: error.message };
+    if (error instanceof LinkRefusedError) return { ok: false, refusal: refusal(error.reason, error.message) };
     throw error;
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../store/db.js';
 import { uuidv7 } from '../../store/ids.js';
 // Brings this feature's tables into the Database type (declaration merging; see store/schema.ts).
 import type {} from './tables.js';
+import { RefusedError, type Reason } from '../../domain/refusal.js';
 
 /**
  * Result links (docs/flow.md §2 result-link flow, §4 "Result link"): a signed token (HS256) bound to the user, the
@@ -41,15 +42,17 @@ const audience = 'enlace';
 /** The link credential's audience: it authorises the face re-verification of its link, never a download. */
 const credentialAudience = 'pdf_token';
 
-/** Refusals of a result link, each with its HTTP status. */
-export class LinkRefusedError extends Error {
+/** Why a result link is refused (the HTTP layer's reasons table gives each its status). */
+export type LinkRefusalReason = Extract<Reason, `link_${string}`>;
+
+/** Refusals of a result link, each with its reason. */
+export class LinkRefusedError extends RefusedError {
   override name = 'LinkRefusedError';
-  constructor(
-    readonly statusCode: 400 | 403 | 404 | 410,
-    message: string,
-    readonly reason: 'malformed' | 'tampered' | 'expired' | 'unknown' | 'not_verified' | 'consumed' | 'mismatch',
-  ) {
-    super(message);
+  constructor(reason: LinkRefusalReason, message: string) {
+    super(reason, message);
+  }
+  override get reason(): LinkRefusalReason {
+    return this.refusal.reason as LinkRefusalReason;
   }
 }
 
@@ -111,7 +114,7 @@ export interface OpenLink extends LinkSubject {
  */
 export async function checkLinkCredential(ctx: LinkContext, credential: string, uuidUser?: string, now: Date = new Date()): Promise<OpenLink> {
   if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(credential)) {
-    throw new LinkRefusedError(400, 'Malformed link credential', 'malformed');
+    throw new LinkRefusedError('link_malformed', 'Malformed link credential');
   }
   let claims;
   try {
@@ -124,17 +127,17 @@ export async function checkLinkCredential(ctx: LinkContext, credential: string, 
     });
     claims = verified.payload;
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new LinkRefusedError(410, 'The result link expired', 'expired');
-    throw new LinkRefusedError(400, 'The link credential is not valid (bad signature or altered)', 'tampered');
+    if (error instanceof joseErrors.JWTExpired) throw new LinkRefusedError('link_expired', 'The result link expired');
+    throw new LinkRefusedError('link_tampered', 'The link credential is not valid (bad signature or altered)');
   }
   const row = await ctx.db.selectFrom('result_links').selectAll().where('id', '=', String(claims.jti)).executeTakeFirst();
-  if (!row) throw new LinkRefusedError(404, 'Unknown result link', 'unknown');
+  if (!row) throw new LinkRefusedError('link_unknown', 'Unknown result link');
   if (row.uuid_user !== claims.sub || row.uuid_trx !== claims.trx || row.grantor_id !== claims.oto) {
-    throw new LinkRefusedError(400, 'The link credential does not match its record', 'mismatch');
+    throw new LinkRefusedError('link_mismatch', 'The link credential does not match its record');
   }
-  if (uuidUser !== undefined && row.uuid_user !== uuidUser.trim().toLowerCase()) throw new LinkRefusedError(403, 'The result link belongs to another user', 'mismatch');
-  if (Date.parse(row.expires_at) <= now.getTime()) throw new LinkRefusedError(410, 'The result link expired', 'expired');
-  if (row.state === 'consumed') throw new LinkRefusedError(410, 'The document of this link was already consulted', 'consumed');
+  if (uuidUser !== undefined && row.uuid_user !== uuidUser.trim().toLowerCase()) throw new LinkRefusedError('link_other_user', 'The result link belongs to another user');
+  if (Date.parse(row.expires_at) <= now.getTime()) throw new LinkRefusedError('link_expired', 'The result link expired');
+  if (row.state === 'consumed') throw new LinkRefusedError('link_consumed', 'The document of this link was already consulted');
   return {
     linkId: row.id,
     uuidTrx: row.uuid_trx,
@@ -190,12 +193,12 @@ export async function verifyResultLink(ctx: LinkContext, request: { uuidUser: st
   if (request.uuidTrx) query = query.where('uuid_trx', '=', request.uuidTrx.toLowerCase());
   if (request.linkId) query = query.where('id', '=', request.linkId);
   const rows = await query.orderBy('id', 'desc').execute();
-  if (rows.length === 0) throw new LinkRefusedError(404, 'No result link was issued for this user', 'unknown');
+  if (rows.length === 0) throw new LinkRefusedError('link_unknown', 'No result link was issued for this user');
   const open = rows.filter((r) => r.state !== 'consumed' && Date.parse(r.expires_at) > now.getTime());
   const row = open[0];
   if (!row) {
     const consumed = rows.some((r) => r.state === 'consumed');
-    throw consumed ? new LinkRefusedError(410, 'The document of this link was already consulted', 'consumed') : new LinkRefusedError(410, 'The result link expired', 'expired');
+    throw consumed ? new LinkRefusedError('link_consumed', 'The document of this link was already consulted') : new LinkRefusedError('link_expired', 'The result link expired');
   }
   await ctx.db.updateTable('result_links').set({ state: 'verified', verified_at: now.toISOString() }).where('id', '=', row.id).where('state', '=', 'issued').execute();
   return linkUrlOf(ctx, row);
@@ -209,7 +212,7 @@ export interface ConsumableLink extends LinkSubject {
 /** Checks the token's signature, expiry and binding to the stored link; the link must be verified and unconsumed. */
 export async function checkLinkToken(ctx: LinkContext, token: string, now: Date = new Date()): Promise<ConsumableLink> {
   if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) {
-    throw new LinkRefusedError(400, 'Malformed result link', 'malformed');
+    throw new LinkRefusedError('link_malformed', 'Malformed result link');
   }
   let claims;
   try {
@@ -222,18 +225,18 @@ export async function checkLinkToken(ctx: LinkContext, token: string, now: Date 
     });
     claims = verified.payload;
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new LinkRefusedError(410, 'The result link expired', 'expired');
-    throw new LinkRefusedError(400, 'The result link is not valid (bad signature or altered)', 'tampered');
+    if (error instanceof joseErrors.JWTExpired) throw new LinkRefusedError('link_expired', 'The result link expired');
+    throw new LinkRefusedError('link_tampered', 'The result link is not valid (bad signature or altered)');
   }
   const row = await ctx.db.selectFrom('result_links').selectAll().where('id', '=', String(claims.jti)).executeTakeFirst();
-  if (!row) throw new LinkRefusedError(404, 'Unknown result link', 'unknown');
+  if (!row) throw new LinkRefusedError('link_unknown', 'Unknown result link');
   if (row.uuid_user !== claims.sub || row.uuid_trx !== claims.trx || row.grantor_id !== claims.oto || row.document !== claims.doc) {
-    throw new LinkRefusedError(400, 'The result link does not match its record', 'mismatch');
+    throw new LinkRefusedError('link_mismatch', 'The result link does not match its record');
   }
-  if (Date.parse(row.expires_at) <= now.getTime()) throw new LinkRefusedError(410, 'The result link expired', 'expired');
-  if (row.state === 'consumed') throw new LinkRefusedError(410, 'The document of this link was already consulted', 'consumed');
+  if (Date.parse(row.expires_at) <= now.getTime()) throw new LinkRefusedError('link_expired', 'The result link expired');
+  if (row.state === 'consumed') throw new LinkRefusedError('link_consumed', 'The document of this link was already consulted');
   if (row.state !== 'verified') {
-    throw new LinkRefusedError(403, 'The result link needs the face re-verification before the download', 'not_verified');
+    throw new LinkRefusedError('link_not_verified', 'The result link needs the face re-verification before the download');
   }
   return { linkId: row.id, uuidTrx: row.uuid_trx, uuidUser: row.uuid_user, grantorId: row.grantor_id, document: row.document as ResultDocument };
 }

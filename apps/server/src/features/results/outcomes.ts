@@ -1,7 +1,6 @@
-import { errorTexts, journeyOrderTexts } from '@kyc/contracts';
-import { isLocked } from '../../domain/transactions.js';
-import { assertTransactionAvailable } from '../../http/auth.js';
-import { HttpError } from '../../http/errors.js';
+import { journeyOrderTexts } from '@kyc/contracts';
+import { RefusedError } from '../../domain/refusal.js';
+import { assertTransactionAvailable, isLocked } from '../../domain/transactions.js';
 import type { Db } from '../../store/db.js';
 import { findTransaction } from '../../store/transactions.js';
 // Brings this feature's tables into the Database type (declaration merging; see store/schema.ts).
@@ -24,15 +23,16 @@ export async function recordOutcome(db: Db, uuidTrx: string, status: string, now
 }
 
 /**
- * For calls that change a transaction (captures, result e-mail): 409 once it is finished or the person cancelled it,
- * 429 while it is locked after exhausted attempts or a failed finalisation.
+ * For calls that change a transaction (captures, result e-mail): refused once it is finished or the person cancelled
+ * it, and while it is locked after exhausted attempts or a failed finalisation.
  */
 export async function assertTransactionOpen(db: Db, uuidTrx: string, now: Date = new Date()): Promise<void> {
   const [outcome, transaction] = await Promise.all([findOutcome(db, uuidTrx), findTransaction(db, uuidTrx)]);
   assertTransactionAvailable(transaction);
-  if (outcome) throw new HttpError(409, 'The transaction is finished: it cannot be changed or re-opened');
-  if (transaction?.cancelledAt) throw new HttpError(409, 'The transaction was cancelled by the person: it accepts no more captures; start a new one', journeyOrderTexts.cancelled);
+  if (outcome) throw new RefusedError('transaction_finished', 'The transaction is finished: it cannot be changed or re-opened');
+  if (transaction?.cancelledAt)
+    throw new RefusedError('transaction_cancelled', 'The transaction was cancelled by the person: it accepts no more captures; start a new one', journeyOrderTexts.cancelled);
   if (isLocked(transaction?.lockUntil ?? null, now)) {
-    throw new HttpError(429, 'The transaction is locked after a failure', errorTexts.attemptsExceeded, transaction?.lockUntil ?? undefined);
+    throw new RefusedError('transaction_locked', 'The transaction is locked after a failure', undefined, transaction?.lockUntil ?? undefined);
   }
 }

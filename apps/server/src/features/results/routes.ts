@@ -1,4 +1,6 @@
-import { calls, errorTexts, paramEnabled, paramValue } from '@kyc/contracts';
+import { calls, errorTexts, paramEnabled, paramValue, type GrantorParam } from '@kyc/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
 import { publicBaseUrl } from '../../config.js';
 import { loadLinkKey } from '../../crypto/link-key.js';
 import { ownerParams } from '../../domain/grantor-params.js';
@@ -10,9 +12,21 @@ import { generateDocuments, latestDocuments } from './documents-service.js';
 import { emailJobKind, type EmailJobPayload } from './email-job.js';
 import { claimResultEmail, releaseResultEmail } from './result-emails.js';
 import { scoreOf } from './facts.js';
-import { checkLinkCredential, checkLinkToken, consumeLink, enlaceUrl, issueResultLink, LinkRefusedError, signLinkToken, type LinkContext, type ResultDocument } from './links.js';
+import {
+  checkLinkCredential,
+  checkLinkToken,
+  consumeLink,
+  enlaceUrl,
+  issueResultLink,
+  LinkRefusedError,
+  signLinkToken,
+  type LinkContext,
+  type LinkRefusalReason,
+  type ResultDocument,
+} from './links.js';
 import { assertTransactionOpen } from './outcomes.js';
-import { authorizeLink, LinkFlowError } from './link-video.js';
+import { authorizeLink } from './link-video.js';
+import { RefusedError } from '../../domain/refusal.js';
 import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
 import { addEvidence, latestEvidence } from '../../store/evidence.js';
 import { readStoredParams } from '../../store/grantors.js';
@@ -26,17 +40,11 @@ export interface ResultsOptions {
   wakeJobs?: () => void;
 }
 
-const linkContexts = new WeakMap<object, LinkContext>();
 const freshFaceMs = 30 * 60_000;
 
-/** The result-link context of this service (key loaded once per config): what verifyResultLink needs. */
-export function resultLinkContext(deps: Pick<Deps, 'config' | 'db'>): LinkContext {
-  let ctx = linkContexts.get(deps.db);
-  if (!ctx) {
-    ctx = { db: deps.db, linkKey: loadLinkKey(deps.config).key, baseUrl: publicBaseUrl(deps.config) };
-    linkContexts.set(deps.db, ctx);
-  }
-  return ctx;
+/** The result-link context of this app (its key loaded once, kept in the app's caches): what verifyResultLink needs. */
+export function resultLinkContext(deps: Pick<Deps, 'config' | 'db' | 'caches'>): LinkContext {
+  return deps.caches.slot('results.linkContext', () => ({ db: deps.db, linkKey: loadLinkKey(deps.config).key, baseUrl: publicBaseUrl(deps.config) }));
 }
 
 /** A body's uuidUser must name the user of the cliente header. */
@@ -149,6 +157,9 @@ function registerDocumentsRoute(app: ZodApp, deps: Deps, links: LinkContext): vo
   });
 }
 
+/** The link-status screen's texts of a consulted or expired link (any other refusal is a bad URL). */
+const linkStatusTexts: Partial<Record<LinkRefusalReason, string>> = { link_consumed: errorTexts.linkConsumed, link_expired: errorTexts.linkExpired };
+
 /** Whether a result link can still be consulted (asked by /pdf_token before any camera step). */
 function registerLinkStatusRoute(app: ZodApp, deps: Deps, links: LinkContext): void {
   const status = calls.linkStatus;
@@ -160,21 +171,10 @@ function registerLinkStatusRoute(app: ZodApp, deps: Deps, links: LinkContext): v
     handler: async (request, reply) => {
       const credential = request.headers['x-consumer-custom-id'];
       reply.header('cache-control', 'no-store');
-      let open;
-      try {
-        open = await checkLinkCredential(links, credential);
-      } catch (error) {
-        if (!(error instanceof LinkRefusedError)) throw error;
-        if (error.reason === 'consumed') throw new HttpError(410, error.message, errorTexts.linkConsumed);
-        if (error.reason === 'expired') throw new HttpError(410, error.message, errorTexts.linkExpired);
-        throw new HttpError(error.statusCode, error.message, errorTexts.badUrl);
-      }
-      try {
-        await authorizeLink(links, credential);
-      } catch (error) {
-        if (error instanceof LinkFlowError) throw new HttpError(error.statusCode, error.message, error.messageClient);
-        throw error;
-      }
+      const open = await checkLinkCredential(links, credential).catch((error: unknown) => {
+        throw error instanceof LinkRefusedError ? new RefusedError(error.reason, error.message, linkStatusTexts[error.reason] ?? errorTexts.badUrl) : error;
+      });
+      await authorizeLink(links, credential);
       return { status: 200 as const, payload: { state: 'open' as const, expiresAt: new Date(open.fecha).toISOString() } };
     },
   });
@@ -190,21 +190,73 @@ function registerEnlaceRoute(app: ZodApp, deps: Deps, links: LinkContext): void 
     schema: { summary: enlace.summary, tags: ['results'], params: enlace.params, produces: ['application/pdf'], response: { 200: enlace.response, ...errorResponses } },
     handler: async (request, reply) => {
       const now = new Date();
-      try {
-        const link = await checkLinkToken(links, request.params.token, now);
-        const stored = (await latestDocuments({ db, cipher }, link.uuidTrx)).get(link.document);
-        if (!stored) throw new HttpError(404, 'The document of this link is not available');
-        const pdf = await blobs.get(stored.blobKey);
-        // Served only by the request that wins the one consultation.
-        if (!(await consumeLink(db, link.linkId, now))) throw new HttpError(410, 'The document of this link was already consulted');
-        request.log.info({ grantorId: link.grantorId, uuidTrx: link.uuidTrx, linkId: link.linkId, document: link.document }, 'result link consulted');
-        return reply.header('cache-control', 'no-store').header('content-disposition', `attachment; filename="pdf_${link.document}.pdf"`).type('application/pdf').send(pdf.buffer);
-      } catch (error) {
-        if (error instanceof LinkRefusedError) throw new HttpError(error.statusCode, error.message);
-        throw error;
-      }
+      // A refused link answers its reason's status without a client text.
+      const link = await checkLinkToken(links, request.params.token, now);
+      const stored = (await latestDocuments({ db, cipher }, link.uuidTrx)).get(link.document);
+      if (!stored) throw new HttpError(404, 'The document of this link is not available');
+      const pdf = await blobs.get(stored.blobKey);
+      // Served only by the request that wins the one consultation.
+      if (!(await consumeLink(db, link.linkId, now))) throw new HttpError(410, 'The document of this link was already consulted');
+      request.log.info({ grantorId: link.grantorId, uuidTrx: link.uuidTrx, linkId: link.linkId, document: link.document }, 'result link consulted');
+      return reply.header('cache-control', 'no-store').header('content-disposition', `attachment; filename="pdf_${link.document}.pdf"`).type('application/pdf').send(pdf.buffer);
     },
   });
+}
+
+type EmailBody = z.infer<typeof calls.emailResult.body>;
+
+/** The recipient claimed for this send: the address confirmed first, within its resends (409 otherwise, nothing sent). */
+async function claimRecipient(db: Deps['db'], cipher: Deps['cipher'], uuidTrx: string, email: string, resends: number, now: Date, log: FastifyBaseLogger) {
+  const claim = await claimResultEmail(db, cipher, uuidTrx, email, resends, now);
+  if (claim.kind === 'other_address') {
+    log.warn({ uuidTrx }, 'result e-mail refused: another address than the confirmed one');
+    throw new HttpError(409, 'The result e-mail of this transaction goes only to the address confirmed first; nothing was sent', errorTexts.emailOtherAddress);
+  }
+  if (claim.kind === 'exhausted') {
+    throw new HttpError(409, `The result e-mail of this transaction was already sent ${claim.sends} times (1 + RESULT_EMAIL_RESENDS); nothing was sent`, errorTexts.emailAlreadySent);
+  }
+  return claim;
+}
+
+/**
+ * The result e-mail's job queued (with its result link unless the result is red, and the confirmed data kept as
+ * evidence); the claimed recipient is released when anything fails, so the send can be retried.
+ */
+async function queueResultEmail(
+  { db, cipher }: Pick<Deps, 'db' | 'cipher'>,
+  links: LinkContext,
+  send: { trx: { uuidTrx: string; uuidUser: string; grantorId: string }; grantorName: string; grantorParams: GrantorParam[]; flag: Parameters<typeof semaforo>[0]; body: EmailBody },
+  now: Date,
+): Promise<string> {
+  const { trx, grantorParams, flag, body } = send;
+  try {
+    const link =
+      flag === 'RED' ? undefined : await issueResultLink(links, { ...trx, document: 'autorizacion' as ResultDocument, expiresAt: new Date(now.getTime() + linkHours(grantorParams) * 3_600_000) }, now);
+    // The data the user confirmed reaches the server only here: kept as data_user evidence, the documents
+    // generated later (proccessdocuments, result links) show it too, not just this e-mail's report.
+    if (body.data_user && body.data_user.length > 0) {
+      await addEvidence(db, cipher, { uuidTrx: trx.uuidTrx, grantorId: trx.grantorId, kind: evidenceKind.userData, payload: body.data_user });
+    }
+    const bodyData = body.data_user?.map((d) => [d.description, d.value, ...(d.typed ? [true as const] : [])] as [string, string, true?]);
+    // No text of the request reaches the message: the greeting names nobody (body.name is free text).
+    const payload: EmailJobPayload = {
+      ...trx,
+      grantorName: send.grantorName,
+      email: body.email.trim(),
+      name: '',
+      flag,
+      tipo_envio: tipoEnvio(flag),
+      semaforo: semaforo(flag),
+      customId: resultCustomId(grantorParams, now, trx.uuidUser),
+      clientCustomId: body.custom_uuid,
+      ...(link ? { pdfTokenUrl: link.pdfTokenUrl, fecha: link.fecha } : {}),
+      ...(bodyData ? { userData: bodyData } : {}),
+    };
+    return await enqueueJob(db, cipher, { kind: emailJobKind, uuidTrx: trx.uuidTrx, payload }, now);
+  } catch (error) {
+    await releaseResultEmail(db, trx.uuidTrx).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The result e-mail (async_zip_nom_151_correo): one confirmed recipient, queued as a durable job. */
@@ -236,54 +288,26 @@ function registerEmailRoute(app: ZodApp, deps: Deps, links: LinkContext, options
       }
       // One recipient per transaction, taken before anything is written: the address the customer confirmed on the
       // final screen (the first accepted call); later calls may only resend to it, RESULT_EMAIL_RESENDS times.
-      const claim = await claimResultEmail(db, cipher, transaction.uuidTrx, body.email, config.resultEmailResends, now);
-      if (claim.kind === 'other_address') {
-        request.log.warn({ uuidTrx: transaction.uuidTrx }, 'result e-mail refused: another address than the confirmed one');
-        throw new HttpError(409, 'The result e-mail of this transaction goes only to the address confirmed first; nothing was sent', errorTexts.emailOtherAddress);
-      }
-      if (claim.kind === 'exhausted') {
-        throw new HttpError(409, `The result e-mail of this transaction was already sent ${claim.sends} times (1 + RESULT_EMAIL_RESENDS); nothing was sent`, errorTexts.emailAlreadySent);
-      }
+      const claim = await claimRecipient(db, cipher, transaction.uuidTrx, body.email, config.resultEmailResends, now, request.log);
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
-      const grantorName = paramValue(grantorParams, 'NOMBRE_CORTO').trim() || grantor.name;
-      const id = resultCustomId(grantorParams, now, transaction.uuidUser);
-      let jobId: string;
-      try {
-        const link =
-          result.flag === 'RED'
-            ? undefined
-            : await issueResultLink(links, { ...trx, document: 'autorizacion' as ResultDocument, expiresAt: new Date(now.getTime() + linkHours(grantorParams) * 3_600_000) }, now);
-        // The data the user confirmed reaches the server only here: kept as data_user evidence, the documents
-        // generated later (proccessdocuments, result links) show it too, not just this e-mail's report.
-        if (body.data_user && body.data_user.length > 0) {
-          await addEvidence(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, kind: evidenceKind.userData, payload: body.data_user });
-        }
-        const bodyData = body.data_user?.map((d) => [d.description, d.value, ...(d.typed ? [true as const] : [])] as [string, string, true?]);
-        // No text of the request reaches the message: the greeting names nobody (body.name is free text).
-        const payload: EmailJobPayload = {
-          ...trx,
-          grantorName,
-          email: body.email.trim(),
-          name: '',
-          flag: result.flag,
-          tipo_envio: tipoEnvio(result.flag),
-          semaforo: semaforo(result.flag),
-          customId: id,
-          clientCustomId: body.custom_uuid,
-          ...(link ? { pdfTokenUrl: link.pdfTokenUrl, fecha: link.fecha } : {}),
-          ...(bodyData ? { userData: bodyData } : {}),
-        };
-        jobId = await enqueueJob(db, cipher, { kind: emailJobKind, uuidTrx: transaction.uuidTrx, payload }, now);
-      } catch (error) {
-        await releaseResultEmail(db, transaction.uuidTrx).catch(() => undefined);
-        throw error;
-      }
+      const jobId = await queueResultEmail({ db, cipher }, links, { trx, grantorName: paramValue(grantorParams, 'NOMBRE_CORTO').trim() || grantor.name, grantorParams, flag: result.flag, body }, now);
       options.wakeJobs?.();
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, jobId, flag: result.flag, send: claim.sends }, 'result e-mail queued');
       reply.header('cache-control', 'no-store');
       return { status: 200 as const, payload: { jobId } };
     },
   });
+}
+
+/** The evidence bundle stored with its time-stamp; a failure of the time-stamping service answers 502. */
+async function timestampedBundle(deps: Parameters<typeof storeBundle>[0], trx: Parameters<typeof storeBundle>[1], content: Parameters<typeof storeBundle>[2], now: Date, log: FastifyBaseLogger) {
+  try {
+    return await storeBundle(deps, trx, content, now);
+  } catch (error) {
+    if (error instanceof HttpError || error instanceof RefusedError) throw error;
+    log.error({ err: error, uuidTrx: trx.uuidTrx }, 'evidence bundle failed');
+    throw new HttpError(502, 'The evidence bundle could not be time-stamped', 'El servicio no se encuentra disponible, lo solucionaremos en breve');
+  }
 }
 
 /** The evidence bundle with its RFC 3161 time-stamp (nom_151), when the grantor turns it on. */
@@ -313,14 +337,7 @@ function registerNom151Route(app: ZodApp, deps: Deps): void {
       const now = new Date();
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
       const id = resultCustomId(grantorParams, now, transaction.uuidUser);
-      let bundle;
-      try {
-        bundle = await storeBundle({ db, cipher, blobs, config }, trx, { customId: id, body: { ...body, custom_uuid_servidor: id } }, now);
-      } catch (error) {
-        if (error instanceof HttpError) throw error;
-        request.log.error({ err: error, uuidTrx: transaction.uuidTrx }, 'evidence bundle failed');
-        throw new HttpError(502, 'The evidence bundle could not be time-stamped', 'El servicio no se encuentra disponible, lo solucionaremos en breve');
-      }
+      const bundle = await timestampedBundle({ db, cipher, blobs, config }, trx, { customId: id, body: { ...body, custom_uuid_servidor: id } }, now, request.log);
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, evidenceId: bundle.evidenceId, timestamp: bundle.timestamp.kind }, 'evidence bundle stored');
       reply.header('cache-control', 'no-store');
       return {

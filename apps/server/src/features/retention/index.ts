@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Deps } from '../../http/deps.js';
+import type { Deps } from '../../deps.js';
 import type { FeatureJobs } from '../index.js';
 import { retentionSweepHandler, retentionSweepJobKind, scheduleSweep } from './sweep.js';
 

@@ -177,6 +177,12 @@ export function readFrontByLabels(page: RawRead, width: number, height: number):
   return best!.front;
 }
 
+/** The median height of the labels read (a label's box is its capitals' height), else 1.8% of the page's. */
+function medianLabelHeight(found: Map<string, FoundLabel>, height: number): number {
+  const heights = [...found.values()].map((f) => f.box.y1 - f.box.y0).sort((a, b) => a - b);
+  return heights[Math.floor(heights.length / 2)] ?? height * 0.018;
+}
+
 function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: IneLayout, width: number, height: number): AnchoredFront {
   const anchors = consistentAnchors(
     [...found.values()].filter((f) => layout.labels[f.key]),
@@ -189,8 +195,7 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
     width,
     height,
   );
-  const heights = [...found.values()].map((f) => f.box.y1 - f.box.y0).sort((a, b) => a - b);
-  const labelHeight = heights[Math.floor(heights.length / 2)] ?? height * 0.018;
+  const labelHeight = medianLabelHeight(found, height);
 
   const labels = new Map(found);
   for (const key of Object.keys(layout.labels)) {
@@ -294,17 +299,27 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
   block('DOMICILIO', 'address', layout.addressLines);
   block('LUGAR', 'lugarNacimiento', 2);
 
-  // The names label misread and not placed well: the lines just above the address label are the names.
-  const domicilio = found.get('DOMICILIO');
-  if ((!values.names || values.names.lines.length < 2) && domicilio) {
-    const lines = linesAbove(domicilio, words, 3, labels.get('SEXO')?.box.x0 ?? Infinity)
-      .map((line) => line.filter((w) => !isLabelWord(w.text)))
-      .filter((line) => line.length > 0);
-    if (lines.length > (values.names?.lines.length ?? 0)) {
-      values.names = { text: lines.map(joined).join(' '), lines: lines.map(joined), confidence: wordsConfidence(lines.flat()) * 0.7, labelRead: false };
-    }
-  }
-  const printed = [
+  const names = namesAboveAddress(found.get('DOMICILIO'), words, labels.get('SEXO')?.box.x0 ?? Infinity, values.names);
+  if (names) values.names = names;
+  return { model: layout.model, labelsRead: [...found.keys()], printed: printedKeys(layout), values, regions };
+}
+
+/**
+ * The names label misread and not placed well: the lines just above the address label are the names, when they
+ * are more lines than the names read (undefined otherwise).
+ */
+function namesAboveAddress(domicilio: FoundLabel | undefined, words: PageWord[], columnEnd: number, read: AnchoredFront['values']['names']): AnchoredFront['values']['names'] {
+  if ((read && read.lines.length >= 2) || !domicilio) return undefined;
+  const lines = linesAbove(domicilio, words, 3, columnEnd)
+    .map((line) => line.filter((w) => !isLabelWord(w.text)))
+    .filter((line) => line.length > 0);
+  if (lines.length <= (read?.lines.length ?? 0)) return undefined;
+  return { text: lines.map(joined).join(' '), lines: lines.map(joined), confidence: wordsConfidence(lines.flat()) * 0.7, labelRead: false };
+}
+
+/** The values this layout prints: its single values, the names, the address and, when it has one, the birthplace. */
+function printedKeys(layout: IneLayout): AnchoredKey[] {
+  return [
     ...Object.entries(SINGLE_VALUE)
       .filter(([label]) => layout.labels[label])
       .map(([, key]) => key),
@@ -312,7 +327,6 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
     'address',
     ...(layout.labels.LUGAR ? ['lugarNacimiento' as const] : []),
   ] as AnchoredKey[];
-  return { model: layout.model, labelsRead: [...found.keys()], printed, values, regions };
 }
 
 /**

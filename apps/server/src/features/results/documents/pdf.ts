@@ -47,6 +47,33 @@ export interface Writer {
   finish(): Promise<Uint8Array>;
 }
 
+/** The text's lines within maxWidth at this font and size: words wrapped, a word longer than a line cut. */
+function wrap(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of pdfSafe(text).split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/ +/)) {
+      const candidate = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(candidate, size) <= maxWidth) {
+        line = candidate;
+        continue;
+      }
+      if (line) lines.push(line);
+      // A word longer than the line (a hash, a URL) is cut into pieces.
+      let rest = word;
+      while (font.widthOfTextAtSize(rest, size) > maxWidth) {
+        let cut = rest.length - 1;
+        while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > maxWidth) cut -= 1;
+        lines.push(rest.slice(0, cut));
+        rest = rest.slice(cut);
+      }
+      line = rest;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
 export async function createWriter(meta: { title: string; subject: string; author: string; createdAt: Date; footer: string }): Promise<Writer> {
   const doc = await PDFDocument.create();
   doc.setTitle(pdfSafe(meta.title));
@@ -67,31 +94,6 @@ export async function createWriter(meta: { title: string; subject: string; autho
   };
   const ensure = (height: number) => {
     if (y - height < margin + 20) newPage();
-  };
-  const wrap = (text: string, font: PDFFont, size: number, maxWidth: number): string[] => {
-    const lines: string[] = [];
-    for (const paragraph of pdfSafe(text).split('\n')) {
-      let line = '';
-      for (const word of paragraph.split(/ +/)) {
-        const candidate = line ? `${line} ${word}` : word;
-        if (font.widthOfTextAtSize(candidate, size) <= maxWidth) {
-          line = candidate;
-          continue;
-        }
-        if (line) lines.push(line);
-        // A word longer than the line (a hash, a URL) is cut into pieces.
-        let rest = word;
-        while (font.widthOfTextAtSize(rest, size) > maxWidth) {
-          let cut = rest.length - 1;
-          while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > maxWidth) cut -= 1;
-          lines.push(rest.slice(0, cut));
-          rest = rest.slice(cut);
-        }
-        line = rest;
-      }
-      lines.push(line);
-    }
-    return lines;
   };
   const draw = (text: string, x: number, font: PDFFont, size: number, maxWidth: number, color = rgb(0.1, 0.1, 0.12)) => {
     for (const line of wrap(text, font, size, maxWidth)) {

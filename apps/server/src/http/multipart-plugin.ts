@@ -1,8 +1,8 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { MultipartField } from '@kyc/contracts';
-import type { ZodApp } from '../http/deps.js';
-import { errorResponses, HttpError } from '../http/errors.js';
-import type { UploadLimits } from './limits.js';
+import type { UploadLimits } from '../uploads/limits.js';
+import type { ZodApp } from './deps.js';
+import { errorResponses, HttpError } from './errors.js';
 
 export const multipartContentType = 'multipart/form-data';
 

@@ -1,0 +1,27 @@
+/**
+ * The app's caches in one object: created once by the composition root (app.ts, one per app and so per database
+ * handle), passed in Deps, and emptied together by invalidate(). A module keeps its cache in a named slot instead
+ * of a module-level map keyed by the database handle, so two apps in one process (tests, SQLite and PostgreSQL)
+ * never share one and a test or a bench can empty them explicitly.
+ */
+export class AppCaches {
+  readonly #slots = new Map<string, unknown>();
+
+  /** The value kept under `name`, created by `create` on first use and again after invalidate(). */
+  slot<T>(name: string, create: () => T): T {
+    if (this.#slots.has(name)) return this.#slots.get(name) as T;
+    const value = create();
+    this.#slots.set(name, value);
+    return value;
+  }
+
+  /** Forgets every cached value (each slot is created again on its next use). */
+  invalidate(): void {
+    this.#slots.clear();
+  }
+
+  /** Forgets one slot's value. */
+  drop(name: string): void {
+    this.#slots.delete(name);
+  }
+}
