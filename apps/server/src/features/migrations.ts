@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import { eventCountsMigration } from './events/migration.js';
 import { consoleMigration } from './console/migrations.js';
+import { consoleFunnelMigration } from './console/funnel-migration.js';
 import { consoleReviewsMigration } from './console/review-migration.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
@@ -25,4 +26,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0019_console_reviews': consoleReviewsMigration,
   '0022_retention': retentionMigration,
   '0023_webhook_queue': webhookQueueMigration,
+  '0027_console_funnel': consoleFunnelMigration,
 };

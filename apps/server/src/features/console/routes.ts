@@ -29,6 +29,8 @@ import { imageBlobKey, readCaseFile } from './case-file.js';
 import { listCases, scoreFinishedCases, type CaseStatus } from './cases.js';
 import { recordReview } from './reviews.js';
 import { registerWebhookRoutes } from './webhook-routes.js';
+import { registerCaseMediaRoutes } from './case-media-routes.js';
+import { registerFunnelRoutes } from './funnel-routes.js';
 import type { ConsoleConfig } from './config.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import * as store from './store.js';
@@ -94,7 +96,8 @@ function decodeCursor(text: string | undefined): { createdAt: string; uuidTrx: s
 /** Roles that may approve or reject a case; a viewer only reads, a platform operator does not decide for a lender. */
 const reviewerRoles: ReadonlySet<store.Role> = new Set(['admin', 'reviewer']);
 
-export function registerConsoleRoutes(app: ZodApp, { db, cipher, blobs }: Pick<Deps, 'db' | 'cipher' | 'blobs'>, config: ConsoleConfig): void {
+export function registerConsoleRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config'>, config: ConsoleConfig): void {
+  const { db, cipher, blobs } = deps;
   const times: store.SessionTimes = { idleMs: config.sessionIdleMinutes * 60_000, absoluteMs: config.sessionAbsoluteHours * 3_600_000 };
   const csrfKey = cipher.deriveKey('console-csrf');
   const csrfToken = (idHash: string) => createHmac('sha256', csrfKey).update(idHash).digest('base64url');
@@ -381,4 +384,8 @@ export function registerConsoleRoutes(app: ZodApp, { db, cipher, blobs }: Pick<D
   );
 
   registerWebhookRoutes(app, { db, cipher }, { requireSession, requireCsrf, touch: (session) => store.touchSession(db, session, times.idleMs), noStore, errors });
+  const touch = (session: store.ConsoleSession) => store.touchSession(db, session, times.idleMs);
+  const helpers = { requireSession, requireCsrf, touch, noStore, errors, grantorOf, visibleCase, abandonAfterMs: config.abandonAfterMinutes * 60_000 };
+  registerFunnelRoutes(app, deps, helpers);
+  registerCaseMediaRoutes(app, deps, helpers);
 }

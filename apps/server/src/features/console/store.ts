@@ -204,7 +204,12 @@ export type AuditAction =
   | 'webhook_replayed'
   | 'webhook_refused'
   | 'review_refused'
-  | 'data_subject_request';
+  | 'data_subject_request'
+  | 'funnel_viewed'
+  | 'case_video_viewed'
+  | 'case_video_frames_viewed'
+  | 'case_bundle_downloaded'
+  | 'case_bundle_refused';
 
 export async function audit(
   db: Db,
