@@ -19,6 +19,7 @@ import { wholeJourney } from './suites/journey.js';
 import { speechRecognition } from './suites/speech.js';
 import { realDocuments } from './suites/real.js';
 import { livenessAttacks } from './suites/liveness.js';
+import { consoleList } from './suites/console.js';
 
 export interface SuiteResult {
   title: string;
@@ -41,6 +42,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   speech: speechRecognition,
   real: realDocuments,
   liveness: livenessAttacks,
+  console: consoleList,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

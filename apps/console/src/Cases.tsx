@@ -4,6 +4,7 @@ import { api, ApiError } from './api';
 import { CaseFile } from './CaseFile';
 import { formatDate, roleLabels, statusLabels, statusText } from './labels';
 import { Webhooks } from './Webhooks';
+import { Funnel } from './Funnel';
 
 interface Props {
   user: ConsoleUser;
@@ -33,7 +34,7 @@ export function Cases({ user, onSignedOut }: Props) {
   const [error, setError] = useState('');
   const [opened, setOpened] = useState<string | undefined>();
   const [refresh, setRefresh] = useState(0);
-  const [view, setView] = useState<'cases' | 'webhooks'>('cases');
+  const [view, setView] = useState<'cases' | 'funnel' | 'webhooks'>('cases');
 
   const fail = useCallback(
     (e: unknown) => {
@@ -112,16 +113,19 @@ export function Cases({ user, onSignedOut }: Props) {
           <span className="title">Consola de revisión</span>
           {grantorName ? <span className="grantor">{grantorName}</span> : null}
         </div>
-        {user.role === 'admin' ? (
-          <nav className="sections" aria-label="Secciones">
-            <button type="button" aria-current={view === 'cases' ? 'page' : undefined} onClick={() => setView('cases')}>
-              Expedientes
-            </button>
+        <nav className="sections" aria-label="Secciones">
+          <button type="button" aria-current={view === 'cases' ? 'page' : undefined} onClick={() => setView('cases')}>
+            Expedientes
+          </button>
+          <button type="button" aria-current={view === 'funnel' ? 'page' : undefined} onClick={() => setView('funnel')}>
+            Embudo
+          </button>
+          {user.role === 'admin' ? (
             <button type="button" aria-current={view === 'webhooks' ? 'page' : undefined} onClick={() => setView('webhooks')}>
               Webhooks
             </button>
-          </nav>
-        ) : null}
+          ) : null}
+        </nav>
         <div className="who">
           <span>
             {user.email} · {roleLabels[user.role]}
@@ -133,6 +137,8 @@ export function Cases({ user, onSignedOut }: Props) {
       </header>
       {view === 'webhooks' ? (
         <Webhooks onSignedOut={onSignedOut} />
+      ) : view === 'funnel' ? (
+        <Funnel user={user} grantorId={user.role === 'operator' ? grantorId : undefined} onSignedOut={onSignedOut} />
       ) : opened ? (
         <CaseFile
           uuidTrx={opened}
