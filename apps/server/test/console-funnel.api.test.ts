@@ -181,6 +181,17 @@ describe.each(engines)('console funnel ($name)', (engine) => {
     expect(long.json().message_client).toBe('Elige un periodo de 366 días o menos.');
   });
 
+  it('the list scores a case finished after its last full look (it then reads only recent finishes)', async () => {
+    const list = async (status?: string) => (await t.app.inject({ method: 'GET', url: `/console/api/cases?limit=100${status ? `&status=${status}` : ''}`, headers: { cookie: users.viewer! } })).json();
+    await list();
+    const demo = await startedTransaction(t.app);
+    const end = lifecycleEvent(demo, { step: 'finished', event: JSON.stringify({ status: 'FAIL', step: 'finished', description: 'Proceso concluido' }) });
+    expect((await t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers: demo, payload: end })).statusCode).toBe(200);
+    // No evidence at all: scored RED on the next look, and listed under that filter.
+    await list();
+    expect((await list('RED')).cases.map((c: { uuidTrx: string }) => c.uuidTrx)).toContain(demo.transaccion.toLowerCase());
+  });
+
   it('the flow’s lifecycle events are stored with their status in clear, and only known statuses', async () => {
     const demo = await startedTransaction(t.app);
     for (const status of ['OK', 'fail', 'something else']) {

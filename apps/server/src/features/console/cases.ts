@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import { ownerParams } from '../../domain/grantor-params.js';
 import type { Db } from '../../store/db.js';
@@ -60,15 +60,21 @@ function statusCondition(eb: Eb, status: CaseStatus, quietSince: string) {
   }
 }
 
+/**
+ * The transactions carrying a blind-index term, as `uuid_trx in (…)`: uncorrelated, so the terms are read once by
+ * their index and each transaction of the page is probed against that set (a correlated EXISTS probed the terms'
+ * index once per transaction of the grantor: 230 ms of CPU for a CURP among 100,000 cases on SQLite, bench 'console').
+ */
 function hasTerm(eb: Eb, cipher: DataCipher, grantorId: string, kind: 'curp' | 'name', term: string) {
-  return eb.exists(
+  return eb(
+    't.uuid_trx',
+    'in',
     eb
       .selectFrom('console_search_terms as s')
-      .select(sql`1`.as('one'))
+      .select('s.uuid_trx')
       .where('s.grantor_id', '=', grantorId)
       .where('s.kind', '=', kind)
-      .where('s.term_hmac', '=', blindTerm(cipher, grantorId, kind, term))
-      .whereRef('s.uuid_trx', '=', 't.uuid_trx'),
+      .where('s.term_hmac', '=', blindTerm(cipher, grantorId, kind, term)),
   );
 }
 
@@ -93,19 +99,59 @@ function rowStatus(row: { flag: string | null; review_decision: string | null; f
 }
 
 /**
+ * Per database and grantor, a time before which every finished case was found flagged (in this process): the list's
+ * look for unscored cases then reads the outcomes' finish-time index from there instead of every finished case of the
+ * grantor (160 ms of CPU a list request at 100,000 cases on SQLite, bench 'console'). A new process looks once in full.
+ */
+const scoredThroughByDb = new WeakMap<Db, Map<string, string>>();
+const scoredMarginMs = 10 * 60_000;
+function scoredThrough(db: Db): Map<string, string> {
+  let map = scoredThroughByDb.get(db);
+  if (!map) {
+    map = new Map();
+    scoredThroughByDb.set(db, map);
+  }
+  return map;
+}
+
+/**
  * Scores the grantor's finished cases that have no flag yet (as of when they finished), so that the status
  * filter sees them. Bounded per call; in steady state only the cases finished since the last look are scored.
  */
-export async function scoreFinishedCases(db: Db, cipher: DataCipher, grantorId: string, max = 50): Promise<number> {
-  const pending = await db
-    .selectFrom('transactions as t')
-    .innerJoin('transaction_outcomes as o', 'o.uuid_trx', 't.uuid_trx')
-    .leftJoin('console_cases as c', 'c.uuid_trx', 't.uuid_trx')
-    .select(['t.uuid_trx', 'o.finished_at'])
-    .where('t.grantor_id', '=', grantorId)
-    .where('c.flag', 'is', null)
-    .limit(max)
-    .execute();
+export async function scoreFinishedCases(db: Db, cipher: DataCipher, grantorId: string, max = 50, now: Date = new Date()): Promise<number> {
+  const since = scoredThrough(db).get(grantorId);
+  let pending: { uuid_trx: string; finished_at: string }[];
+  let caughtUp: boolean;
+  if (since) {
+    // Driven by the finish-time index: every grantor's unscored finishes since then (few), this grantor's kept. The
+    // grantor is not in the WHERE, or SQLite (no statistics) would scan the grantor's transactions again.
+    const window = 500;
+    const recent = await db
+      .selectFrom('transaction_outcomes as o')
+      .innerJoin('transactions as t', 't.uuid_trx', 'o.uuid_trx')
+      .leftJoin('console_cases as c', 'c.uuid_trx', 'o.uuid_trx')
+      .select(['o.uuid_trx', 'o.finished_at', 't.grantor_id'])
+      .where('o.finished_at', '>=', since)
+      .where('c.flag', 'is', null)
+      .limit(window)
+      .execute();
+    const mine = recent.filter((r) => r.grantor_id === grantorId);
+    pending = mine.slice(0, max);
+    caughtUp = recent.length < window && mine.length < max;
+  } else {
+    pending = await db
+      .selectFrom('transactions as t')
+      .innerJoin('transaction_outcomes as o', 'o.uuid_trx', 't.uuid_trx')
+      .leftJoin('console_cases as c', 'c.uuid_trx', 't.uuid_trx')
+      .select(['t.uuid_trx', 'o.finished_at'])
+      .where('t.grantor_id', '=', grantorId)
+      .where('c.flag', 'is', null)
+      .limit(max)
+      .execute();
+    caughtUp = pending.length < max;
+  }
+  // Caught up: later looks read only the cases finished since (minus a margin for a finish still being committed).
+  if (caughtUp) scoredThrough(db).set(grantorId, new Date(now.getTime() - scoredMarginMs).toISOString());
   if (pending.length === 0) return 0;
   const grantor = await findGrantorById(db, grantorId);
   if (!grantor) return 0;

@@ -13,3 +13,13 @@ export const consoleFunnelMigration: Migration = {
     await db.schema.createIndex('lifecycle_events_status_pending_idx').on('lifecycle_events').columns(['grantor_id']).where(sql.ref('status'), 'is', null).execute();
   },
 };
+
+/**
+ * 0028_outcomes_finished_idx: the console's list looks for finished cases not yet scored among those finished since its
+ * last full look (features/console/cases.ts scoreFinishedCases), by finish time.
+ */
+export const outcomesFinishedIndexMigration: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.createIndex('transaction_outcomes_finished_idx').on('transaction_outcomes').columns(['finished_at']).execute();
+  },
+};
