@@ -78,17 +78,66 @@ function hasTerm(eb: Eb, cipher: DataCipher, grantorId: string, kind: 'curp' | '
   );
 }
 
+/** Up to this many matches of a CURP or name are listed by id; more are left to the ordered scan, which stops early. */
+const matchListCap = 1000;
+
+interface TermMatches {
+  /** The transactions whose CURP term matches (ids), or 'many'; undefined when the text is not a CURP. */
+  curp?: string[] | 'many';
+  /** The transactions carrying every word of the name (ids), or 'many'; undefined when the text has no word. */
+  name?: string[] | 'many';
+}
+
+/**
+ * The blind-index matches of the search text, read first: a CURP or an uncommon name matches a few transactions, which
+ * the page then fetches by id (both engines use the primary key and sort the few rows), instead of walking the grantor's
+ * transactions in date order testing each against the terms (PostgreSQL took 0.5 s for a CURP among 100,000 cases).
+ */
+async function termMatches(db: Db, cipher: DataCipher, grantorId: string, q: string): Promise<TermMatches> {
+  const text = q.trim();
+  const matches: TermMatches = {};
+  const curp = normaliseCurpTerm(text);
+  if (/^[A-Z]{4}\d{6}[A-Z0-9]{8}$/.test(curp)) {
+    const rows = await db
+      .selectFrom('console_search_terms')
+      .select('uuid_trx')
+      .where('grantor_id', '=', grantorId)
+      .where('kind', '=', 'curp')
+      .where('term_hmac', '=', blindTerm(cipher, grantorId, 'curp', curp))
+      .limit(matchListCap + 1)
+      .execute();
+    matches.curp = rows.length > matchListCap ? 'many' : rows.map((r) => r.uuid_trx);
+  }
+  const words = nameWords(text);
+  if (words.length > 0) {
+    const hmacs = [...new Set(words.map((w) => blindTerm(cipher, grantorId, 'name', w)))];
+    const rows = await db
+      .selectFrom('console_search_terms')
+      .select('uuid_trx')
+      .where('grantor_id', '=', grantorId)
+      .where('kind', '=', 'name')
+      .where('term_hmac', 'in', hmacs)
+      .groupBy('uuid_trx')
+      .having((eb) => eb.fn.countAll(), '=', hmacs.length)
+      .limit(matchListCap + 1)
+      .execute();
+    matches.name = rows.length > matchListCap ? 'many' : rows.map((r) => r.uuid_trx);
+  }
+  return matches;
+}
+
 /** The search box: a folio prefix, a CURP or words of the name; a text that could be several is tried as each. */
-function searchCondition(eb: Eb, cipher: DataCipher, grantorId: string, q: string) {
+function searchCondition(eb: Eb, cipher: DataCipher, grantorId: string, q: string, matches: TermMatches) {
   const text = q.trim();
   const options = [];
   const folio = text.toLowerCase();
   if (/^[0-9a-f-]{4,36}$/.test(folio)) options.push(eb('t.uuid_trx', 'like', `${folio.replace(/[%_]/g, '')}%`));
-  const curp = normaliseCurpTerm(text);
-  if (/^[A-Z]{4}\d{6}[A-Z0-9]{8}$/.test(curp)) options.push(hasTerm(eb, cipher, grantorId, 'curp', curp));
-  const words = nameWords(text);
-  if (words.length > 0) options.push(eb.and(words.map((w) => hasTerm(eb, cipher, grantorId, 'name', w))));
-  return options.length > 0 ? eb.or(options) : eb.val(false);
+  const byIds = (ids: string[]) => (ids.length > 0 ? eb('t.uuid_trx', 'in', ids) : eb.lit(false));
+  if (matches.curp === 'many') options.push(hasTerm(eb, cipher, grantorId, 'curp', normaliseCurpTerm(text)));
+  else if (matches.curp) options.push(byIds(matches.curp));
+  if (matches.name === 'many') options.push(eb.and(nameWords(text).map((w) => hasTerm(eb, cipher, grantorId, 'name', w))));
+  else if (matches.name) options.push(byIds(matches.name));
+  return options.length > 0 ? eb.or(options) : eb.lit(false);
 }
 
 function rowStatus(row: { flag: string | null; review_decision: string | null; finished: string | null; updated_at: string }, quietSince: string): CaseStatus {
@@ -181,8 +230,9 @@ export async function listCases(db: Db, cipher: DataCipher, query: CaseQuery, no
   }
   if (query.q?.trim()) {
     const q = query.q;
+    const matches = await termMatches(db, cipher, query.grantorId, q);
     // A blocked person's data are not processed: their name or CURP finds nothing.
-    select = select.where((eb) => searchCondition(eb as Eb, cipher, query.grantorId, q)).where('t.restricted_at', 'is', null);
+    select = select.where((eb) => searchCondition(eb as Eb, cipher, query.grantorId, q, matches)).where('t.restricted_at', 'is', null);
   }
   if (query.cursor) {
     const { createdAt, uuidTrx } = query.cursor;
