@@ -20,6 +20,7 @@ import { speechRecognition } from './suites/speech.js';
 import { realDocuments } from './suites/real.js';
 import { livenessAttacks } from './suites/liveness.js';
 import { scaleOut } from './suites/scale.js';
+import { consoleList } from './suites/console.js';
 
 export interface SuiteResult {
   title: string;
@@ -43,6 +44,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   real: realDocuments,
   liveness: livenessAttacks,
   scale: scaleOut,
+  console: consoleList,
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -4,7 +4,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateFixtureSet } from '@kyc/fixtures';
+import { fileURLToPath } from 'node:url';
+import { generateFixtureSet, writeFaceVideo } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newWatchedPage, screenshot, seriousA11yViolations, type ViewportName } from '../support/browser.js';
@@ -12,6 +13,7 @@ import { stopAll } from '../support/rig.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { grantorCli } from '../support/transactions.js';
 import { fixtureDay } from '../support/fixture-day.js';
+import { generateHolder } from '../support/face-video.js';
 
 /** RFC 6238 as an authenticator app computes it (SHA-1, 6 digits, 30 s), written here so the test checks the server. */
 function totp(secret: string, at = Date.now()): string {
@@ -72,6 +74,8 @@ async function generatedIne(): Promise<{ front: string; back: string }> {
   return { front: path.join(work, 'ine-000-front-clean.png'), back: path.join(work, 'ine-000-back-clean.png') };
 }
 let ine: Promise<{ front: string; back: string }> | undefined;
+/** The client id of each finished case (transaction → cliente). */
+const clients = new Map<string, string>();
 
 /**
  * A finished case of the demo grantor, through the flow's API: the name, the consents, the ID front and back read
@@ -111,7 +115,44 @@ async function finishedCase(name: string, caseCurp: string): Promise<string> {
   }
   expect((await post('/v1/renapo', { uuid: headers.cliente, turn: -1, curp: caseCurp }, { authorization: 'Bearer demo-secret' })).status).toBe(200);
   expect((await post('/v1/update_cycle', event('finished', 'FAIL', 'Proceso concluido'))).status).toBe(200);
+  clients.set(headers.transaccion, headers.cliente);
   return headers.transaccion;
+}
+
+/** The built server's modules, to write into its own database and blob store (the server runs from dist). */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = (file: string) => path.join(root, 'apps/server/dist', file);
+
+/**
+ * The face video of a finished case: the generated holder of the case's INE (seed 22) reading a code, encoded as the
+ * browser uploads it (VP8 webm), stored encrypted with a face decision as the face-video route stores them. The
+ * decision itself is the engine's business (the face-video journeys); here the console shows what was stored.
+ */
+async function storeFaceVideo(uuidTrx: string, uuidUser: string): Promise<void> {
+  const work = await mkdtemp(path.join(tmpdir(), 'console-e2e-face-'));
+  const holder = await generateHolder(work);
+  const files = await writeFaceVideo({ faceId: holder.faceId, kind: 'live', code: '4729', seed: 'console', durationMs: 4000, fps: 10, outDir: work, name: 'face', format: 'webm' });
+  const { loadConfig } = (await import(dist('config.js'))) as typeof import('../../apps/server/src/config.js');
+  const { createDatabase } = (await import(dist('store/db.js'))) as typeof import('../../apps/server/src/store/db.js');
+  const { createDataCipher, loadDataKey } = (await import(dist('crypto/data-cipher.js'))) as typeof import('../../apps/server/src/crypto/data-cipher.js');
+  const { createBlobStore } = (await import(dist('blob/index.js'))) as typeof import('../../apps/server/src/blob/index.js');
+  const { addEvidence } = (await import(dist('store/evidence.js'))) as typeof import('../../apps/server/src/store/evidence.js');
+  const config = loadConfig({ DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' });
+  const db = createDatabase(config.database);
+  try {
+    const cipher = createDataCipher(loadDataKey(config).key);
+    const blob = await createBlobStore(config, cipher).put(`${demoId}/${uuidUser}/video_token/${uuidTrx}-e2e.webm`, await readFile(files.video), { contentType: 'video/webm' });
+    await addEvidence(db, cipher, {
+      uuidTrx,
+      grantorId: demoId,
+      kind: 'video_token',
+      blobKey: blob.key,
+      sha256: blob.sha256,
+      payload: { match: true, faceScore: 0.91, threshold: 0.6, liveness: { passed: true, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'sin modelo de voz' } },
+    });
+  } finally {
+    await db.destroy();
+  }
 }
 
 let receiver: Server | undefined;
@@ -291,6 +332,76 @@ describe.each<ViewportName>(['desktop', 'phone'])('the review console on a %s', 
     await screenshot(page, `console-${viewport}-09-replayed`);
 
     expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('a reviewer opens the funnel and sees its chart, then a finished case: the holder photo beside frames of the face video, and downloads the file', async () => {
+    const name = viewport === 'desktop' ? 'Valeria Ocaña Téllez' : 'Andrés Quiñones Ruiz';
+    const finished = await finishedCase(name, viewport === 'desktop' ? 'OATV850303MDFCLL01' : 'QURA870404HDFXZN02');
+    await storeFaceVideo(finished, clients.get(finished)!);
+    const email = `funnel-${viewport}@demo.example`;
+    const created = await grantorCli(server, ['console-user-create', '--grantor', demoId, '--email', email, '--role', 'reviewer']);
+    const password = /password: (\S+)/.exec(created)![1]!;
+
+    const { context, page, pageErrors } = await newWatchedPage(browser, viewport);
+    const cspReports: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspReports.push(message.text());
+    });
+    await page.goto(`${server.url}/console`);
+    await page.getByLabel('Correo electrónico').fill(email);
+    await page.getByLabel('Contraseña').fill(password);
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Expedientes' }).isVisible(), { timeout: 10_000 }).toBe(true);
+
+    await page.getByRole('button', { name: 'Embudo' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Embudo de conversión' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    const chart = page.locator('figure.funnel-chart');
+    await expect.poll(() => chart.isVisible(), { timeout: 15_000 }).toBe(true);
+    // Every case of this run was opened today: the link's opening, the terms and the end are among the bars.
+    expect(await chart.getByText('Abrió el enlace').isVisible()).toBe(true);
+    expect(await chart.getByText('Proceso concluido').isVisible()).toBe(true);
+    expect(await chart.locator('rect.funnel-fill').count()).toBeGreaterThanOrEqual(4);
+    const opened = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Abrió el enlace' }) });
+    expect(Number((await opened.getByRole('cell').first().textContent())!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(2);
+    await screenshot(page, `console-${viewport}-10-funnel`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Expedientes' }).click();
+    const row = page.getByRole('row').filter({ hasText: name });
+    await expect.poll(() => row.isVisible(), { timeout: 10_000 }).toBe(true);
+    await row.getByRole('button', { name: `Abrir el expediente ${finished.slice(0, 8)}` }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Fotografía y video de rostro' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    const frames = page.getByRole('img', { name: /^Cuadro del video en el segundo/ });
+    await expect.poll(() => frames.count(), { timeout: 30_000 }).toBe(6);
+    const holderPhoto = page.locator('.face-compare').getByRole('img', { name: 'Fotografía de la identificación' });
+    await holderPhoto.scrollIntoViewIfNeeded();
+    await expect.poll(() => holderPhoto.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await frames.last().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    // The video itself plays from the server (Range requests, decrypted for this session).
+    const video = page.locator('video.face-video');
+    await video.scrollIntoViewIfNeeded();
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.muted = true;
+      v.preload = 'auto';
+      v.load();
+    });
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await page.locator('.case-media').scrollIntoViewIfNeeded();
+    await screenshot(page, `console-${viewport}-11-face-frames`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const download = page.waitForEvent('download', { timeout: 60_000 });
+    await page.getByRole('button', { name: 'Descargar expediente' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`expediente-${finished.slice(0, 8)}.zip`);
+    const zip = await readFile((await file.path())!);
+    expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
+    expect(zip.includes(Buffer.from('manifest.json'))).toBe(true);
+    expect(zip.includes(Buffer.from('-video_token.webm'))).toBe(true);
+
+    expect(pageErrors).toEqual([]);
+    expect(cspReports).toEqual([]);
     await context.close();
   });
 });

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { consoleReviewReasons, type ConsoleReviewReason } from '@kyc/contracts/console-routes';
 import type { ConsoleCaseFile, ConsoleReviewDecision } from '@kyc/contracts';
 import { api, ApiError } from './api';
+import { CaseMedia } from './CaseMedia';
 import { checkOutcomeLabels, consentLabels, decisionLabels, effectLabels, formatDate, imageLabels, reasonLabels, statusText } from './labels';
 
 interface Props {
@@ -187,6 +188,8 @@ export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }
               </dl>
             )}
           </section>
+
+          <CaseMedia file={file} uuidTrx={uuidTrx} grantorId={grantorId} onSignedOut={onSignedOut} />
 
           <section aria-labelledby="proof-title">
             <h2 id="proof-title">Comprobante de domicilio</h2>

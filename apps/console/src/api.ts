@@ -1,14 +1,17 @@
-import { consoleCsrfHeader, consolePaths } from '@kyc/contracts/console-routes';
+import { consoleCsrfHeader, consoleInsightPaths, consolePaths } from '@kyc/contracts/console-routes';
 import type {
   ConsoleCaseFile,
   ConsoleCaseQuery,
   ConsoleCasePage,
   ConsoleDelivery,
   ConsoleDeliveryPage,
+  ConsoleFunnel,
+  ConsoleFunnelQuery,
   ConsoleGrantors,
   ConsoleImageKind,
   ConsoleReviewRequest,
   ConsoleSessionState,
+  ConsoleVideoFrames,
   ConsoleWebhookEndpoints,
   ConsoleWebhookEndpointCreate,
   ConsoleWebhookEndpointCreated,
@@ -107,6 +110,29 @@ export const api = {
   resetTotp: (userId: string) => call<ConsoleStaffUserCredentials>('POST', withId(consolePaths.settingsUserTotp, 'userId', userId)),
   retention: () => call<ConsoleRetention>('GET', consolePaths.settingsRetention),
   saveRetention: (body: ConsoleRetentionUpdate) => call<ConsoleRetention>('PUT', consolePaths.settingsRetention, body),
+  funnel: (query: ConsoleFunnelQuery) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value) params.set(key, String(value));
+    return call<ConsoleFunnel>('GET', `${consoleInsightPaths.funnel}?${params.toString()}`);
+  },
+  videoFrames: (uuidTrx: string, grantorId?: string) => call<ConsoleVideoFrames>('GET', casePath(consoleInsightPaths.caseVideoFrames, uuidTrx, grantorId)),
+  /** Same-origin video URL, streamed by the server (Range) for the signed-in user. */
+  videoUrl: (uuidTrx: string, grantorId?: string) => casePath(consoleInsightPaths.caseVideo, uuidTrx, grantorId),
+  /** The evidence bundle as a file (a refusal keeps its Spanish text). */
+  bundle: async (uuidTrx: string, grantorId?: string): Promise<{ blob: Blob; name: string }> => {
+    let response: Response;
+    try {
+      response = await fetch(casePath(consoleInsightPaths.caseBundle, uuidTrx, grantorId), { credentials: 'same-origin' });
+    } catch {
+      throw new ApiError(0, 'Sin conexión con el servidor. Revisa tu red e inténtalo de nuevo.');
+    }
+    if (!response.ok) {
+      const data = (await response.json().catch(() => undefined)) as { message_client?: string } | undefined;
+      throw new ApiError(response.status, data?.message_client ?? fallbackText);
+    }
+    const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `expediente-${uuidTrx.slice(0, 8)}.zip`;
+    return { blob: await response.blob(), name };
+  },
   /** Same-origin image URL: the session cookie goes with it and the server decrypts the image. */
   imageUrl: (uuidTrx: string, which: ConsoleImageKind, grantorId?: string) => casePath(consolePaths.caseImage, uuidTrx, grantorId, { which }),
 };

@@ -17,6 +17,11 @@ export interface ScreenEntry {
   Component: ComponentType<ScreenProps>;
 }
 
+/** The funnel of the signed-in user's own grantor (a platform operator reads it through the API with grantorId). */
+function FunnelScreen(Funnel: ComponentType<ScreenProps & { grantorId: string | undefined }>): ComponentType<ScreenProps> {
+  return (props: ScreenProps) => <Funnel {...props} grantorId={undefined} />;
+}
+
 const everyRole: readonly ConsoleRole[] = ['admin', 'reviewer', 'viewer', 'operator'];
 
 /**
@@ -25,6 +30,7 @@ const everyRole: readonly ConsoleRole[] = ['admin', 'reviewer', 'viewer', 'opera
  */
 export const screens: readonly ScreenEntry[] = [
   { id: 'cases', label: 'Expedientes', roles: everyRole, Component: Cases },
+  { id: 'funnel', label: 'Embudo', roles: ['admin', 'reviewer', 'viewer'], Component: lazy(() => import('./Funnel').then((m) => ({ default: FunnelScreen(m.Funnel) }))) },
   { id: 'webhooks', label: 'Webhooks', roles: ['admin'], Component: lazy(() => import('./Webhooks').then((m) => ({ default: m.Webhooks }))) },
   { id: 'settings', label: 'Configuración', roles: ['admin'], Component: lazy(() => import('./settings/Settings').then((m) => ({ default: m.Settings }))) },
 ];

@@ -56,3 +56,4 @@ export const consoleReviewReasonLabels: Record<ConsoleReviewReason, string> = {
   suspected_fraud: 'Sospecha de fraude',
   incomplete: 'Expediente incompleto',
 };
+export * from './console-insights.js';

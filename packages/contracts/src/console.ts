@@ -269,3 +269,58 @@ export const consoleRetention = z.object({
 export type ConsoleRetention = z.infer<typeof consoleRetention>;
 export const consoleRetentionUpdate = z.object({ biometricDays: z.number(), fileYears: z.number() });
 export type ConsoleRetentionUpdate = z.infer<typeof consoleRetentionUpdate>;
+// Funnel and case media (console-insights.ts) -------------------------------------------------------------
+
+export { consoleInsightPaths, consoleFunnelSteps, consoleFunnelStepLabels, consoleOptionalFunnelSteps, type ConsoleFunnelStep } from './console-insights.js';
+import { consoleFunnelSteps } from './console-insights.js';
+
+export const consoleFunnelQuery = z.object({
+  /** Platform operators only: the grantor whose funnel to show. */
+  grantorId: z.string().max(100).optional(),
+  /** YYYY-MM-DD, inclusive, in UTC: the transactions created in the range (default: the last 30 days). */
+  from: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  to: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+});
+export type ConsoleFunnelQuery = z.input<typeof consoleFunnelQuery>;
+
+export const consoleFunnel = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** Transactions created in the range. */
+  transactions: z.number(),
+  finished: z.number(),
+  /** Quiet for CONSOLE_ABANDON_MINUTES (or cancelled) without finishing. */
+  abandoned: z.number(),
+  inProgress: z.number(),
+  steps: z.array(
+    z.object({
+      step: z.enum(consoleFunnelSteps),
+      label: z.string(),
+      /** Transactions of the range that reached the step. */
+      reached: z.number(),
+      /** reached / the previous shown step's reached (1 for the first step); null when the previous is 0. */
+      conversion: z.number().nullable(),
+      /** Abandoned (or cancelled) with this as the furthest step reached. */
+      stoppedHere: z.number(),
+      /** Still in progress with this as the furthest step reached. */
+      inProgressHere: z.number(),
+      /** Median time from the previous step reached (the link's opening for the first) to this one; null for `opened`. */
+      medianMs: z.number().nullable(),
+    }),
+  ),
+  /** Lifecycle events stored before their status was indexed (migration 0027) and not yet counted; 0 once all are. */
+  pendingEvents: z.number(),
+});
+export type ConsoleFunnel = z.infer<typeof consoleFunnel>;
+
+export const consoleVideoFrames = z.object({
+  durationMs: z.number(),
+  frames: z.array(z.object({ timeMs: z.number(), image: z.string() })),
+});
+export type ConsoleVideoFrames = z.infer<typeof consoleVideoFrames>;

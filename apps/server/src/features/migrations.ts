@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import { eventCountsMigration } from './events/migration.js';
 import { consoleMigration } from './console/migrations.js';
+import { consoleFunnelMigration, outcomesFinishedIndexMigration } from './console/funnel-migration.js';
 import { consoleReviewsMigration } from './console/review-migration.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
@@ -27,4 +28,6 @@ export const featureMigrations: Record<string, Migration> = {
   '0022_retention': retentionMigration,
   '0023_webhook_queue': webhookQueueMigration,
   '0024_webhook_endpoint_events': webhookEndpointEventsMigration,
+  '0027_console_funnel': consoleFunnelMigration,
+  '0028_outcomes_finished_idx': outcomesFinishedIndexMigration,
 };

@@ -51,6 +51,8 @@ export interface LifecycleEventsTable {
   uuid_trx: string;
   grantor_id: string;
   step: string;
+  /** OK | FAIL | INCOMPLETED | OTHER ('' when the event had none), from the payload's event JSON (migration 0027); null for events stored before it. */
+  status: string | null;
   payload_enc: string;
   received_at: string;
 }

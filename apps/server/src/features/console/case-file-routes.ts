@@ -18,15 +18,12 @@ const grantorQuery = z.object({ grantorId: z.string().max(100).optional() });
 const notFound = () => new HttpError(404, 'Case not found', 'No encontramos ese expediente.');
 const noImage = () => new HttpError(404, 'No such image in this case', 'Este expediente no tiene esa imagen.');
 
-/** The case file, its images, and the review of a finished case. */
-export function registerCaseFileRoutes(app: ZodApp, kit: ConsoleKit): void {
-  const { db, cipher, blobs, config, errors, hidden } = kit;
-
-  /**
-   * The case a user may see: one of their grantor's, or any for a platform operator (narrowed by grantorId when
-   * given). Another grantor's case is refused exactly like a missing one, and the refusal is audited.
-   */
-  async function visibleCase(request: FastifyRequest, user: store.ConsoleUser, rawUuidTrx: string, asked: string | undefined) {
+/**
+ * The case a user may see: one of their grantor's, or any for a platform operator (narrowed by grantorId when
+ * given). Another grantor's case is refused exactly like a missing one, and the refusal is audited.
+ */
+export function visibleCaseOf({ db, cipher, config }: ConsoleKit) {
+  return async (request: FastifyRequest, user: store.ConsoleUser, rawUuidTrx: string, asked: string | undefined) => {
     const uuidTrx = rawUuidTrx.toLowerCase();
     const transaction = await findTransaction(db, uuidTrx);
     const grantorId = user.role === 'operator' ? (asked?.toLowerCase() ?? transaction?.grantorId) : user.grantorId;
@@ -40,7 +37,14 @@ export function registerCaseFileRoutes(app: ZodApp, kit: ConsoleKit): void {
     // Blocked at the person's request: nothing of the case is read, as on every other read (451).
     assertTransactionAvailable(transaction);
     return { row, transaction, grantorId };
-  }
+  };
+}
+
+/** The case file, its images, and the review of a finished case. */
+export function registerCaseFileRoutes(app: ZodApp, kit: ConsoleKit): void {
+  const { db, cipher, blobs, config, errors, hidden } = kit;
+
+  const visibleCase = visibleCaseOf(kit);
 
   app.get(consolePaths.caseFile, { schema: { ...hidden, params: caseParams, querystring: grantorQuery, response: { 200: consoleCaseFile, ...errors } } }, async (request, reply) => {
     const { user } = await kit.signedIn(request, reply);

@@ -1,6 +1,9 @@
 import type { Deps, ZodApp } from '../../http/deps.js';
-import { registerCaseFileRoutes } from './case-file-routes.js';
-import { registerCaseRoutes } from './case-routes.js';
+import { registerCaseFileRoutes, visibleCaseOf } from './case-file-routes.js';
+import { registerCaseMediaRoutes } from './case-media-routes.js';
+import { grantorOf, registerCaseRoutes } from './case-routes.js';
+import { registerFunnelRoutes } from './funnel-routes.js';
+import type { ConsoleRouteHelpers } from './route-helpers.js';
 import type { ConsoleConfig } from './config.js';
 import { createConsoleKit } from './kit.js';
 import { registerSessionRoutes } from './session-routes.js';
@@ -24,7 +27,24 @@ const areas: Array<(app: ZodApp, kit: ReturnType<typeof createConsoleKit>) => vo
   registerUserRoutes,
 ];
 
-export function registerConsoleRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs'>, config: ConsoleConfig): void {
+/** The funnel and the case file's media (video, frames, evidence bundle), which also read the service's config. */
+function registerInsightRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config'>, kit: ReturnType<typeof createConsoleKit>): void {
+  const helpers: ConsoleRouteHelpers = {
+    requireSession: (request, reply) => kit.requireSession(request, reply),
+    requireCsrf: kit.requireCsrf,
+    touch: kit.touch,
+    noStore: kit.noStore,
+    errors: kit.errors,
+    grantorOf,
+    visibleCase: visibleCaseOf(kit),
+    abandonAfterMs: kit.config.abandonAfterMinutes * 60_000,
+  };
+  registerFunnelRoutes(app, deps, helpers);
+  registerCaseMediaRoutes(app, deps, helpers);
+}
+
+export function registerConsoleRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config'>, config: ConsoleConfig): void {
   const kit = createConsoleKit(deps, config);
   for (const register of areas) register(app, kit);
+  registerInsightRoutes(app, deps, kit);
 }

@@ -216,7 +216,12 @@ export type AuditAction =
   | 'user_created'
   | 'user_updated'
   | 'user_totp_reset'
-  | 'retention_updated';
+  | 'retention_updated'
+  | 'funnel_viewed'
+  | 'case_video_viewed'
+  | 'case_video_frames_viewed'
+  | 'case_bundle_downloaded'
+  | 'case_bundle_refused';
 
 export async function audit(
   db: Db,

@@ -47,3 +47,14 @@ export function decideLifecycleEvent(state: LifecycleState, event: { step: strin
   }
   return { kind: 'accept' };
 }
+
+/** The statuses kept in clear with a lifecycle event (migration 0027); anything else is OTHER, none is ''. */
+const knownStatuses = new Set(['OK', 'FAIL', 'INCOMPLETED']);
+
+/** The status of a stored lifecycle payload (its `event` JSON string), as the funnel counts it: never free text. */
+export function lifecycleStatusOf(payload: unknown): string {
+  const event = payload && typeof payload === 'object' ? (payload as { event?: unknown }).event : undefined;
+  const status = typeof event === 'string' ? (parseLifecycleEvent(event).status ?? '').trim().toUpperCase() : '';
+  if (status === '') return '';
+  return knownStatuses.has(status) ? status : 'OTHER';
+}

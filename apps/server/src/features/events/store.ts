@@ -1,6 +1,7 @@
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import type { Db } from '../../store/db.js';
 import { uuidv7 } from '../../store/ids.js';
+import { lifecycleStatusOf } from './lifecycle.js';
 import type {} from './tables.js';
 
 export interface StoredEvent {
@@ -10,7 +11,7 @@ export interface StoredEvent {
 }
 
 // The row id and transaction are bound into the ciphertext, so a payload moved to another row fails to decrypt.
-const lifecycleContext = (uuidTrx: string, id: string) => `lifecycle_events:${uuidTrx}:${id}`;
+export const lifecycleContext = (uuidTrx: string, id: string) => `lifecycle_events:${uuidTrx}:${id}`;
 const auditContext = (uuidTrx: string, id: string) => `audit_events:${uuidTrx}:${id}`;
 
 export async function insertLifecycleEvent(db: Db, cipher: DataCipher, event: { uuidTrx: string; grantorId: string; step: string; payload: unknown }, now: Date = new Date()): Promise<string> {
@@ -22,6 +23,8 @@ export async function insertLifecycleEvent(db: Db, cipher: DataCipher, event: { 
       uuid_trx: event.uuidTrx,
       grantor_id: event.grantorId,
       step: event.step,
+      // In clear for the console's funnel (OK / FAIL / INCOMPLETED / OTHER): no personal data.
+      status: lifecycleStatusOf(event.payload),
       payload_enc: cipher.encrypt(JSON.stringify(event.payload), lifecycleContext(event.uuidTrx, id)),
       received_at: now.toISOString(),
     })
