@@ -57,9 +57,15 @@ describe('server layering', () => {
 
   // Issue #14: services and rules return reasons (domain/refusal.ts); only the HTTP layer knows statuses
   // (http/reasons.ts maps every reason). Transport modules may import http/: route modules, the feature list, the
-  // routes' journey-order guard (it authorizes the headers) and the real-time data channel, which answers its
-  // messages with the same statuses.
-  const transport = [/(^|\/|-)routes\.ts$/, /^features\/index\.ts$/, /^features\/events\/journey-order\.ts$/, /^features\/realtime\/(session|registry|handlers|video-token-handler)\.ts$/];
+  // routes' journey-order guard (it authorizes the headers), the console routes' session kit (cookies, CSRF) and
+  // the real-time data channel, which answers its messages with the same statuses.
+  const transport = [
+    /(^|\/|-)routes\.ts$/,
+    /^features\/index\.ts$/,
+    /^features\/console\/kit\.ts$/,
+    /^features\/events\/journey-order\.ts$/,
+    /^features\/realtime\/(session|registry|handlers|video-token-handler)\.ts$/,
+  ];
   const serviceLayers = ['domain', 'attempts', 'store', 'uploads', 'engines', 'crypto', 'blob', 'jobs', 'mail', 'secret-keys'];
 
   it('no rule, service or lower layer imports the HTTP layer', () => {

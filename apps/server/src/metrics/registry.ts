@@ -67,36 +67,7 @@ export function createMetrics(db: Db): Metrics {
   });
   const jobSeconds = new Histogram({ name: 'kyc_job_duration_seconds', help: 'Time of one job run, by kind.', labelNames: ['kind'], buckets: decisionBuckets, registers: [registry] });
 
-  // Read at scrape time from the shared table, so every node reports the whole queue. The three gauges are
-  // collected together (prom-client collects them concurrently), so they share one query per scrape.
-  let refreshing: Promise<void> | undefined;
-  const refresh = () =>
-    (refreshing ??= readJobQueue(db).then(
-      (rows) => {
-        refreshing = undefined;
-        const now = Date.now();
-        for (const gauge of [due, running, oldestDue]) gauge.reset();
-        for (const row of rows) {
-          due.set({ kind: row.kind }, row.due);
-          running.set({ kind: row.kind }, row.running);
-          oldestDue.set({ kind: row.kind }, row.oldest ? Math.max(0, (now - Date.parse(row.oldest)) / 1000) : 0);
-        }
-      },
-      (error: unknown) => {
-        refreshing = undefined;
-        throw error;
-      },
-    ));
-  const collect = async () => refresh();
-  const due = new Gauge({ name: 'kyc_jobs_due', help: 'Jobs waiting to run now (pending and due, or running on a lapsed lease), by kind.', labelNames: ['kind'], registers: [registry], collect });
-  const running = new Gauge({ name: 'kyc_jobs_running', help: 'Jobs running on a live lease, by kind.', labelNames: ['kind'], registers: [registry], collect });
-  const oldestDue = new Gauge({
-    name: 'kyc_jobs_oldest_due_age_seconds',
-    help: 'Age of the oldest job waiting to run, by kind (0 when none waits).',
-    labelNames: ['kind'],
-    registers: [registry],
-    collect,
-  });
+  jobQueueGauges(db, registry);
 
   const requestChildren = new Map<string, { observe(value: number): void }>();
 
@@ -148,6 +119,41 @@ export function createMetrics(db: Db): Metrics {
       jobSeconds.observe({ kind }, seconds);
     },
   };
+}
+
+/**
+ * Gauges of the durable job queue, read at scrape time from the shared table, so every node reports the whole
+ * queue. The three gauges are collected together (prom-client collects them concurrently): one query per scrape.
+ */
+function jobQueueGauges(db: Db, registry: Registry): void {
+  let refreshing: Promise<void> | undefined;
+  const refresh = () =>
+    (refreshing ??= readJobQueue(db).then(
+      (rows) => {
+        refreshing = undefined;
+        const now = Date.now();
+        for (const gauge of [due, running, oldestDue]) gauge.reset();
+        for (const row of rows) {
+          due.set({ kind: row.kind }, row.due);
+          running.set({ kind: row.kind }, row.running);
+          oldestDue.set({ kind: row.kind }, row.oldest ? Math.max(0, (now - Date.parse(row.oldest)) / 1000) : 0);
+        }
+      },
+      (error: unknown) => {
+        refreshing = undefined;
+        throw error;
+      },
+    ));
+  const collect = async () => refresh();
+  const due = new Gauge({ name: 'kyc_jobs_due', help: 'Jobs waiting to run now (pending and due, or running on a lapsed lease), by kind.', labelNames: ['kind'], registers: [registry], collect });
+  const running = new Gauge({ name: 'kyc_jobs_running', help: 'Jobs running on a live lease, by kind.', labelNames: ['kind'], registers: [registry], collect });
+  const oldestDue = new Gauge({
+    name: 'kyc_jobs_oldest_due_age_seconds',
+    help: 'Age of the oldest job waiting to run, by kind (0 when none waits).',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect,
+  });
 }
 
 async function readJobQueue(db: Db): Promise<{ kind: string; due: number; running: number; oldest: string | null }[]> {

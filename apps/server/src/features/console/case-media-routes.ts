@@ -49,8 +49,55 @@ export function byteRange(header: string | undefined, size: number): { start: nu
   return { start, end };
 }
 
+/** Evenly spaced JPEG frames of a video, at most `maxDecodes` decodes at once (503 past them; 422 undecodable). */
+async function evenlySpacedFrames(video: Buffer): Promise<{ durationMs: number; frames: { timeMs: number; image: string }[] }> {
+  if (decoding >= maxDecodes) throw new HttpError(503, 'Busy decoding other videos; try again', 'Estamos procesando otros videos. Inténtalo en unos segundos.');
+  decoding += 1;
+  try {
+    const media = await decodeMedia({ buffer: video }, { fps: 2, maxSide: frameSide, maxDurationMs: 120_000, minDurationMs: 1 });
+    const count = Math.min(framesShown, media.frames.length);
+    const picks = Array.from({ length: count }, (_, i) => media.frames[count === 1 ? 0 : Math.round((i * (media.frames.length - 1)) / (count - 1))]!);
+    const frames = await Promise.all(
+      picks.map(async (f) => {
+        const raw = Buffer.from(f.image.data.buffer, f.image.data.byteOffset, f.image.data.byteLength);
+        const jpeg = await sharp(raw, { raw: { width: f.image.width, height: f.image.height, channels: 3 } })
+          .jpeg({ quality: 75 })
+          .toBuffer();
+        return { timeMs: f.timeMs, image: `data:image/jpeg;base64,${jpeg.toString('base64')}` };
+      }),
+    );
+    return { durationMs: media.durationMs, frames };
+  } catch (error) {
+    if (error instanceof MediaError) throw new HttpError(422, `The face video could not be decoded: ${error.message}`, 'No pudimos extraer cuadros de este video.');
+    throw error;
+  } finally {
+    decoding -= 1;
+  }
+}
+
 /** Roles that may download the whole file: it leaves the service with every document and evidence file in it. */
 const bundleRoles: ReadonlySet<store.Role> = new Set(['admin', 'reviewer']);
+
+/** The stored bundle when nothing was added since; otherwise a new one, time-stamped and kept as evidence. */
+async function caseBundle(
+  deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config'>,
+  request: FastifyRequest,
+  trx: { uuidTrx: string; uuidUser: string; grantorId: string },
+): Promise<{ key: string; sha256: string | null; reused: boolean }> {
+  const records = await listEvidence(deps.db, trx.uuidTrx);
+  const latest = records.filter((r) => r.kind === bundleEvidenceKind && r.blobKey).at(-1);
+  const newer = latest ? records.some((r) => r.id > latest.id && r.kind !== evidenceKind.document && r.kind !== bundleEvidenceKind) : true;
+  if (latest?.blobKey && !newer) return { key: latest.blobKey, sha256: latest.sha256, reused: true };
+  const now = new Date();
+  try {
+    const stored = await storeBundle(deps, trx, { customId: `consola-${compactTimestamp(now)}`, body: { origen: 'consola', uuidTrx: trx.uuidTrx } }, now);
+    return { key: stored.blobKey, sha256: stored.sha256, reused: false };
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    request.log.error({ err: error, uuidTrx: trx.uuidTrx }, 'console evidence bundle failed');
+    throw new HttpError(502, 'The evidence bundle could not be built or time-stamped', 'No pudimos preparar el expediente. Inténtalo de nuevo en unos minutos.');
+  }
+}
 
 /**
  * The case file's media (issue #16): the face video streamed to the signed-in user, evenly spaced frames of it for the
@@ -102,30 +149,7 @@ export function registerCaseMediaRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'ci
     async (request, reply) => {
       const { user, row, grantorId } = await openCase(request, reply, { ...request.params, ...request.query });
       const { record, blob } = await faceVideo(row.uuidTrx);
-      if (decoding >= maxDecodes) throw new HttpError(503, 'Busy decoding other videos; try again', 'Estamos procesando otros videos. Inténtalo en unos segundos.');
-      decoding += 1;
-      let frames;
-      try {
-        const media = await decodeMedia({ buffer: blob.buffer }, { fps: 2, maxSide: frameSide, maxDurationMs: 120_000, minDurationMs: 1 });
-        const count = Math.min(framesShown, media.frames.length);
-        const picks = Array.from({ length: count }, (_, i) => media.frames[count === 1 ? 0 : Math.round((i * (media.frames.length - 1)) / (count - 1))]!);
-        frames = {
-          durationMs: media.durationMs,
-          frames: await Promise.all(
-            picks.map(async (f) => {
-              const jpeg = await sharp(Buffer.from(f.image.data.buffer, f.image.data.byteOffset, f.image.data.byteLength), { raw: { width: f.image.width, height: f.image.height, channels: 3 } })
-                .jpeg({ quality: 75 })
-                .toBuffer();
-              return { timeMs: f.timeMs, image: `data:image/jpeg;base64,${jpeg.toString('base64')}` };
-            }),
-          ),
-        };
-      } catch (error) {
-        if (error instanceof MediaError) throw new HttpError(422, `The face video could not be decoded: ${error.message}`, 'No pudimos extraer cuadros de este video.');
-        throw error;
-      } finally {
-        decoding -= 1;
-      }
+      const frames = await evenlySpacedFrames(blob.buffer);
       await store.audit(db, {
         action: 'case_video_frames_viewed',
         userId: user.id,
@@ -150,30 +174,7 @@ export function registerCaseMediaRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'ci
     if (!(await findOutcome(db, row.uuidTrx))) {
       throw new HttpError(409, 'The case is not finished: its bundle is built once it is', 'Podrás descargar el expediente cuando el proceso concluya.');
     }
-    // The stored bundle when nothing was added since; otherwise a new one, time-stamped and kept as evidence.
-    const records = await listEvidence(db, row.uuidTrx);
-    const latest = records.filter((r) => r.kind === bundleEvidenceKind && r.blobKey).at(-1);
-    const newer = latest ? records.some((r) => r.id > latest.id && r.kind !== evidenceKind.document && r.kind !== bundleEvidenceKind) : true;
-    let key: string;
-    let sha256: string | null;
-    let reused = false;
-    if (latest?.blobKey && !newer) {
-      key = latest.blobKey;
-      sha256 = latest.sha256;
-      reused = true;
-    } else {
-      const now = new Date();
-      const trx = { uuidTrx: row.uuidTrx, uuidUser: transaction.uuidUser, grantorId };
-      try {
-        const stored = await storeBundle({ db, cipher, blobs, config }, trx, { customId: `consola-${compactTimestamp(now)}`, body: { origen: 'consola', uuidTrx: row.uuidTrx } }, now);
-        key = stored.blobKey;
-        sha256 = stored.sha256;
-      } catch (error) {
-        if (error instanceof HttpError) throw error;
-        request.log.error({ err: error, uuidTrx: row.uuidTrx }, 'console evidence bundle failed');
-        throw new HttpError(502, 'The evidence bundle could not be built or time-stamped', 'No pudimos preparar el expediente. Inténtalo de nuevo en unos minutos.');
-      }
-    }
+    const { key, sha256, reused } = await caseBundle({ db, cipher, blobs, config }, request, { uuidTrx: row.uuidTrx, uuidUser: transaction.uuidUser, grantorId });
     const blob = await blobs.get(key);
     await store.audit(db, { action: 'case_bundle_downloaded', userId: user.id, grantorId, ip: request.ip, detail: { uuidTrx: row.uuidTrx, sha256, reused } });
     return reply
