@@ -173,8 +173,8 @@ export async function analyseVideo(engine: FaceEngine, media: DecodedMedia, hold
   const timings: Record<string, number> = {};
   let started = Date.now();
   const window = options.window ?? challengeWindow();
-  // All frames at once: the engine spreads them over its workers.
-  const tracked = await Promise.all(media.frames.map((frame) => engine.analyse(frame.image, 'track')));
+  // The frames in order (the engine splits them into one run per worker).
+  const tracked = await engine.track(media.frames.map((frame) => frame.image));
   const measures: FrameMeasures[] = media.frames.map((frame, i) => measureFrame(frame.timeMs, frame.image, tracked[i]!.faces));
   const images: RgbImage[] = media.frames.map((frame) => frame.image);
   timings.track = Date.now() - started;
