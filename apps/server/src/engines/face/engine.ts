@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { FaceEngineError, type AnalysisMode, type FaceAnalysis, type FaceEngine, type RgbImage } from './types.js';
+import { DETECT_EVERY } from './tracker.js';
 import type { WorkerReply, WorkerRequest } from './worker.js';
 
 /**
@@ -30,6 +31,7 @@ export interface FaceEngineOptions {
 
 interface WorkerHandle {
   analyse(image: RgbImage, mode: AnalysisMode): Promise<FaceAnalysis>;
+  track(frames: readonly RgbImage[]): Promise<FaceAnalysis[]>;
   pending(): number;
   close(): Promise<void>;
 }
@@ -40,7 +42,7 @@ async function startFaceWorker(options: FaceEngineOptions): Promise<WorkerHandle
     ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
     ...(options.recognitionModelsDir ? { recognitionModelsDir: options.recognitionModelsDir } : {}),
   });
-  const pending = new Map<number, { resolve: (a: FaceAnalysis) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (a: FaceAnalysis | FaceAnalysis[]) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let failure: Error | undefined;
 
@@ -69,25 +71,36 @@ async function startFaceWorker(options: FaceEngineOptions): Promise<WorkerHandle
     const waiting = pending.get(reply.id);
     if (!waiting) return;
     pending.delete(reply.id);
-    if (reply.ok) waiting.resolve(reply.analysis);
+    if (reply.ok) waiting.resolve('analyses' in reply ? reply.analyses : reply.analysis);
     else waiting.reject(new FaceEngineError(reply.error));
   });
   worker.on('error', (error) => failAll(new FaceEngineError(`the face engine failed: ${error.message}`)));
   worker.on('exit', (code) => failAll(new FaceEngineError(`the face engine stopped (exit ${code})`)));
 
+  const send = <T extends FaceAnalysis | FaceAnalysis[]>(request: (id: number) => WorkerRequest, transfer: ArrayBuffer[]): Promise<T> => {
+    if (failure) return Promise.reject(failure);
+    const id = nextId;
+    nextId += 1;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (a: FaceAnalysis | FaceAnalysis[]) => void, reject });
+      worker.postMessage(request(id), transfer);
+    });
+  };
+  // A compact copy of each frame's own bytes is moved to the worker: the caller keeps its frame, and posting the
+  // view itself would clone its whole underlying buffer (all the decoded frames of a video).
+  const compact = (image: RgbImage): RgbImage => ({ data: image.data.slice(), width: image.width, height: image.height });
   return {
     pending: () => pending.size,
     analyse(image, mode) {
-      if (failure) return Promise.reject(failure);
-      const id = nextId;
-      nextId += 1;
-      return new Promise<FaceAnalysis>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        // A compact copy of the frame's own bytes is moved to the worker: the caller keeps its frame, and posting
-        // the view itself would clone its whole underlying buffer (all the decoded frames of a video).
-        const data = image.data.slice();
-        worker.postMessage({ id, image: { data, width: image.width, height: image.height }, mode } satisfies WorkerRequest, [data.buffer]);
-      });
+      const copy = compact(image);
+      return send<FaceAnalysis>((id) => ({ id, image: copy, mode }), [copy.data.buffer as ArrayBuffer]);
+    },
+    track(frames) {
+      const copies = frames.map(compact);
+      return send<FaceAnalysis[]>(
+        (id) => ({ id, frames: copies }),
+        copies.map((c) => c.data.buffer as ArrayBuffer),
+      );
     },
     async close() {
       failure ??= new FaceEngineError('the face engine is closed');
@@ -118,6 +131,13 @@ export async function createFaceEngine(options: FaceEngineOptions & { workers?: 
     analyse(image, mode) {
       const idle = workers.reduce((best, w) => (w.pending() < best.pending() ? w : best));
       return idle.analyse(image, mode);
+    },
+    async track(frames) {
+      // One contiguous run of frames per worker, each tracked in order (a run starts with a detection).
+      const runs = Math.max(1, Math.min(workers.length, Math.floor(frames.length / DETECT_EVERY)));
+      const byLoad = [...workers].sort((a, b) => a.pending() - b.pending());
+      const parts = await Promise.all(Array.from({ length: runs }, (_, k) => byLoad[k]!.track(frames.slice(Math.floor((k * frames.length) / runs), Math.floor(((k + 1) * frames.length) / runs)))));
+      return parts.flat();
     },
     async close() {
       await Promise.allSettled(workers.map((w) => w.close()));

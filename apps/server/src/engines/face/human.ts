@@ -12,6 +12,7 @@ import path from 'node:path';
 import { faceChip } from './chip.js';
 import { describeFace, DESCRIPTOR_CHIP } from './descriptor.js';
 import { loadRecognitionNet, type RecognitionNet } from './recognition-net.js';
+import { meshFromRaw, sampleRegion, trackSequence, type CropBox, type TrackerModels } from './tracker.js';
 import { FaceEngineError, type AnalysisMode, type FaceAnalysis, type FaceObservation, type Point3, type RgbImage } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -47,6 +48,8 @@ const PAD_GREY = 128;
 type Tf = typeof import('@tensorflow/tfjs-core');
 interface HumanResultFace {
   box: [number, number, number, number];
+  /** The box as shares of the input's width and height, not clamped to it. */
+  boxRaw: [number, number, number, number];
   score: number;
   mesh: Point3[];
   rotation?: { angle: { yaw: number; pitch: number; roll: number } } | null;
@@ -54,10 +57,14 @@ interface HumanResultFace {
   real?: number;
   live?: number;
 }
+interface GraphModel {
+  inputs: Array<{ shape?: number[] }>;
+  execute(input: unknown): unknown;
+}
 interface HumanInstance {
   load(): Promise<void>;
   detect(input: unknown, config: Record<string, unknown>): Promise<{ face: HumanResultFace[]; error?: string | null }>;
-  models: { loaded(): string[] };
+  models: { loaded(): string[]; models: Record<string, GraphModel | null> };
 }
 
 function packageFolder(resolved: string, name: string): string {
@@ -110,16 +117,19 @@ function fileModelLoader(tf: Tf, read: Set<string>) {
 }
 
 const noCache = { skipFrames: 0, skipTime: 0 };
+/** Faces whose detector or mesh confidence is not above this are dropped. */
+const MIN_CONFIDENCE = 0.35;
 
-function configFor(mode: AnalysisMode): Record<string, unknown> {
+/** `detect`: the detector alone (its boxes, for the tracker); `describe`: detector, mesh, descriptor and passive scores. */
+function configFor(mode: 'detect' | 'describe'): Record<string, unknown> {
   const describe = mode === 'describe';
   // The full set every call: human merges a per-call config into its own for good.
   return {
     cacheSensitivity: 0,
     face: {
       enabled: true,
-      detector: { rotation: false, maxDetected: 5, minConfidence: 0.35, return: false, ...noCache },
-      mesh: { enabled: true },
+      detector: { rotation: false, maxDetected: 5, minConfidence: MIN_CONFIDENCE, return: false, ...noCache },
+      mesh: { enabled: describe },
       iris: { enabled: false },
       description: { enabled: describe, ...noCache },
       emotion: { enabled: false },
@@ -130,15 +140,17 @@ function configFor(mode: AnalysisMode): Record<string, unknown> {
 }
 
 /**
- * Longest side at which frames are tracked (mesh only): facemesh works on a 192 px crop of the face and the
- * detector on 256 px, so a smaller frame gives the same landmarks for less: one thread here tracks a 640x480 frame
- * in ~34 ms and at 400 px in ~28 ms, with the same liveness figures on the face bench (measured 2026-11-26).
- * Embeddings are computed at full size.
+ * Height of the padded frame (DETECTOR_ASPECT.track, 4:3) given to the detector when tracking: blazeface squeezes
+ * any input into its 256 x 256, so a larger one only costs its conversion. Its shape must stay the padded frame's:
+ * human enlarges and squares the box in the input's own pixels. Sampled from the frame with up to 2 x 2 samples a
+ * pixel (tracker.ts sampleRegion). Embeddings are computed on the full-size frame.
  */
-export const TRACK_MAX_SIDE = 400;
+export const TRACK_DETECT_HEIGHT = 256;
 
 export interface HumanDetector {
   analyse(image: RgbImage, mode: AnalysisMode): Promise<FaceAnalysis>;
+  /** The frames of a video in order, tracked (tracker.ts): the same observations as `analyse(image, 'track')` gives a lone frame. */
+  track(images: readonly RgbImage[]): Promise<FaceAnalysis[]>;
   loadedModels: string[];
 }
 
@@ -186,54 +198,94 @@ export async function loadHumanDetector(options: HumanOptions = {}): Promise<Hum
     throw new FaceEngineError(`face models failed to load: face_recognition_model (${error instanceof Error ? error.message : String(error)})`);
   }
 
+  const meshModel = human.models.models.facemesh;
+  if (!meshModel) throw new FaceEngineError('face models failed to load: facemesh');
+  const meshInputSize = meshModel.inputs[0]?.shape?.[2] ?? 192;
+
+  const models: TrackerModels = {
+    minConfidence: MIN_CONFIDENCE,
+    meshInputSize,
+    async detect(image) {
+      const { paddedWidth, paddedHeight, dx, dy } = detectorPadding(image.width, image.height, DETECTOR_ASPECT.track);
+      const height = TRACK_DETECT_HEIGHT;
+      const width = Math.round(height * DETECTOR_ASPECT.track);
+      const pixels = sampleRegion(image, -dx, -dy, paddedWidth, paddedHeight, width, height, PAD_GREY, 2);
+      const input = tf.tensor4d(pixels, [1, height, width, 3], 'float32');
+      try {
+        const result = await human.detect(input, configFor('detect'));
+        if (result.error) throw new FaceEngineError(`face detection failed: ${result.error}`);
+        return result.face.map((face): CropBox => {
+          const size = Math.max(face.boxRaw[2] * paddedWidth, face.boxRaw[3] * paddedHeight);
+          return { x: face.boxRaw[0] * paddedWidth - dx, y: face.boxRaw[1] * paddedHeight - dy, size };
+        });
+      } finally {
+        input.dispose();
+      }
+    },
+    async mesh(image, box) {
+      const pixels = sampleRegion(image, box.x, box.y, box.size, box.size, meshInputSize, meshInputSize, PAD_GREY, 2);
+      for (let i = 0; i < pixels.length; i += 1) pixels[i] = pixels[i]! / 255;
+      const input = tf.tensor4d(pixels, [1, meshInputSize, meshInputSize, 3], 'float32');
+      const outputs = [meshModel.execute(input)].flat() as Array<import('@tensorflow/tfjs-core').Tensor>;
+      try {
+        const confidence = outputs.find((t) => t.shape[t.shape.length - 1] === 1);
+        const coords = outputs.find((t) => t.shape[t.shape.length - 1] === 1404);
+        if (!confidence || !coords) throw new FaceEngineError('facemesh gave no landmarks');
+        const score = (await confidence.data())[0] ?? 0;
+        return { score, mesh: meshFromRaw(await coords.data(), box, meshInputSize) };
+      } finally {
+        input.dispose();
+        for (const t of outputs) t.dispose();
+      }
+    },
+  };
+
+  const track = async (images: readonly RgbImage[]): Promise<FaceAnalysis[]> => {
+    const faces = await trackSequence(models, images);
+    return images.map((image, i) => ({ width: image.width, height: image.height, faces: faces[i]! }));
+  };
+
   return {
     loadedModels: [...loaded, 'face_recognition_model'],
+    track,
     async analyse(image, mode) {
+      if (mode === 'track') return (await track([image]))[0]!;
       const floats = new Float32Array(image.data.length);
       for (let i = 0; i < floats.length; i += 1) floats[i] = image.data[i]!;
-      const scale = mode === 'track' ? Math.min(1, TRACK_MAX_SIDE / Math.max(image.width, image.height)) : 1;
-      const width = Math.round(image.width * scale);
-      const height = Math.round(image.height * scale);
-      const { paddedWidth, paddedHeight, dx, dy } = detectorPadding(width, height, DETECTOR_ASPECT[mode]);
-      const input = tf.tidy(() => {
-        const full = tf.tensor4d(floats, [1, image.height, image.width, 3], 'float32');
-        const sized = scale < 1 ? tf.image.resizeBilinear(full, [height, width]) : full;
-        return tf.pad(
-          sized,
+      const { paddedWidth, paddedHeight, dx, dy } = detectorPadding(image.width, image.height, DETECTOR_ASPECT.describe);
+      const input = tf.tidy(() =>
+        tf.pad(
+          tf.tensor4d(floats, [1, image.height, image.width, 3], 'float32'),
           [
             [0, 0],
-            [dy, paddedHeight - height - dy],
-            [dx, paddedWidth - width - dx],
+            [dy, paddedHeight - image.height - dy],
+            [dx, paddedWidth - image.width - dx],
             [0, 0],
           ],
           PAD_GREY,
-        );
-      });
+        ),
+      );
       try {
-        const result = await human.detect(input, configFor(mode));
+        const result = await human.detect(input, configFor('describe'));
         if (result.error) throw new FaceEngineError(`face detection failed: ${result.error}`);
-        const x = (v: number) => (v - dx) / scale;
-        const y = (v: number) => (v - dy) / scale;
         const faces: FaceObservation[] = result.face.map((face) => {
           const observation: FaceObservation = {
-            box: [x(face.box[0]), y(face.box[1]), face.box[2] / scale, face.box[3] / scale],
+            box: [face.box[0] - dx, face.box[1] - dy, face.box[2], face.box[3]],
             score: face.score,
-            mesh: face.mesh.map(([mx, my, mz]) => [x(mx), y(my), mz / scale] as Point3),
+            mesh: face.mesh.map(([mx, my, mz]) => [mx - dx, my - dy, mz] as Point3),
             angle: face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 },
           };
           if (typeof face.real === 'number') observation.real = face.real;
           if (typeof face.live === 'number') observation.live = face.live;
           return observation;
         });
-        if (mode === 'describe') {
-          const described = result.face.flatMap((face, i) => (face.embedding && face.embedding.length > 0 ? [{ i, faceres: Array.from(face.embedding) }] : []));
-          const chips = new Float32Array(described.length * DESCRIPTOR_CHIP.size * DESCRIPTOR_CHIP.size * 3);
-          described.forEach(({ i }, k) => chips.set(faceChip(image, faces[i]!.mesh, DESCRIPTOR_CHIP), k * DESCRIPTOR_CHIP.size * DESCRIPTOR_CHIP.size * 3));
-          const recognised = await net.describe(chips, described.length);
-          described.forEach(({ i, faceres }, k) => {
-            faces[i]!.embedding = describeFace(faceres, recognised[k]!);
-          });
-        }
+        const described = result.face.flatMap((face, i) => (face.embedding && face.embedding.length > 0 ? [{ i, faceres: Array.from(face.embedding) }] : []));
+        const chips = new Float32Array(described.length * DESCRIPTOR_CHIP.size * DESCRIPTOR_CHIP.size * 3);
+        described.forEach(({ i }, k) => chips.set(faceChip(image, faces[i]!.mesh, DESCRIPTOR_CHIP), k * DESCRIPTOR_CHIP.size * DESCRIPTOR_CHIP.size * 3));
+        const recognised = await net.describe(chips, described.length);
+        described.forEach(({ i, faceres }, k) => {
+          faces[i]!.embedding = describeFace(faceres, recognised[k]!);
+        });
         return { width: image.width, height: image.height, faces };
       } finally {
         input.dispose();
