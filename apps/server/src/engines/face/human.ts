@@ -161,6 +161,51 @@ export interface HumanOptions {
   recognitionModelsDir?: string;
 }
 
+/** The tracker's two models (tracker.ts): the detector through human, facemesh run by our code on a given box. */
+function trackerModelsFor(tf: Tf, human: HumanInstance): TrackerModels {
+  const meshModel = human.models.models.facemesh;
+  if (!meshModel) throw new FaceEngineError('face models failed to load: facemesh');
+  const meshInputSize = meshModel.inputs[0]?.shape?.[2] ?? 192;
+
+  return {
+    minConfidence: MIN_CONFIDENCE,
+    meshInputSize,
+    async detect(image) {
+      const { paddedWidth, paddedHeight, dx, dy } = detectorPadding(image.width, image.height, DETECTOR_ASPECT.track);
+      const height = TRACK_DETECT_HEIGHT;
+      const width = Math.round(height * DETECTOR_ASPECT.track);
+      const pixels = sampleRegion(image, -dx, -dy, paddedWidth, paddedHeight, width, height, PAD_GREY, 2);
+      const input = tf.tensor4d(pixels, [1, height, width, 3], 'float32');
+      try {
+        const result = await human.detect(input, configFor('detect'));
+        if (result.error) throw new FaceEngineError(`face detection failed: ${result.error}`);
+        return result.face.map((face): CropBox => {
+          const size = Math.max(face.boxRaw[2] * paddedWidth, face.boxRaw[3] * paddedHeight);
+          return { x: face.boxRaw[0] * paddedWidth - dx, y: face.boxRaw[1] * paddedHeight - dy, size };
+        });
+      } finally {
+        input.dispose();
+      }
+    },
+    async mesh(image, box) {
+      const pixels = sampleRegion(image, box.x, box.y, box.size, box.size, meshInputSize, meshInputSize, PAD_GREY, 2);
+      for (let i = 0; i < pixels.length; i += 1) pixels[i] = pixels[i]! / 255;
+      const input = tf.tensor4d(pixels, [1, meshInputSize, meshInputSize, 3], 'float32');
+      const outputs = [meshModel.execute(input)].flat() as Array<import('@tensorflow/tfjs-core').Tensor>;
+      try {
+        const confidence = outputs.find((t) => t.shape[t.shape.length - 1] === 1);
+        const coords = outputs.find((t) => t.shape[t.shape.length - 1] === 1404);
+        if (!confidence || !coords) throw new FaceEngineError('facemesh gave no landmarks');
+        const score = (await confidence.data())[0] ?? 0;
+        return { score, mesh: meshFromRaw(await coords.data(), box, meshInputSize) };
+      } finally {
+        input.dispose();
+        for (const t of outputs) t.dispose();
+      }
+    },
+  };
+}
+
 export async function loadHumanDetector(options: HumanOptions = {}): Promise<HumanDetector> {
   const tf = require('@tensorflow/tfjs-core') as Tf;
   require('@tensorflow/tfjs-converter');
@@ -198,47 +243,7 @@ export async function loadHumanDetector(options: HumanOptions = {}): Promise<Hum
     throw new FaceEngineError(`face models failed to load: face_recognition_model (${error instanceof Error ? error.message : String(error)})`);
   }
 
-  const meshModel = human.models.models.facemesh;
-  if (!meshModel) throw new FaceEngineError('face models failed to load: facemesh');
-  const meshInputSize = meshModel.inputs[0]?.shape?.[2] ?? 192;
-
-  const models: TrackerModels = {
-    minConfidence: MIN_CONFIDENCE,
-    meshInputSize,
-    async detect(image) {
-      const { paddedWidth, paddedHeight, dx, dy } = detectorPadding(image.width, image.height, DETECTOR_ASPECT.track);
-      const height = TRACK_DETECT_HEIGHT;
-      const width = Math.round(height * DETECTOR_ASPECT.track);
-      const pixels = sampleRegion(image, -dx, -dy, paddedWidth, paddedHeight, width, height, PAD_GREY, 2);
-      const input = tf.tensor4d(pixels, [1, height, width, 3], 'float32');
-      try {
-        const result = await human.detect(input, configFor('detect'));
-        if (result.error) throw new FaceEngineError(`face detection failed: ${result.error}`);
-        return result.face.map((face): CropBox => {
-          const size = Math.max(face.boxRaw[2] * paddedWidth, face.boxRaw[3] * paddedHeight);
-          return { x: face.boxRaw[0] * paddedWidth - dx, y: face.boxRaw[1] * paddedHeight - dy, size };
-        });
-      } finally {
-        input.dispose();
-      }
-    },
-    async mesh(image, box) {
-      const pixels = sampleRegion(image, box.x, box.y, box.size, box.size, meshInputSize, meshInputSize, PAD_GREY, 2);
-      for (let i = 0; i < pixels.length; i += 1) pixels[i] = pixels[i]! / 255;
-      const input = tf.tensor4d(pixels, [1, meshInputSize, meshInputSize, 3], 'float32');
-      const outputs = [meshModel.execute(input)].flat() as Array<import('@tensorflow/tfjs-core').Tensor>;
-      try {
-        const confidence = outputs.find((t) => t.shape[t.shape.length - 1] === 1);
-        const coords = outputs.find((t) => t.shape[t.shape.length - 1] === 1404);
-        if (!confidence || !coords) throw new FaceEngineError('facemesh gave no landmarks');
-        const score = (await confidence.data())[0] ?? 0;
-        return { score, mesh: meshFromRaw(await coords.data(), box, meshInputSize) };
-      } finally {
-        input.dispose();
-        for (const t of outputs) t.dispose();
-      }
-    },
-  };
+  const models = trackerModelsFor(tf, human);
 
   const track = async (images: readonly RgbImage[]): Promise<FaceAnalysis[]> => {
     const faces = await trackSequence(models, images);
