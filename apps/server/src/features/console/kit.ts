@@ -87,6 +87,22 @@ export function createConsoleKit({ db, cipher, blobs }: Pick<Deps, 'db' | 'ciphe
     return { session, user };
   }
 
+  /** The signed-in admin of a grantor and that grantor; anyone else 403, audited (the settings and users areas). */
+  async function signedInAdmin(request: FastifyRequest, reply: FastifyReply, csrf: boolean, refusal: string) {
+    const { user } = await signedIn(request, reply, csrf);
+    if (user.role !== 'admin' || !user.grantorId) {
+      await store.audit(db, {
+        action: 'settings_refused',
+        userId: user.id,
+        grantorId: user.grantorId,
+        ip: request.ip,
+        detail: { path: request.routeOptions.url ?? null, method: request.method, role: user.role },
+      });
+      throw new HttpError(403, refusal, 'Solo un administrador puede ver y cambiar la configuración.');
+    }
+    return { user, grantorId: user.grantorId };
+  }
+
   return {
     db,
     cipher,
@@ -105,6 +121,7 @@ export function createConsoleKit({ db, cipher, blobs }: Pick<Deps, 'db' | 'ciphe
     noStore,
     touch,
     signedIn,
+    signedInAdmin,
   };
 }
 

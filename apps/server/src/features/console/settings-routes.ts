@@ -38,20 +38,7 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
   const withFields = { ...errors, 400: consoleFieldErrors.or(errors[400]) };
 
   /** The signed-in admin and their grantor; anyone else 403, audited. */
-  async function admin(request: FastifyRequest, reply: FastifyReply, csrf = false) {
-    const { user } = await kit.signedIn(request, reply, csrf);
-    if (user.role !== 'admin' || !user.grantorId) {
-      await store.audit(db, {
-        action: 'settings_refused',
-        userId: user.id,
-        grantorId: user.grantorId,
-        ip: request.ip,
-        detail: { path: request.routeOptions.url ?? null, method: request.method, role: user.role },
-      });
-      throw new HttpError(403, 'Only an admin changes the settings', 'Solo un administrador puede ver y cambiar la configuración.');
-    }
-    return { user, grantorId: user.grantorId };
-  }
+  const admin = (request: FastifyRequest, reply: FastifyReply, csrf = false) => kit.signedInAdmin(request, reply, csrf, 'Only an admin changes the settings');
   const audit = (request: FastifyRequest, user: store.ConsoleUser, action: store.AuditAction, detail: Record<string, unknown> = {}) =>
     store.audit(db, { action, userId: user.id, grantorId: user.grantorId, ip: request.ip, detail });
 

@@ -18,20 +18,7 @@ const userNotFound = () => new HttpError(404, 'Console user not found', 'No enco
 export function registerUserRoutes(app: ZodApp, kit: ConsoleKit): void {
   const { db, cipher, errors, hidden } = kit;
 
-  async function admin(request: FastifyRequest, reply: FastifyReply, csrf = false) {
-    const { user } = await kit.signedIn(request, reply, csrf);
-    if (user.role !== 'admin' || !user.grantorId) {
-      await store.audit(db, {
-        action: 'settings_refused',
-        userId: user.id,
-        grantorId: user.grantorId,
-        ip: request.ip,
-        detail: { path: request.routeOptions.url ?? null, method: request.method, role: user.role },
-      });
-      throw new HttpError(403, 'Only an admin manages users', 'Solo un administrador puede ver y cambiar la configuración.');
-    }
-    return { user, grantorId: user.grantorId };
-  }
+  const admin = (request: FastifyRequest, reply: FastifyReply, csrf = false) => kit.signedInAdmin(request, reply, csrf, 'Only an admin manages users');
 
   /** Another user of the admin's grantor (another grantor's answers as missing); never the admin themselves. */
   async function target(grantorId: string, self: store.ConsoleUser, rawId: string) {
