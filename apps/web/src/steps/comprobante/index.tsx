@@ -11,6 +11,7 @@ import { CameraStage } from '../../ui/CameraStage';
 import { CancelDialog } from '../../ui/CancelDialog';
 import { LoadingState } from '../../ui/LoadingState';
 import { ProcessFailed } from '../../ui/ProcessFailed';
+import { NetworkRetry } from '../../ui/NetworkRetry';
 import { Screen } from '../../ui/Screen';
 import { proofCopy as copy } from './copy';
 import { openProofCamera } from './camera';
@@ -144,7 +145,7 @@ export function Component() {
     case 'unreadable':
       return <ProofUnreadable attemptsLeft={phase.attemptsLeft} onRetake={retake} />;
     case 'network':
-      return <ProofNetwork canResend={shot !== null} onResend={() => void send()} onRetake={retake} />;
+      return <NetworkRetry step="comprobante" canResend={shot !== null} onResend={() => void send()} onRetake={retake} />;
     case 'exhausted':
       return <ProcessFailed step="comprobante" onAcknowledge={() => journey({ type: 'acknowledge' })} />;
     case 'cameraError':
@@ -238,31 +239,6 @@ function ProofUnreadable({ attemptsLeft, onRetake }: { attemptsLeft: number; onR
         {copy.unreadable.message}
       </p>
       <p>{copy.unreadable.attemptsLeft(attemptsLeft)}</p>
-    </Screen>
-  );
-}
-
-/** No answer: the same shot can be sent again, or a new one taken. */
-function ProofNetwork({ canResend, onResend, onRetake }: { canResend: boolean; onResend: () => void; onRetake: () => void }) {
-  return (
-    <Screen
-      key="network"
-      title={copy.network.title}
-      step="comprobante"
-      actions={
-        <>
-          <button type="button" className="btn btn--primary" disabled={!canResend} onClick={onResend}>
-            {copy.network.resend}
-          </button>
-          <button type="button" className="btn btn--secondary" onClick={onRetake}>
-            {copy.network.retake}
-          </button>
-        </>
-      }
-    >
-      <p className="notice__message" role="alert">
-        {copy.network.message}
-      </p>
     </Screen>
   );
 }

@@ -13,6 +13,7 @@ import { Dialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/icons';
 import { LoadingState } from '../../ui/LoadingState';
 import { ProcessFailed } from '../../ui/ProcessFailed';
+import { NetworkRetry } from '../../ui/NetworkRetry';
 import { Screen } from '../../ui/Screen';
 import { checklist, qualityOverrideAfter, uploadPercent, type CaptureState } from './capture-machine';
 import type { IdCaptureModel } from './useIdCapture';
@@ -68,7 +69,7 @@ export function IdCaptureScreen({ model }: { model: IdCaptureModel }) {
     case 'finished':
       return <AnalysisScreen state={state} imageUrl={cropped?.url ?? null} />;
     case 'networkError':
-      return <NetworkErrorScreen message={state.message} canResend={cropped !== null} onResend={actions.resend} onRetake={actions.retake} />;
+      return <NetworkRetry step="identificacion" message={state.message} canResend={cropped !== null} onResend={actions.resend} onRetake={actions.retake} />;
     case 'exhausted':
       return <ProcessFailed step="identificacion" message={state.message ?? copy.failed.message} onAcknowledge={actions.acknowledgeFailure} />;
     case 'cameraError':
@@ -76,31 +77,6 @@ export function IdCaptureScreen({ model }: { model: IdCaptureModel }) {
     case 'failed':
       return <Busy />;
   }
-}
-
-/** No answer from the server: the same image can be sent again, or a new one taken. */
-function NetworkErrorScreen({ message, canResend, onResend, onRetake }: { message: string | null; canResend: boolean; onResend: () => void; onRetake: () => void }) {
-  return (
-    <Screen
-      key="network"
-      title={copy.network.title}
-      step="identificacion"
-      actions={
-        <>
-          <button type="button" className="btn btn--primary" disabled={!canResend} onClick={onResend}>
-            {copy.network.resend}
-          </button>
-          <button type="button" className="btn btn--secondary" onClick={onRetake}>
-            {copy.network.retake}
-          </button>
-        </>
-      }
-    >
-      <p className="notice__message" role="alert">
-        {message}
-      </p>
-    </Screen>
-  );
 }
 
 function Busy() {
