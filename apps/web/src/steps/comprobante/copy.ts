@@ -38,10 +38,4 @@ export const proofCopy = {
     attemptsLeft: (n: number) => (n === 1 ? 'Te queda 1 intento.' : `Te quedan ${n} intentos.`),
     retry: 'VOLVER A INTENTAR', // spec
   },
-  network: {
-    title: 'Sin conexión',
-    message: errorTexts.networkBlock, // docs/flow.md §8
-    resend: 'REINTENTAR',
-    retake: 'CAPTURAR DE NUEVO',
-  },
 } as const;
