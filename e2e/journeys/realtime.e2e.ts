@@ -129,11 +129,12 @@ describe('real-time media server with Chromium over WebRTC', () => {
     await expect(readFile(got.recording.path)).rejects.toThrow(/ENOENT/);
   });
 
-  it('records video only when the client sends no audio (hologram)', async () => {
+  // Timing-sensitive too: CI once saw 'No video was received before finish_record' in a 2 s window under load.
+  it('records video only when the client sends no audio (hologram)', { retry: 1 }, async () => {
     const message = startMessage({ type: 'HOLOGRAMA', token: undefined, side: 'front' });
     await server.afterConsents(message);
-    const { replies } = await record({ steps: [start(message), 2000, finish], audio: false });
-    expect(JSON.parse(replies[0]!)).toMatchObject({ status: 200 });
+    const { replies } = await record({ steps: [start(message), 3000, finish], audio: false });
+    expect(JSON.parse(replies[0]!), `reply ${replies[0]}`).toMatchObject({ status: 200 });
     const got = received.at(-1)!;
     expect(got.recording.message.type).toBe('HOLOGRAMA');
     expect(got.recording.tracks).toEqual(['video']);
