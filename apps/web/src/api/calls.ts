@@ -3,6 +3,7 @@ import { errorTexts } from '@kyc/contracts/texts';
 import { currentGrantorParams, isGrantorParamList, type GrantorParams } from '../session/grantor';
 import { readSession } from '../session/session';
 import { sessionState } from '../session/storage';
+import { reportBusyWait } from './busy';
 import { ApiError, createApiClient, type ApiClient, type AuditType } from './client';
 
 let shared: ApiClient | null = null;
@@ -13,6 +14,7 @@ export function api(): ApiClient {
     fetch: (input, init) => fetch(input, init),
     session: () => readSession(),
     keepTransactionToken: (token) => sessionState().set('transactionToken', token),
+    onBusy: (wait) => reportBusyWait(wait),
   });
   return shared;
 }

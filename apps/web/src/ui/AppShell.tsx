@@ -1,6 +1,7 @@
 import { useLayoutEffect, type ReactNode } from 'react';
 import { Outlet, RouteNotFoundError, useNavigation, useRouteError } from '../navigation/router';
 import { useGrantorParams } from '../session/grantor';
+import { BusyNotice } from './BusyNotice';
 import { copy } from './copy';
 import { Header } from './Header';
 import { LoadingState } from './LoadingState';
@@ -18,6 +19,7 @@ function Frame({ children }: { children: ReactNode }) {
       <div className="app" inert={landscapePhone}>
         <Header />
         {children}
+        <BusyNotice />
       </div>
       {landscapePhone ? <RotateNotice /> : null}
     </>

@@ -15,6 +15,8 @@ export const copy = {
     yes: 'SÍ', // spec (accent restored)
     folio: 'Folio de tu proceso',
     logoFallback: 'Inicio',
+    // project: the server answered 503 (its engines' queue is full) and the client sends the call again (issue #17).
+    busy: 'Hay muchas verificaciones en curso; seguimos intentando en unos segundos.',
   },
   lockout: {
     // project: the spec's lockout panel says no time; the person needs to know when to come back (issue #21).
