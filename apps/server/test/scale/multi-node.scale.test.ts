@@ -14,6 +14,7 @@ import { createDatabase, type Db } from '../../src/store/db.js';
 import { waitFor } from '../results/support.js';
 import { auditEvent, demoId, lifecycleEvent, trxHeaders } from '../support/fixtures.js';
 import { startS3Server, type S3Server } from '../support/s3-server.js';
+import { startSmtpReceiver } from '../support/smtp-receiver.js';
 import { followsTestSchedule, testScheduleEnv } from '../support/schedule.js';
 import { pdfSample } from '../uploads/samples.js';
 import { call, multipart, startNode, startProxy, type NodeProcess, type RoundRobinProxy, type Reply } from './cluster.js';
@@ -94,6 +95,7 @@ describe.skipIf(!adminUrl)('two API nodes and a worker on PostgreSQL, s3rver and
   let proxy: RoundRobinProxy;
   let db: Db;
   const receiver = startReceiver();
+  const smtp = startSmtpReceiver();
   const nodes: { a?: NodeProcess; b?: NodeProcess; worker?: NodeProcess } = {};
   let env: Record<string, string>;
 
@@ -114,6 +116,7 @@ describe.skipIf(!adminUrl)('two API nodes and a worker on PostgreSQL, s3rver and
     await admin(adminUrl!, (c) => c.query(`create database ${dbName}`));
     s3 = await startS3Server();
     const hookUrl = await receiver.start();
+    const smtpUrl = await smtp.start();
     env = {
       ...testScheduleEnv,
       DATABASE_URL: dbUrl,
@@ -121,6 +124,7 @@ describe.skipIf(!adminUrl)('two API nodes and a worker on PostgreSQL, s3rver and
       ...s3.env,
       REDIS_URL: redisUrl,
       METRICS_TOKEN: metricsToken,
+      SMTP_URL: smtpUrl,
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'json',
       WEB_DIST: path.join(dir, 'no-web'),
@@ -146,6 +150,7 @@ describe.skipIf(!adminUrl)('two API nodes and a worker on PostgreSQL, s3rver and
     await Promise.all([nodes.a?.stop(), nodes.b?.stop(), nodes.worker?.stop()]);
     await db?.destroy().catch(() => undefined);
     await receiver.close();
+    await smtp.close();
     await s3?.close();
     if (adminUrl) await admin(adminUrl, (c) => c.query(`drop database if exists ${dbName} with (force)`)).catch(() => undefined);
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -190,7 +195,7 @@ describe.skipIf(!adminUrl)('two API nodes and a worker on PostgreSQL, s3rver and
   const readSide = (h: Headers, side: 'front' | 'back', data: Buffer) => form('/v2/ocr', h, [...text({ uuidUser: h.cliente, side }), image('ine', data)]);
 
   /** A whole verification: consents, both sides of the ID, the face code and the face video, then its end. */
-  async function verification(options: { beforeVideo?: (h: Headers) => Promise<void>; videoCall?: Parameters<typeof call>[1] } = {}) {
+  async function verification(options: { beforeVideo?: (h: Headers) => Promise<void>; beforeEnd?: (h: Headers) => Promise<void>; videoCall?: Parameters<typeof call>[1] } = {}) {
     const h = await startJourney();
     expectOk(await readSide(h, 'front', files.front), 'front');
     expectOk(await readSide(h, 'back', files.back), 'back');
@@ -208,6 +213,7 @@ describe.skipIf(!adminUrl)('two API nodes and a worker on PostgreSQL, s3rver and
       options.videoCall,
     );
     expectOk(video, 'face video');
+    await options.beforeEnd?.(h);
     const finished = lifecycleEvent(h, { step: 'finished', event: JSON.stringify({ status: 'OK', step: 'finished', description: 'Proceso concluido' }) });
     expectOk(await json('/v1/update_cycle', h, finished), 'finished');
     return { h, decision: video.json().payload };
@@ -283,6 +289,34 @@ describe.skipIf(!adminUrl)('two API nodes and a worker on PostgreSQL, s3rver and
     expect(rows.length).toBeGreaterThanOrEqual(8);
     expect(missing).toEqual([]);
   }, 420_000);
+
+  it('the worker killed while it sends the result e-mail (the SMTP server never answers its DATA): a restarted worker sends it again with the same Message-ID, accepted once', async () => {
+    await ensureNodes();
+    const held = smtp.holdNext();
+    // The flow asks for the e-mail on its last screen, before it reports the end.
+    const { h } = await verification({
+      beforeEnd: async (h) => {
+        const body = { uuidUser: h.cliente, custom_uuid: 'scale-mail', tipo_envio: 'COMPLETO', semaforo: 'green', name: 'Ana', email: 'ana@correo.example' };
+        expectOk(await json('/v1/async_zip_nom_151_correo', { ...h, ...secret }, body), 'result e-mail');
+      },
+    });
+    const messageId = await held;
+    expect(messageId).toMatch(/^<.+@kyc-onboarding>$/);
+    await nodes.worker!.kill();
+    const killedAt = Date.now();
+    nodes.worker = await startNode('worker', 'worker', env);
+    await waitFor(async () => (smtp.acceptedCount(messageId) > 0 ? true : undefined), 30_000, 50);
+    const sends = smtp.arrivals.filter((a) => a.messageId === messageId);
+    console.log(`result e-mail of the killed worker sent again ${sends[1]!.at - killedAt} ms after the kill (restart included)`);
+    // At least once, and here exactly once: the message the killed worker never had accepted is not delivered.
+    expect(sends.map((a) => a.accepted)).toEqual([false, true]);
+    expect(sends[1]!.to).toEqual(['ana@correo.example']);
+    const jobs = await db.selectFrom('jobs').select(['state', 'attempts']).where('uuid_trx', '=', h.transaccion.toLowerCase()).where('kind', '=', 'correo_resultado').execute();
+    expect(jobs).toEqual([{ state: 'done', attempts: expect.any(Number) }]);
+    // No other message was sent for the transaction afterwards (the job is not run a third time).
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(smtp.arrivals.filter((a) => a.messageId === messageId)).toHaveLength(2);
+  }, 300_000);
 
   it('attempts and the lock hold across nodes; the abuse limits count in Redis for both nodes', async () => {
     await ensureNodes();
