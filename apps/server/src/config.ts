@@ -6,7 +6,7 @@ import { parseRealtimeEnv, type RealtimeConfig } from './features/realtime/confi
 import { parseConsoleEnv, type ConsoleConfig } from './features/console/config.js';
 import { parseSpeechEnv, type SpeechConfig } from './engines/speech/config.js';
 import { parseRateLimitEnv, type RateLimitConfig } from './http/rate-limit-config.js';
-import { defaultEngineQueue } from './engines/lazy-provider.js';
+import { defaultEngineIdleCloseSeconds, defaultEngineQueue } from './engines/lazy-provider.js';
 import { testScheduleFromEnv, type ChallengeSchedule } from './features/face-video/schedule.js';
 
 export class ConfigError extends Error {
@@ -100,6 +100,8 @@ export interface Config {
   videoTokenTestSchedule?: ChallengeSchedule | undefined;
   /** ENGINE_QUEUE_LENGTH, ENGINE_QUEUE_WAIT_MS: OCR reads and face decisions waiting for a slot, and how long each may wait. */
   engineQueue: { length: number; waitMs: number };
+  /** ENGINE_IDLE_CLOSE_SECONDS: the OCR and face engines are closed after this long unused (their memory returned); 0 never. */
+  engineIdleCloseMs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -240,6 +242,7 @@ const envSchema = z.object({
   OUTBOX_RETENTION_HOURS: optional(integer(1, 24 * 365)),
   ENGINE_QUEUE_LENGTH: optional(integer(0, 1000)),
   ENGINE_QUEUE_WAIT_MS: optional(integer(100, 600_000)),
+  ENGINE_IDLE_CLOSE_SECONDS: optional(integer(0, 86_400)),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -334,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     rateLimits: rateLimits.config,
     eventsPerTransaction: e.EVENTS_PER_TRANSACTION ?? 1000,
     engineQueue: { length: e.ENGINE_QUEUE_LENGTH ?? defaultEngineQueue.length, waitMs: e.ENGINE_QUEUE_WAIT_MS ?? defaultEngineQueue.waitMs },
+    engineIdleCloseMs: (e.ENGINE_IDLE_CLOSE_SECONDS ?? defaultEngineIdleCloseSeconds) * 1000,
     resultEmailResends: e.RESULT_EMAIL_RESENDS ?? 2,
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS ?? 72,
   };

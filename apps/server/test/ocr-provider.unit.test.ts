@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lazyOcrEngine } from '../src/engines/ocr/provider.js';
 import type { OcrEngine } from '../src/engines/ocr/types.js';
 
@@ -78,5 +78,64 @@ describe('lazy OCR engine provider', () => {
     releases.forEach((release) => release());
     expect(await second).toBeDefined();
     expect(order).toEqual(['first', 'second']);
+  });
+});
+
+describe('lazy engine provider: closed when idle (ENGINE_IDLE_CLOSE_SECONDS)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('closes the engine once unused for the idle time, never while a run holds it, and starts a new one on the next use', async () => {
+    vi.useFakeTimers();
+    const made: ReturnType<typeof controllableEngine>[] = [];
+    const provider = lazyOcrEngine(
+      async () => {
+        made.push(controllableEngine());
+        return made.at(-1)!.engine;
+      },
+      2,
+      undefined,
+      45_000,
+    );
+    const image = Buffer.alloc(0);
+    const first = provider.withSlot((e) => e.read({ image, side: 'front' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(provider.status()).toBe('ready');
+    // A read that lasts longer than the idle time keeps the engine.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(made[0]!.isClosed()).toBe(false);
+    made[0]!.releases.shift()!();
+    await first;
+    await vi.advanceTimersByTimeAsync(44_000);
+    expect(made[0]!.isClosed()).toBe(false);
+    // A use just before the end starts the idle time again.
+    const second = provider.withSlot((e) => e.read({ image, side: 'back' }));
+    await vi.advanceTimersByTimeAsync(0);
+    made[0]!.releases.shift()!();
+    await second;
+    await vi.advanceTimersByTimeAsync(44_000);
+    expect(made[0]!.isClosed()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(made[0]!.isClosed()).toBe(true);
+    expect(provider.status()).toBe('idle');
+
+    const third = provider.withSlot((e) => e.read({ image, side: 'front' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(made).toHaveLength(2);
+    made[1]!.releases.shift()!();
+    await expect(third).resolves.toMatchObject({ documentType: 'INE' });
+    await provider.close();
+    expect(made[1]!.isClosed()).toBe(true);
+  });
+
+  it('keeps the engine until the process closes when the idle time is 0', async () => {
+    vi.useFakeTimers();
+    const { engine, isClosed } = controllableEngine();
+    const provider = lazyOcrEngine(async () => engine, 2, undefined, 0);
+    await provider.get();
+    await vi.advanceTimersByTimeAsync(24 * 3_600_000);
+    expect(isClosed()).toBe(false);
+    expect(provider.status()).toBe('ready');
   });
 });

@@ -30,11 +30,22 @@ export interface EngineQueueOptions {
 /** 16 waiting runs are ~16-30 s of work on two cores: past that a client is better told to come back. */
 export const defaultEngineQueue: EngineQueueOptions = { length: 16, waitMs: 30_000 };
 
+/**
+ * A minute after a burst the engines' memory (~0.8 GB for the face workers, ~0.3 GB for OCR) should be back with
+ * the system: 45 s unused closes them. The flow's first call warms them again (docs/decisions.md).
+ */
+export const defaultEngineIdleCloseSeconds = 45;
+
 export interface LazyEngineOptions {
   /** When true, `close` ignores an engine whose start failed instead of rethrowing that failure. */
   ignoreFailedStartOnClose?: boolean;
   /** Waiting runs; `{ length: 0 }` refuses at once when every slot is busy. */
   queue?: EngineQueueOptions;
+  /**
+   * Close the engine once nothing has used it for this long (ENGINE_IDLE_CLOSE_SECONDS): its workers' memory goes
+   * back to the system and the next use starts it again. 0 or absent: kept until the process closes.
+   */
+  idleCloseMs?: number;
 }
 
 interface Waiter {
@@ -48,7 +59,28 @@ export function lazyEngine<E extends Closable>(create: () => Promise<E>, maxInFl
   let inFlight = 0;
   let status: EngineStatus = 'idle';
   const waiting: Waiter[] = [];
+  let idleTimer: NodeJS.Timeout | undefined;
+  const closeEngine = async () => {
+    const started = engine;
+    engine = undefined;
+    status = 'idle';
+    if (!started) return;
+    const running = options.ignoreFailedStartOnClose ? await started.catch(() => undefined) : await started;
+    await running?.close();
+  };
+  const closeIfIdle = () => {
+    idleTimer = undefined;
+    // A failed close leaves nothing to retry: the engine is already forgotten and the next use starts a new one.
+    if (inFlight === 0 && waiting.length === 0) closeEngine().catch(() => undefined);
+  };
+  /** Any use of the engine starts its idle time again; the timer does not keep the process alive. */
+  const touch = () => {
+    if (!options.idleCloseMs) return;
+    if (idleTimer) idleTimer.refresh();
+    else idleTimer = setTimeout(closeIfIdle, options.idleCloseMs).unref();
+  };
   const get = () => {
+    touch();
     if (!engine) {
       status = 'starting';
       engine = create().then(
@@ -92,6 +124,7 @@ export function lazyEngine<E extends Closable>(create: () => Promise<E>, maxInFl
     const next = waiting.shift();
     if (next) next.grant();
     else inFlight -= 1;
+    touch();
   };
   return {
     get,
@@ -106,12 +139,9 @@ export function lazyEngine<E extends Closable>(create: () => Promise<E>, maxInFl
       }
     },
     async close() {
-      const started = engine;
-      engine = undefined;
-      status = 'idle';
-      if (!started) return;
-      const running = options.ignoreFailedStartOnClose ? await started.catch(() => undefined) : await started;
-      await running?.close();
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = undefined;
+      await closeEngine();
     },
   };
 }

@@ -11,6 +11,6 @@ export type FaceEngineProvider = LazyEngineProvider<FaceEngine>;
 
 export const defaultMaxInFlightDecisions = 2;
 
-export function lazyFaceEngine(create: () => Promise<FaceEngine>, maxInFlight = defaultMaxInFlightDecisions, queue?: EngineQueueOptions): FaceEngineProvider {
-  return lazyEngine(create, maxInFlight, { ignoreFailedStartOnClose: true, ...(queue ? { queue } : {}) });
+export function lazyFaceEngine(create: () => Promise<FaceEngine>, maxInFlight = defaultMaxInFlightDecisions, queue?: EngineQueueOptions, idleCloseMs = 0): FaceEngineProvider {
+  return lazyEngine(create, maxInFlight, { ignoreFailedStartOnClose: true, ...(queue ? { queue } : {}), idleCloseMs });
 }

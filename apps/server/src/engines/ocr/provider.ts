@@ -11,6 +11,6 @@ export type OcrEngineProvider = LazyEngineProvider<OcrEngine>;
 /** Measured: throughput stops growing past ~4 reads in flight on 2 cores, while latency keeps rising. */
 export const defaultMaxInFlightReads = 4;
 
-export function lazyOcrEngine(create: () => Promise<OcrEngine>, maxInFlight = defaultMaxInFlightReads, queue?: EngineQueueOptions): OcrEngineProvider {
-  return lazyEngine(create, maxInFlight, queue ? { queue } : {});
+export function lazyOcrEngine(create: () => Promise<OcrEngine>, maxInFlight = defaultMaxInFlightReads, queue?: EngineQueueOptions, idleCloseMs = 0): OcrEngineProvider {
+  return lazyEngine(create, maxInFlight, { ...(queue ? { queue } : {}), idleCloseMs });
 }
