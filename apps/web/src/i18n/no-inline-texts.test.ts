@@ -7,11 +7,12 @@ import { describe, expect, it } from 'vitest';
 /**
  * Every customer-facing text lives in the catalogue (i18n/es-MX/, docs/decisions.md "Per-locale text catalogue"):
  * a .tsx file outside i18n/ may not carry a Spanish literal in JSX text, nor in the props a person reads or hears
- * (aria-label, alt, title, placeholder), nor as a string handed to JSX as a child (`{cond ? 'Sí' : 'No'}`).
+ * (aria-label, alt, title, placeholder, and the flow's own `…Label`/`…Title`/`message` props), nor as a string handed to JSX as a child (`{cond ? 'Sí' : 'No'}`).
  */
 const root = path.dirname(fileURLToPath(import.meta.url));
 const src = path.dirname(root);
-const readProps = new Set(['aria-label', 'alt', 'title', 'placeholder', 'aria-description', 'aria-valuetext', 'label']);
+/** Props a person reads or hears: the DOM's, and the flow's own components' texts (`captureLabel`, `message`...). */
+const readProp = /^(aria-label|alt|title|placeholder|aria-description|aria-valuetext|label|message|hint)$|(Label|Title|Text|Message)$/;
 /** A word: two letters or more (Spanish letters included); punctuation, digits and symbols alone are not text. */
 const word = /[A-Za-zÁÉÍÓÚÜÑáéíóúüñ¿¡]{2,}/;
 
@@ -45,7 +46,7 @@ export function inlineTexts(file: string, text: string): string[] {
   const found: ts.Node[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isJsxText(node)) found.push(node);
-    else if (ts.isJsxAttribute(node) && readProps.has(node.name.getText(source)) && node.initializer) {
+    else if (ts.isJsxAttribute(node) && readProp.test(node.name.getText(source)) && node.initializer) {
       const value = ts.isJsxExpression(node.initializer) ? node.initializer.expression : node.initializer;
       if (value) found.push(...literalTexts(value));
     } else if (ts.isJsxExpression(node) && node.expression && !ts.isJsxAttribute(node.parent)) {
@@ -71,6 +72,7 @@ describe('customer-facing texts come from the catalogue', () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample is source text holding a template literal
       '    <img alt={`Foto ${1}`} src={url} />',
       "    {ok ? 'Sí' : 'No hay datos'}",
+      '    <Prep captureLabel="CAPTURAR" className="prep" tipsTitle={ready ? texts.title : \'Antes de empezar\'} />',
       '    {texts.title} · {count}',
       '  </p>',
       ');',
@@ -81,6 +83,8 @@ describe('customer-facing texts come from the catalogue', () => {
       'steps/x/index.tsx:4 "Foto"',
       'steps/x/index.tsx:5 "Sí"',
       'steps/x/index.tsx:5 "No hay datos"',
+      'steps/x/index.tsx:6 "CAPTURAR"',
+      'steps/x/index.tsx:6 "Antes de empezar"',
     ]);
   });
 
