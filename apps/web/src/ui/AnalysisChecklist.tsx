@@ -1,11 +1,11 @@
-import { captureCopy } from './captureCopy';
+import { texts as capture } from '../i18n/es-MX/capture';
 import { Icon } from './icons';
 import './capture.css';
 
 export type ChecklistItemStatus = 'pending' | 'active' | 'done';
 
 export interface AnalysisItem {
-  id: keyof typeof captureCopy.analysis.items;
+  id: keyof typeof capture.analysis.items;
   status: ChecklistItemStatus;
 }
 
@@ -36,8 +36,8 @@ export function AnalysisChecklist({ items, percent, status }: AnalysisChecklistP
               {item.status === 'done' ? <Icon name="check" /> : item.status === 'active' ? <span className="analysis__spinner" /> : null}
             </span>
             <span>
-              {captureCopy.analysis.items[item.id]}
-              <span className="visually-hidden">: {captureCopy.analysis.status[item.status]}</span>
+              {capture.analysis.items[item.id]}
+              <span className="visually-hidden">: {capture.analysis.status[item.status]}</span>
             </span>
           </li>
         ))}

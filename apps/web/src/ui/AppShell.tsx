@@ -1,8 +1,8 @@
 import { useLayoutEffect, type ReactNode } from 'react';
 import { Outlet, RouteNotFoundError, useNavigation, useRouteError } from '../navigation/router';
 import { useGrantorParams } from '../session/grantor';
+import { texts as common } from '../i18n/es-MX/common';
 import { BusyNotice } from './BusyNotice';
-import { copy } from './copy';
 import { Header } from './Header';
 import { LoadingState } from './LoadingState';
 import { BadUrlNotice, UnexpectedErrorNotice } from './Notice';
@@ -34,7 +34,7 @@ export function AppShell() {
       <Outlet />
       {navigation.state === 'loading' ? (
         <div className="route-progress">
-          <LoadingState label={copy.common.loading} showLabel={false} />
+          <LoadingState label={common.loading} showLabel={false} />
         </div>
       ) : null}
     </Frame>

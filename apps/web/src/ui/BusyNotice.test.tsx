@@ -2,7 +2,7 @@ import { act, cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { endBusyWait, reportBusyWait } from '../api/busy';
 import { BusyNotice } from './BusyNotice';
-import { copy } from './copy';
+import { texts as common } from '../i18n/es-MX/common';
 
 afterEach(() => {
   cleanup();
@@ -19,7 +19,7 @@ describe('BusyNotice', () => {
 
     act(() => reportBusyWait({ waitMs: 5000 }, Date.now()));
     expect(status.textContent).toBe('Hay muchas verificaciones en curso; seguimos intentando en unos segundos.');
-    expect(copy.common.busy).toBe(status.textContent);
+    expect(common.busy).toBe(status.textContent);
 
     // A second 503 during the wait keeps the line up until the later wait is over.
     act(() => {
@@ -29,7 +29,7 @@ describe('BusyNotice', () => {
     act(() => {
       vi.advanceTimersByTime(9000);
     });
-    expect(status.textContent).toBe(copy.common.busy);
+    expect(status.textContent).toBe(common.busy);
     act(() => {
       vi.advanceTimersByTime(2000);
     });
@@ -39,6 +39,6 @@ describe('BusyNotice', () => {
   it('shows a wait reported before it was mounted', () => {
     reportBusyWait({ waitMs: 5000 });
     render(<BusyNotice />);
-    expect(screen.getByRole('status').textContent).toBe(copy.common.busy);
+    expect(screen.getByRole('status').textContent).toBe(common.busy);
   });
 });

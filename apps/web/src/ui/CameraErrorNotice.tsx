@@ -1,5 +1,5 @@
 import { cameraErrorNeedsPermission, type CameraErrorKind } from '../media/camera-select';
-import { captureCopy } from './captureCopy';
+import { texts as capture } from '../i18n/es-MX/capture';
 import { Screen } from './Screen';
 
 /**
@@ -10,20 +10,20 @@ export function CameraErrorNotice({ kind, step }: { kind: CameraErrorKind; step?
   const permission = cameraErrorNeedsPermission(kind);
   return (
     <Screen
-      title={captureCopy.cameraError.title}
+      title={capture.cameraError.title}
       step={step}
       className="camera-error"
       actions={
         <button type="button" className="btn btn--primary" onClick={() => window.location.reload()}>
-          {captureCopy.cameraError.retry}
+          {capture.cameraError.retry}
         </button>
       }
     >
       <div role="alert" data-camera-error={kind}>
-        <p className="notice__message">{permission ? captureCopy.cameraError.permission : captureCopy.cameraError.inUse}</p>
+        <p className="notice__message">{permission ? capture.cameraError.permission : capture.cameraError.inUse}</p>
         {permission ? (
           <ol className="camera-error__steps">
-            {captureCopy.cameraError.permissionSteps.map((text) => (
+            {capture.cameraError.permissionSteps.map((text) => (
               <li key={text}>{text}</li>
             ))}
           </ol>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { waitForFrames } from '../media/camera';
 import { containRect, type DocumentFormat, type Size } from '../media/geometry';
-import { captureCopy } from './captureCopy';
+import { texts as capture } from '../i18n/es-MX/capture';
 import { DocumentGuide } from './DocumentGuide';
 import { LoadingState } from './LoadingState';
 import { useElementSize } from './useElementSize';
@@ -85,7 +85,7 @@ export function CameraStage({ stream, videoRef, label, guide, mirrored = false, 
       </div>
       {!frame ? (
         <div className="camera-stage__loading">
-          <LoadingState label={captureCopy.camera.starting} />
+          <LoadingState label={capture.camera.starting} />
         </div>
       ) : null}
     </div>

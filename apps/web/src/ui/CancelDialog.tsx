@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { copy } from './copy';
+import { texts as common } from '../i18n/es-MX/common';
 import { Dialog } from './Dialog';
 
 interface CancelDialogProps {
@@ -13,7 +13,7 @@ interface CancelDialogProps {
 }
 
 /** 'Cancelar proceso' confirmation with NO (safe default, focused first) and SI. */
-export function CancelDialog({ open, onDismiss, onConfirm, title = copy.cancelDialog.title, message = copy.cancelDialog.message }: CancelDialogProps) {
+export function CancelDialog({ open, onDismiss, onConfirm, title = common.cancelDialog.title, message = common.cancelDialog.message }: CancelDialogProps) {
   const [confirmed, setConfirmed] = useState(false);
   return (
     <Dialog
@@ -25,7 +25,7 @@ export function CancelDialog({ open, onDismiss, onConfirm, title = copy.cancelDi
       actions={
         <>
           <button type="button" className="btn btn--secondary" data-autofocus disabled={confirmed} onClick={onDismiss}>
-            {copy.common.no}
+            {common.no}
           </button>
           <button
             type="button"
@@ -36,14 +36,14 @@ export function CancelDialog({ open, onDismiss, onConfirm, title = copy.cancelDi
               onConfirm();
             }}
           >
-            {copy.common.yes}
+            {common.yes}
           </button>
         </>
       }
     >
       <p>{message}</p>
       <p role="status" className="dialog__status">
-        {confirmed ? copy.cancelDialog.cancelling : null}
+        {confirmed ? common.cancelDialog.cancelling : null}
       </p>
     </Dialog>
   );

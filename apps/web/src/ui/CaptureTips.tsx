@@ -1,24 +1,24 @@
-import { captureCopy } from './captureCopy';
+import { texts as capture } from '../i18n/es-MX/capture';
 import { Icon } from './icons';
 import './capture.css';
 
 /** Spec §2 /error_pantalla tips: dark background, focus within the frame, avoid glare. */
-export function CaptureTips({ title = captureCopy.errorScreen.tipsTitle }: { title?: string }) {
+export function CaptureTips({ title = capture.tips.tipsTitle }: { title?: string }) {
   return (
     <>
       <h2 className="section-title">{title}</h2>
       <ul className="capture-tips">
         <li>
           <Icon name="id" />
-          {captureCopy.errorScreen.tipDark}
+          {capture.tips.tipDark}
         </li>
         <li>
           <Icon name="focus" />
-          {captureCopy.errorScreen.tipFocus}
+          {capture.tips.tipFocus}
         </li>
         <li>
           <Icon name="sun" />
-          {captureCopy.errorScreen.tipGlare}
+          {capture.tips.tipGlare}
         </li>
       </ul>
     </>

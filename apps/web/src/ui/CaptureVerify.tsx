@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { captureCopy } from './captureCopy';
+import { texts as capture } from '../i18n/es-MX/capture';
 import { Screen } from './Screen';
 import './capture.css';
 
@@ -17,14 +17,14 @@ export function CaptureVerify({ imageUrl, imageAlt, onSave, onRetake, step }: Ca
   const [saving, setSaving] = useState(false);
   return (
     <Screen
-      title={captureCopy.verify.title}
+      title={capture.verify.title}
       step={step}
       className="capture-verify"
       actions={
         <>
           <label className="checkbox">
             <input type="checkbox" checked={confirmed} disabled={saving} onChange={(event) => setConfirmed(event.target.checked)} />
-            <span>{captureCopy.verify.confirm}</span>
+            <span>{capture.verify.confirm}</span>
           </label>
           <button
             type="button"
@@ -35,15 +35,15 @@ export function CaptureVerify({ imageUrl, imageAlt, onSave, onRetake, step }: Ca
               onSave();
             }}
           >
-            {captureCopy.verify.save}
+            {capture.verify.save}
           </button>
           <button type="button" className="btn btn--secondary" disabled={saving} onClick={onRetake}>
-            {captureCopy.verify.retake}
+            {capture.verify.retake}
           </button>
         </>
       }
     >
-      <p>{captureCopy.verify.intro}</p>
+      <p>{capture.verify.intro}</p>
       <img className="capture-preview" src={imageUrl} alt={imageAlt} />
     </Screen>
   );

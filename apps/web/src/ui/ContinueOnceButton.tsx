@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { copy } from './copy';
+import { texts as common } from '../i18n/es-MX/common';
 
 /** CONTINUAR that disables itself once pressed, so the step's navigation runs once. */
 export function ContinueOnceButton({ onContinue }: { onContinue: () => void }) {
@@ -14,7 +14,7 @@ export function ContinueOnceButton({ onContinue }: { onContinue: () => void }) {
         onContinue();
       }}
     >
-      {copy.common.continue}
+      {common.continue}
     </button>
   );
 }

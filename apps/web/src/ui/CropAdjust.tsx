@@ -1,7 +1,7 @@
 import { useId, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { cropPercentages, keyboardCrop, moveCrop, normaliseCrop, previewWindow, resizeCrop, type Corner } from '../media/crop';
 import type { Rect, Size } from '../media/geometry';
-import { captureCopy } from './captureCopy';
+import { texts as capture } from '../i18n/es-MX/capture';
 import { Screen } from './Screen';
 import './capture.css';
 
@@ -77,27 +77,27 @@ export function CropAdjust({ image, initialCrop, previewScale, busy, onDone, onR
 
   return (
     <Screen
-      title={captureCopy.adjust.title}
+      title={capture.adjust.title}
       step={step}
       className="capture-adjust"
       actions={
         <>
           <button type="button" className="btn btn--primary" disabled={busy} onClick={() => onDone(crop)}>
-            {busy ? captureCopy.camera.processing : captureCopy.adjust.done}
+            {busy ? capture.camera.processing : capture.adjust.done}
           </button>
           <button type="button" className="btn btn--secondary" disabled={busy} onClick={onRetake}>
-            {captureCopy.adjust.retake}
+            {capture.adjust.retake}
           </button>
         </>
       }
     >
-      <p>{captureCopy.adjust.intro}</p>
+      <p>{capture.adjust.intro}</p>
       <div className="crop" ref={previewRef} style={{ aspectRatio: `${view.width} / ${view.height}` }}>
-        <img className="crop__image" src={image.url} alt={captureCopy.adjust.imageAlt} style={imageStyle} draggable={false} />
+        <img className="crop__image" src={image.url} alt={capture.adjust.imageAlt} style={imageStyle} draggable={false} />
         <div
           className="crop__box"
           role="group"
-          aria-label={captureCopy.adjust.cropLabel}
+          aria-label={capture.adjust.cropLabel}
           aria-describedby={keysId}
           tabIndex={0}
           style={{ left: `${box.left}%`, top: `${box.top}%`, width: `${box.width}%`, height: `${box.height}%` }}
@@ -121,10 +121,10 @@ export function CropAdjust({ image, initialCrop, previewScale, busy, onDone, onR
         </div>
       </div>
       <p id={keysId} className="capture-note">
-        {captureCopy.adjust.keys}
+        {capture.adjust.keys}
       </p>
       <p role="status" className="capture-note">
-        {busy ? captureCopy.adjust.preparing : null}
+        {busy ? capture.adjust.preparing : null}
       </p>
     </Screen>
   );

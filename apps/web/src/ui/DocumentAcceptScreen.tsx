@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { TermsAcceptance } from '../journey/types';
 import { sha256Hex } from '../steps/terminos/terms';
-import { copy } from './copy';
+import { texts as common } from '../i18n/es-MX/common';
 import { Screen } from './Screen';
 
 interface DocumentAcceptScreenProps {
@@ -65,7 +65,7 @@ export function DocumentAcceptScreen(props: DocumentAcceptScreenProps) {
             {accepted ? acceptedLabel : null}
           </div>
           <div role="alert" className={`${block}__status`}>
-            {failed ? copy.notices.unexpected : null}
+            {failed ? common.notices.unexpected : null}
           </div>
           {extraActions?.(accepted)}
         </>

@@ -1,4 +1,4 @@
-import { copy } from './copy';
+import { texts as common } from '../i18n/es-MX/common';
 
 interface LoadingStateProps {
   label?: string;
@@ -7,7 +7,7 @@ interface LoadingStateProps {
 }
 
 /** The shared loading state: a spinner with an accessible, politely announced label. */
-export function LoadingState({ label = copy.common.loading, showLabel = true }: LoadingStateProps) {
+export function LoadingState({ label = common.loading, showLabel = true }: LoadingStateProps) {
   return (
     <div className="loading" role="status">
       <span className="spinner" aria-hidden="true" />

@@ -1,7 +1,6 @@
-import { errorTexts } from '@kyc/contracts/texts';
 import { folioOf } from '@kyc/contracts/state';
 import { sessionState } from '../session/storage';
-import { copy } from './copy';
+import { texts as common } from '../i18n/es-MX/common';
 import { Screen } from './Screen';
 
 /** When the lock ends, as the person reads a clock (es-MX, 24 h), or null when no future time is stored. */
@@ -17,26 +16,26 @@ export function LockoutPanel({ onAcknowledge, step }: { onAcknowledge: () => voi
   const until = lockEndsAt(sessionState().get('time'), Date.now());
   return (
     <Screen
-      title="Proceso no exitoso"
+      title={common.lockout.title}
       step={step}
       className="lockout"
       actions={
         <button type="button" className="btn btn--primary" onClick={onAcknowledge}>
-          ENTENDIDO
+          {common.understood}
         </button>
       }
     >
       <p className="notice__message" role="alert">
-        {errorTexts.attemptsExceeded}
+        {common.lockout.message}
       </p>
       {until ? (
         <p className="lockout__until" data-testid="lockout-until">
-          {copy.lockout.until(until)}
+          {common.lockout.until(until)}
         </p>
       ) : null}
       {folio ? (
         <p className="folio">
-          {copy.common.folio}: <strong>{folio}</strong>
+          {common.folio}: <strong>{folio}</strong>
         </p>
       ) : null}
     </Screen>

@@ -1,10 +1,10 @@
-import { captureCopy } from './captureCopy';
+import { texts as capture } from '../i18n/es-MX/capture';
 import { Screen } from './Screen';
 
 /** A capture whose upload got no answer: the same shot can be sent again, or a new one taken. */
 export function NetworkRetry({
   step,
-  message = captureCopy.network.message,
+  message = capture.network.message,
   canResend,
   onResend,
   onRetake,
@@ -15,19 +15,18 @@ export function NetworkRetry({
   onResend: () => void;
   onRetake: () => void;
 }) {
-  const copy = captureCopy.network;
   return (
     <Screen
       key="network"
-      title={copy.title}
+      title={capture.network.title}
       step={step}
       actions={
         <>
           <button type="button" className="btn btn--primary" disabled={!canResend} onClick={onResend}>
-            {copy.resend}
+            {capture.network.resend}
           </button>
           <button type="button" className="btn btn--secondary" onClick={onRetake}>
-            {copy.retake}
+            {capture.network.retake}
           </button>
         </>
       }

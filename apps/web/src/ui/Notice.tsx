@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { copy } from './copy';
+import { texts as common } from '../i18n/es-MX/common';
 import { Screen } from './Screen';
 
 interface NoticeProps {
@@ -15,7 +15,7 @@ interface NoticeProps {
 const reload = (): void => window.location.reload();
 
 /** A blocking notice: title, the spec's message and one action. Works with or without the router. */
-export function Notice({ title, message, children, actionLabel = copy.common.retry, onAction = reload, step }: NoticeProps) {
+export function Notice({ title, message, children, actionLabel = common.retry, onAction = reload, step }: NoticeProps) {
   return (
     <Screen
       title={title}
@@ -36,21 +36,21 @@ export function Notice({ title, message, children, actionLabel = copy.common.ret
 }
 
 export function BadUrlNotice({ onRetry }: { onRetry?: () => void }) {
-  return <Notice title={copy.notices.badUrlTitle} message={copy.notices.badUrl} step="url_invalida" {...(onRetry ? { onAction: onRetry } : {})} />;
+  return <Notice title={common.notices.badUrlTitle} message={common.notices.badUrl} step="url_invalida" {...(onRetry ? { onAction: onRetry } : {})} />;
 }
 
 export function CookiesNotice() {
-  return <Notice title={copy.notices.cookiesTitle} message={copy.notices.cookies} step="cookies" />;
+  return <Notice title={common.notices.cookiesTitle} message={common.notices.cookies} step="cookies" />;
 }
 
 export function UnsupportedBrowserNotice() {
   return (
-    <Notice title={copy.notices.unsupportedTitle} message={copy.notices.unsupported} step="navegador_incompatible">
-      <p>{copy.notices.unsupportedHint}</p>
+    <Notice title={common.notices.unsupportedTitle} message={common.notices.unsupported} step="navegador_incompatible">
+      <p>{common.notices.unsupportedHint}</p>
     </Notice>
   );
 }
 
 export function UnexpectedErrorNotice() {
-  return <Notice title={copy.notices.unexpectedTitle} message={copy.notices.unexpected} step="error" />;
+  return <Notice title={common.notices.unexpectedTitle} message={common.notices.unexpected} step="error" />;
 }

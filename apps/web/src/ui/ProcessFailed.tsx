@@ -1,7 +1,7 @@
 import { paramEnabled, paramValue } from '@kyc/contracts/params';
 import { useGrantorParams } from '../session/grantor';
 import { processFolio } from '../session/session';
-import { captureCopy } from './captureCopy';
+import { texts as capture } from '../i18n/es-MX/capture';
 import { Screen } from './Screen';
 import './capture.css';
 
@@ -9,7 +9,7 @@ import './capture.css';
  * 'Proceso no exitoso' final screen (docs/flow.md §2, §8): the attempts-exceeded text, the folio (first segment of the
  * transaction id), the grantor's contact data when CONTACTO_EN_FALLA is on, and ENTENDIDO.
  */
-export function ProcessFailed({ message = captureCopy.failed.message, onAcknowledge, step }: { message?: string; onAcknowledge: () => void; step?: string }) {
+export function ProcessFailed({ message = capture.failed.message, onAcknowledge, step }: { message?: string; onAcknowledge: () => void; step?: string }) {
   const params = useGrantorParams();
   const folio = processFolio();
   const contact = paramEnabled(params, 'CONTACTO_EN_FALLA');
@@ -17,12 +17,12 @@ export function ProcessFailed({ message = captureCopy.failed.message, onAcknowle
   const phone = paramValue(params, 'TEL_CONTACTO_PRINCIPAL').trim();
   return (
     <Screen
-      title={captureCopy.failed.title}
+      title={capture.failed.title}
       step={step}
       className="process-failed"
       actions={
         <button type="button" className="btn btn--primary" onClick={onAcknowledge}>
-          {captureCopy.failed.understood}
+          {capture.failed.understood}
         </button>
       }
     >
@@ -31,16 +31,16 @@ export function ProcessFailed({ message = captureCopy.failed.message, onAcknowle
       </p>
       {folio ? (
         <p className="folio">
-          {captureCopy.failed.folio}: <strong>{folio}</strong>
+          {capture.failed.folio}: <strong>{folio}</strong>
         </p>
       ) : null}
       {contact && (email || phone) ? (
         <>
-          <p>{captureCopy.failed.contact}</p>
+          <p>{capture.failed.contact}</p>
           <dl className="capture-contact">
             {email ? (
               <div>
-                <dt>{captureCopy.failed.email}</dt>
+                <dt>{capture.failed.email}</dt>
                 <dd>
                   <a href={`mailto:${email}`}>{email}</a>
                 </dd>
@@ -48,7 +48,7 @@ export function ProcessFailed({ message = captureCopy.failed.message, onAcknowle
             ) : null}
             {phone ? (
               <div>
-                <dt>{captureCopy.failed.phone}</dt>
+                <dt>{capture.failed.phone}</dt>
                 <dd>
                   <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{phone}</a>
                 </dd>

@@ -3,7 +3,8 @@ import { paramValue } from '@kyc/contracts/params';
 import { useJourney } from '../../journey/run';
 import { useGrantorParams } from '../../session/grantor';
 import { processFolio } from '../../session/session';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
+import { texts } from '../../i18n/es-MX/ayuda';
 import { Screen } from '../../ui/Screen';
 import { chatLink, telHref } from './help';
 import './ayuda.css';
@@ -19,21 +20,21 @@ export function Component() {
 
   return (
     <Screen
-      title={copy.help.title}
+      title={texts.title}
       step="ayuda"
       className="help"
       actions={
         <button type="button" className="btn btn--primary" onClick={() => journey({ type: 'close', ruta })}>
-          {copy.help.close}
+          {texts.close}
         </button>
       }
     >
-      <p>{email || phone || chat ? copy.help.intro : copy.help.noContact}</p>
+      <p>{email || phone || chat ? texts.intro : texts.noContact}</p>
       {email || phone ? (
         <dl className="help__contacts">
           {email ? (
             <div className="help__contact">
-              <dt>{copy.help.email}</dt>
+              <dt>{texts.email}</dt>
               <dd>
                 <a href={`mailto:${email}`}>{email}</a>
               </dd>
@@ -41,7 +42,7 @@ export function Component() {
           ) : null}
           {phone ? (
             <div className="help__contact">
-              <dt>{copy.help.phone}</dt>
+              <dt>{texts.phone}</dt>
               <dd>
                 <a href={telHref(phone)}>{phone}</a>
               </dd>
@@ -51,13 +52,13 @@ export function Component() {
       ) : null}
       {chat ? (
         <a className="btn btn--secondary help__chat" href={chat} target="_blank" rel="noopener noreferrer">
-          {copy.help.chat}
-          <span className="visually-hidden"> ({copy.help.chatHint})</span>
+          {texts.chat}
+          <span className="visually-hidden"> ({texts.chatHint})</span>
         </a>
       ) : null}
       {folio ? (
         <p className="folio">
-          {copy.common.folio}: <strong>{folio}</strong>
+          {common.folio}: <strong>{folio}</strong>
         </p>
       ) : null}
     </Screen>

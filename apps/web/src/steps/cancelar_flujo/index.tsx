@@ -1,7 +1,8 @@
 import { useParams } from '../../navigation/router';
 import { useJourney } from '../../journey/run';
 import { processFolio } from '../../session/session';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
+import { texts } from '../../i18n/es-MX/cancelar_flujo';
 import { Screen } from '../../ui/Screen';
 
 export function Component() {
@@ -11,23 +12,23 @@ export function Component() {
 
   return (
     <Screen
-      title={copy.cancelled.title}
+      title={texts.title}
       step="cancelar_flujo"
       actions={
         <>
           <button type="button" className="btn btn--primary" onClick={() => journey({ type: 'reopen', ruta })}>
-            {copy.cancelled.reopen}
+            {texts.reopen}
           </button>
           <button type="button" className="btn btn--secondary" onClick={() => journey({ type: 'restart' })}>
-            {copy.cancelled.restart}
+            {texts.restart}
           </button>
         </>
       }
     >
-      <p>{copy.cancelled.message}</p>
+      <p>{texts.message}</p>
       {folio ? (
         <p className="folio">
-          {copy.common.folio}: <strong>{folio}</strong>
+          {common.folio}: <strong>{folio}</strong>
         </p>
       ) : null}
     </Screen>

@@ -7,7 +7,7 @@ import { DocumentAcceptScreen } from '../../ui/DocumentAcceptScreen';
 import { LockoutPanel } from '../../ui/LockoutPanel';
 import { useLockout } from '../../ui/useLockout';
 import { consentDocument, type ConsentKind } from './consent';
-import { consentCopy } from './consentCopy';
+import { texts } from '../../i18n/es-MX/clausula';
 import './consent.css';
 
 interface ConsentDocumentPageProps {
@@ -41,8 +41,8 @@ export function ConsentDocumentPage({ kind, step, onAccept, onLockoutToEntry }: 
   }
 
   return (
-    <DocumentAcceptScreen title={doc.title} step={step} block="consent-document" document={doc} acceptLabel={consentCopy.accept} acceptedLabel={consentCopy.accepted} onAccept={onAccept}>
-      {doc.version ? <p className="consent-document__version">{consentCopy.version(doc.version)}</p> : null}
+    <DocumentAcceptScreen title={doc.title} step={step} block="consent-document" document={doc} acceptLabel={texts.accept} acceptedLabel={texts.accepted} onAccept={onAccept}>
+      {doc.version ? <p className="consent-document__version">{texts.version(doc.version)}</p> : null}
     </DocumentAcceptScreen>
   );
 }

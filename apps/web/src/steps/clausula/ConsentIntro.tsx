@@ -1,8 +1,8 @@
 import { useLocation, useSearchParams } from '../../navigation/router';
 import { rutaOf } from '../../journey/ruta';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
 import { PreparationScreen } from '../../ui/PreparationScreen';
-import { consentCopy } from './consentCopy';
+import { texts } from '../../i18n/es-MX/clausula';
 import type { ConsentKind } from './consent';
 import './consent.css';
 
@@ -17,14 +17,14 @@ interface ConsentIntroProps {
 export function ConsentIntro({ kind, step, onRead, onCancelConfirmed }: ConsentIntroProps) {
   const location = useLocation();
   const [query] = useSearchParams();
-  const text = consentCopy[kind];
+  const text = texts[kind];
   return (
     <PreparationScreen
       title={text.title}
       step={step}
       className="consent-intro"
-      captureLabel={consentCopy.read}
-      cancelLabel={copy.common.cancel}
+      captureLabel={texts.read}
+      cancelLabel={common.cancel}
       onCapture={onRead}
       onCancelConfirmed={() => onCancelConfirmed(rutaOf(location.state, query))}
     >

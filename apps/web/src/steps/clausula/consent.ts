@@ -1,5 +1,5 @@
 import { paramValue, type GrantorParam, type GrantorParamId } from '@kyc/contracts/params';
-import { copy } from '../../ui/copy';
+import { texts } from '../../i18n/es-MX/clausula';
 import { fillPlaceholders, grantorLegalName } from '../terminos/terms';
 
 /** Consent 2 (the clause on electronic means) and consent 3 (the authorization). */
@@ -20,7 +20,7 @@ const paramIds: Record<ConsentKind, { title: GrantorParamId; text: GrantorParamI
 /** The document of a consent from the grantor's parameters, with the placeholders of /terminos filled in. */
 export function consentDocument(params: readonly GrantorParam[] | null, kind: ConsentKind, userName: string | null): ConsentDocument {
   const ids = paramIds[kind];
-  const values = { grantor: grantorLegalName(params), user: userName ?? copy.terms.userFallback };
+  const values = { grantor: grantorLegalName(params), user: userName ?? texts.userFallback };
   return {
     title: fillPlaceholders(paramValue(params, ids.title), values),
     text: fillPlaceholders(paramValue(params, ids.text), values),

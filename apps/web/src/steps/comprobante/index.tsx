@@ -13,7 +13,7 @@ import { LoadingState } from '../../ui/LoadingState';
 import { ProcessFailed } from '../../ui/ProcessFailed';
 import { NetworkRetry } from '../../ui/NetworkRetry';
 import { Screen } from '../../ui/Screen';
-import { proofCopy as copy } from './copy';
+import { texts } from '../../i18n/es-MX/comprobante';
 import { openProofCamera } from './camera';
 import { proofImage, sendProof } from './proof';
 import { Icon } from '../../ui/icons';
@@ -139,7 +139,7 @@ export function Component() {
     case 'sending':
       return (
         <main className="screen screen--pending" data-step="comprobante" aria-busy="true">
-          <LoadingState label={copy.sending} />
+          <LoadingState label={texts.sending} />
         </main>
       );
     case 'unreadable':
@@ -169,28 +169,28 @@ interface ProofCameraProps {
 function ProofCamera({ busy, ready, stream, videoRef, onReady, onFailure, onCapture, onCancel, cancelDialog }: ProofCameraProps) {
   return (
     <Screen
-      title={copy.camera.title}
+      title={texts.camera.title}
       step="comprobante"
       className="capture proof-capture"
       actions={
         <>
           <button type="button" className="btn btn--primary" disabled={!ready || busy} onClick={onCapture}>
-            {busy ? copy.camera.processing : copy.camera.capture}
+            {busy ? texts.camera.processing : texts.camera.capture}
           </button>
           <button type="button" className="btn btn--secondary" disabled={busy} onClick={onCancel}>
-            {copy.camera.cancel}
+            {texts.camera.cancel}
           </button>
         </>
       }
     >
-      <CameraStage stream={stream} videoRef={videoRef} label={copy.camera.videoLabel} guide="page" onReady={onReady} onFailure={onFailure} />
-      <p className="capture-hint">{copy.camera.hint}</p>
+      <CameraStage stream={stream} videoRef={videoRef} label={texts.camera.videoLabel} guide="page" onReady={onReady} onFailure={onFailure} />
+      <p className="capture-hint">{texts.camera.hint}</p>
       <p className="capture-hint capture-hint--glare">
         <Icon name="sun" />
-        {copy.camera.glare}
+        {texts.camera.glare}
       </p>
       <p role="status" className="capture-note">
-        {busy ? copy.camera.holdingStill : null}
+        {busy ? texts.camera.holdingStill : null}
       </p>
       {cancelDialog}
     </Screen>
@@ -202,22 +202,22 @@ function ProofPreview({ imageUrl, onConfirm, onRetake }: { imageUrl: string | nu
   return (
     <Screen
       key="preview"
-      title={copy.preview.title}
+      title={texts.preview.title}
       step="comprobante"
       className="capture-verify"
       actions={
         <>
           <button type="button" className="btn btn--primary" onClick={onConfirm}>
-            {copy.preview.confirm}
+            {texts.preview.confirm}
           </button>
           <button type="button" className="btn btn--secondary" onClick={onRetake}>
-            {copy.preview.retake}
+            {texts.preview.retake}
           </button>
         </>
       }
     >
-      <p>{copy.preview.intro}</p>
-      {imageUrl ? <img className="capture-preview" src={imageUrl} alt={copy.preview.imageAlt} /> : null}
+      <p>{texts.preview.intro}</p>
+      {imageUrl ? <img className="capture-preview" src={imageUrl} alt={texts.preview.imageAlt} /> : null}
     </Screen>
   );
 }
@@ -227,18 +227,18 @@ function ProofUnreadable({ attemptsLeft, onRetake }: { attemptsLeft: number; onR
   return (
     <Screen
       key="unreadable"
-      title={copy.unreadable.title}
+      title={texts.unreadable.title}
       step="comprobante"
       actions={
         <button type="button" className="btn btn--primary" onClick={onRetake}>
-          {copy.unreadable.retry}
+          {texts.unreadable.retry}
         </button>
       }
     >
       <p className="notice__message" role="alert" data-proof="unreadable">
-        {copy.unreadable.message}
+        {texts.unreadable.message}
       </p>
-      <p>{copy.unreadable.attemptsLeft(attemptsLeft)}</p>
+      <p>{texts.unreadable.attemptsLeft(attemptsLeft)}</p>
     </Screen>
   );
 }

@@ -5,10 +5,10 @@ import { useGrantorParams } from '../../session/grantor';
 import { sessionState } from '../../session/storage';
 import { userName } from '../../session/userData';
 import { CancelDialog } from '../../ui/CancelDialog';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
 import { DocumentAcceptScreen } from '../../ui/DocumentAcceptScreen';
 import { datedDocument } from '../terminos/terms';
-import { smsCopy } from '../validar_movil/smsCopy';
+import { texts } from '../../i18n/es-MX/consulta_historial';
 import '../terminos/terminos.css';
 
 /** The credit-history consent document: title, legal city and date, text and version (grantor parameters). */
@@ -28,12 +28,12 @@ export function Component() {
       step="consulta_historial"
       block="terms"
       document={consent}
-      acceptLabel={smsCopy.consent.accept}
-      acceptedLabel={smsCopy.consent.accepted}
+      acceptLabel={texts.accept}
+      acceptedLabel={texts.accepted}
       onAccept={(acceptance) => journey({ type: 'accept', acceptance })}
       extraActions={(accepted) => (
         <button type="button" className="btn btn--secondary" disabled={accepted} onClick={() => setCancelOpen(true)}>
-          {copy.common.cancel}
+          {common.cancel}
         </button>
       )}
       before={<p className="terms__date">{consent.dateLine}</p>}

@@ -6,7 +6,7 @@ import { useGrantorParams } from '../../session/grantor';
 import { readIntents, type IdSide } from '../../session/idCapture';
 import { sessionState } from '../../session/storage';
 import { CaptureTips } from '../../ui/CaptureTips';
-import { captureCopy } from '../../ui/captureCopy';
+import { texts } from '../../i18n/es-MX/error_pantalla';
 import { Screen } from '../../ui/Screen';
 import { attemptsLeft } from './attempts';
 
@@ -41,7 +41,7 @@ export function Component() {
 
   return (
     <Screen
-      title={error.side === 'back' ? captureCopy.errorScreen.titleBack : captureCopy.errorScreen.title}
+      title={error.side === 'back' ? texts.titleBack : texts.title}
       step="error_pantalla"
       actions={
         <>
@@ -54,7 +54,7 @@ export function Component() {
               journey({ type: 'recapture', passport: error.passport, side: error.side });
             }}
           >
-            {captureCopy.errorScreen.recapture}
+            {texts.recapture}
           </button>
           <button
             type="button"
@@ -65,7 +65,7 @@ export function Component() {
               journey({ type: 'cancel' });
             }}
           >
-            {captureCopy.errorScreen.cancel}
+            {texts.cancel}
           </button>
         </>
       }
@@ -75,7 +75,7 @@ export function Component() {
           {error.message}
         </p>
       ) : null}
-      {left !== null ? <p>{captureCopy.errorScreen.attemptsLeft(left)}</p> : null}
+      {left !== null ? <p>{texts.attemptsLeft(left)}</p> : null}
       <CaptureTips />
     </Screen>
   );

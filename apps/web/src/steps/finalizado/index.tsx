@@ -9,7 +9,7 @@ import { readOcr } from '../../session/idCapture';
 import { isPopup } from '../../session/popup';
 import { readJson, sessionState } from '../../session/storage';
 import { readUserData } from '../../session/userData';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
 import { Dialog } from '../../ui/Dialog';
 import { LoadingState } from '../../ui/LoadingState';
 import { LockoutPanel } from '../../ui/LockoutPanel';
@@ -17,7 +17,7 @@ import { Screen } from '../../ui/Screen';
 import { useLockout } from '../../ui/useLockout';
 import { emailResult, processDocuments, queryScore, sendBundle } from './calls';
 import { buildEmailRequest } from './email';
-import { finalCopy } from './finalCopy';
+import { texts } from '../../i18n/es-MX/finalizado';
 import { finishWithoutEmail, lockAfterFailure, reportScoreUnavailable, sendResult, type FinishDeps } from './finish';
 import { returnLink } from './returnLink';
 import { pollScore, type Score, type ScoreFlag } from './score';
@@ -110,7 +110,7 @@ export function Component() {
     case 'scoring':
       return (
         <main className="screen screen--pending" data-step="finalizado" aria-busy="true">
-          <LoadingState label={finalCopy.scoring} />
+          <LoadingState label={texts.scoring} />
         </main>
       );
     case 'concluded':
@@ -140,7 +140,7 @@ export function Component() {
               fetchDocumentsFirst: fullResult,
               sendBundle: paramEnabled(params, 'SEND_ZIP_SEMAFORO'),
             });
-            if (!outcome.ok) return outcome.messageClient ?? finalCopy.emailFailed;
+            if (!outcome.ok) return outcome.messageClient ?? texts.emailFailed;
             const sent = () =>
               journey({
                 type: 'sent',
@@ -162,7 +162,7 @@ export function Component() {
 function Folio({ folio }: { folio: string }) {
   return folio ? (
     <p className="folio">
-      {finalCopy.folio}: <strong>{folio}</strong>
+      {texts.folio}: <strong>{folio}</strong>
     </p>
   ) : null;
 }
@@ -171,7 +171,7 @@ function Concluded({ folio, link, onContinue }: { folio: string; link: string | 
   const [leaving, setLeaving] = useState(false);
   const action = link ? (
     <a className="btn btn--primary" href={link}>
-      {finalCopy.backToOrigin}
+      {texts.backToOrigin}
     </a>
   ) : !isPopup() ? (
     <button
@@ -183,19 +183,19 @@ function Concluded({ folio, link, onContinue }: { folio: string; link: string | 
         onContinue();
       }}
     >
-      {copy.common.continue}
+      {common.continue}
     </button>
   ) : null;
   return (
-    <Screen title={finalCopy.thanks} step="finalizado" className="final" actions={action}>
+    <Screen title={texts.thanks} step="finalizado" className="final" actions={action}>
       <div className="final__badge final__badge--green" aria-hidden="true" />
-      <p>{finalCopy.concluded}</p>
+      <p>{texts.concluded}</p>
       <Folio folio={folio} />
     </Screen>
   );
 }
 
-const flagText: Record<ScoreFlag, string> = { GREEN: finalCopy.green, YELLOW: finalCopy.yellow, RED: finalCopy.red };
+const flagText: Record<ScoreFlag, string> = { GREEN: texts.green, YELLOW: texts.yellow, RED: texts.red };
 
 interface ScoreResultProps {
   score: Score;
@@ -242,16 +242,16 @@ function ScoreResult({ score, folio, onSend, onRedFinish }: ScoreResultProps) {
         onRedFinish();
       }}
     >
-      {finalCopy.finish}
+      {texts.finish}
     </button>
   ) : (
     <button type="button" className="btn btn--primary" disabled={!email.trim() || state !== 'idle'} onClick={() => setConfirming(true)}>
-      {finalCopy.finish}
+      {texts.finish}
     </button>
   );
 
   return (
-    <Screen title={red ? finalCopy.failedTitle : finalCopy.thanks} step="finalizado" className={`final final--${score.flag.toLowerCase()}`} actions={actions}>
+    <Screen title={red ? texts.failedTitle : texts.thanks} step="finalizado" className={`final final--${score.flag.toLowerCase()}`} actions={actions}>
       <div className={`final__badge final__badge--${score.flag.toLowerCase()}`} aria-hidden="true" />
       <p>{flagText[score.flag]}</p>
       {red ? (
@@ -269,17 +269,17 @@ function ScoreResult({ score, folio, onSend, onRedFinish }: ScoreResultProps) {
 function SentScreen({ flag, email, folio, onAcknowledge }: { flag: Score['flag']; email: string; folio: string; onAcknowledge: () => void }) {
   return (
     <Screen
-      title={finalCopy.sentTitle}
+      title={texts.sentTitle}
       step="finalizado"
       className={`final final--${flag.toLowerCase()}`}
       actions={
         <button type="button" className="btn btn--primary" onClick={onAcknowledge}>
-          {finalCopy.understood}
+          {texts.understood}
         </button>
       }
     >
       <div className={`final__badge final__badge--${flag.toLowerCase()}`} aria-hidden="true" />
-      <p role="status">{finalCopy.sentTo(email)}</p>
+      <p role="status">{texts.sentTo(email)}</p>
       <Folio folio={folio} />
     </Screen>
   );
@@ -290,11 +290,11 @@ function GrantorContact({ email, phone }: { email: string; phone: string }) {
   if (!email && !phone) return null;
   return (
     <>
-      <p>{finalCopy.contact}</p>
+      <p>{texts.contact}</p>
       <dl className="final__contact">
         {email ? (
           <div>
-            <dt>{finalCopy.email}</dt>
+            <dt>{texts.email}</dt>
             <dd>
               <a href={`mailto:${email}`}>{email}</a>
             </dd>
@@ -302,7 +302,7 @@ function GrantorContact({ email, phone }: { email: string; phone: string }) {
         ) : null}
         {phone ? (
           <div>
-            <dt>{finalCopy.phone}</dt>
+            <dt>{texts.phone}</dt>
             <dd>
               <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{phone}</a>
             </dd>
@@ -332,10 +332,10 @@ function EmailForm({ email, state, error, folio, confirming, onEmail, onCloseCon
     <>
       <div className="field final__email">
         <label htmlFor={inputId} className="field__label">
-          {finalCopy.email}
+          {texts.email}
         </label>
         <p id={hintId} className="field__hint">
-          {finalCopy.emailHint}
+          {texts.emailHint}
         </p>
         <input
           id={inputId}
@@ -352,31 +352,31 @@ function EmailForm({ email, state, error, folio, confirming, onEmail, onCloseCon
       </div>
       <Folio folio={folio} />
       <div role="status" className="final__status">
-        {state === 'sending' ? finalCopy.sending : state === 'sent' ? finalCopy.sent : null}
+        {state === 'sending' ? texts.sending : state === 'sent' ? texts.sent : null}
       </div>
       <div role="alert" className="final__status alert">
         {error}
       </div>
       <Dialog
         open={confirming}
-        title={finalCopy.confirmTitle}
+        title={texts.confirmTitle}
         onClose={() => {
           if (state !== 'sending') onCloseConfirm();
         }}
         actions={
           <>
             <button type="button" className="btn btn--secondary" data-autofocus disabled={state === 'sending'} onClick={onCloseConfirm}>
-              {finalCopy.back}
+              {texts.back}
             </button>
             <button type="button" className="btn btn--primary" disabled={state === 'sending'} onClick={onSend}>
-              {finalCopy.finish}
+              {texts.finish}
             </button>
           </>
         }
       >
-        <p>{finalCopy.confirmMessage(email.trim())}</p>
+        <p>{texts.confirmMessage(email.trim())}</p>
         <p role="status" className="dialog__status">
-          {state === 'sending' ? finalCopy.sending : null}
+          {state === 'sending' ? texts.sending : null}
         </p>
       </Dialog>
     </>

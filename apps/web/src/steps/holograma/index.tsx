@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import { errorTexts } from '@kyc/contracts/texts';
 import { api, sendAudit } from '../../api/calls';
 import { ApiError, isAbortError } from '../../api/client';
 import { useJourney } from '../../journey/run';
@@ -10,12 +9,11 @@ import { recorderSupported, startRecording, type Recording } from '../../media/r
 import { useCamera } from '../../media/useCamera';
 import { CameraErrorNotice } from '../../ui/CameraErrorNotice';
 import { CameraStage } from '../../ui/CameraStage';
-import { captureCopy } from '../../ui/captureCopy';
+import { texts as capture } from '../../i18n/es-MX/capture';
+import { texts } from '../../i18n/es-MX/holograma';
 import { Screen } from '../../ui/Screen';
 import { calibrationForm, hologramLimits } from './calibration';
 import '../../ui/capture.css';
-
-const copy = captureCopy.hologram;
 
 type Phase = 'instructions' | 'camera' | 'recording' | 'sending' | 'unsupported' | 'cameraError';
 
@@ -65,7 +63,7 @@ export function Component() {
     } catch (error) {
       if (isAbortError(error) || controller.signal.aborted) return;
       stopRun();
-      setMessage(error instanceof ApiError ? (error.messageClient ?? (error.hasResponse ? copy.failed : errorTexts.networkBlock)) : copy.failed);
+      setMessage(error instanceof ApiError ? (error.messageClient ?? (error.hasResponse ? texts.failed : capture.network.message)) : texts.failed);
       setPhase('camera');
     }
   }
@@ -152,29 +150,29 @@ function CameraScreen({ phase, ready, message, mirrored, stream, videoRef, onRea
   return (
     <Screen
       key="camera"
-      title={copy.title}
+      title={texts.title}
       step="holograma"
       className="capture"
       actions={
         <>
           <button type="button" className="btn btn--primary" disabled={!ready || busy} onClick={onCalibrate}>
-            {busy ? copy.calibrating : copy.captureCalibrate}
+            {busy ? texts.calibrating : texts.captureCalibrate}
           </button>
           <button type="button" className="btn btn--secondary" onClick={onCancel}>
-            {captureCopy.common.cancel}
+            {capture.common.cancel}
           </button>
         </>
       }
     >
-      <CameraStage stream={stream} videoRef={videoRef} label={copy.videoLabel} guide="id1" mirrored={mirrored} onReady={onReady} onFailure={onFailure} />
-      <p className="capture-hint">{copy.cameraHint}</p>
+      <CameraStage stream={stream} videoRef={videoRef} label={texts.videoLabel} guide="id1" mirrored={mirrored} onReady={onReady} onFailure={onFailure} />
+      <p className="capture-hint">{texts.cameraHint}</p>
       {message ? (
         <p className="notice__message" role="alert">
           {message}
         </p>
       ) : null}
       <p role="status" className="capture-note">
-        {phase === 'recording' ? copy.recording : phase === 'sending' ? copy.sending : null}
+        {phase === 'recording' ? texts.recording : phase === 'sending' ? texts.sending : null}
       </p>
     </Screen>
   );
@@ -184,16 +182,16 @@ function CameraScreen({ phase, ready, message, mirrored, stream, videoRef, onRea
 function UnsupportedScreen({ onContinue }: { onContinue: () => void }) {
   return (
     <Screen
-      title={copy.title}
+      title={texts.title}
       step="holograma"
       actions={
         <button type="button" className="btn btn--primary" onClick={onContinue}>
-          {captureCopy.common.continue}
+          {capture.common.continue}
         </button>
       }
     >
       <p className="notice__message" role="alert">
-        {copy.unsupported}
+        {texts.unsupported}
       </p>
     </Screen>
   );
@@ -204,22 +202,22 @@ function InstructionsScreen({ onCalibrate, onCancel }: { onCalibrate: () => void
   return (
     <Screen
       key="instructions"
-      title={copy.title}
+      title={texts.title}
       step="holograma"
       actions={
         <>
           <button type="button" className="btn btn--primary" onClick={onCalibrate}>
-            {copy.calibrate}
+            {texts.calibrate}
           </button>
           <button type="button" className="btn btn--secondary" onClick={onCancel}>
-            {captureCopy.common.cancel}
+            {capture.common.cancel}
           </button>
         </>
       }
     >
-      <p>{copy.intro}</p>
+      <p>{texts.intro}</p>
       <ol className="hologram-steps">
-        {copy.steps.map((text) => (
+        {texts.steps.map((text) => (
           <li key={text}>{text}</li>
         ))}
       </ol>

@@ -4,7 +4,8 @@ import { createRef } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBrowserRouter, Outlet, RouterProvider } from '../../navigation/router';
 import { bodiesOf, startPageOrigin } from '../../test-support/page-origin';
-import { captureCopy as copy } from '../../ui/captureCopy';
+import { texts as captureTexts } from '../../i18n/es-MX/capture';
+import { texts } from '../../i18n/es-MX/identificacion';
 import { captureReducer, decideReadError, initialCaptureState, type CaptureEvent, type CaptureState } from './capture-machine';
 import { Component } from './index';
 import { IdCaptureScreen } from './IdCaptureScreen';
@@ -75,28 +76,28 @@ describe('ID capture screen, state by state', () => {
 
   it('waiting for the camera: opening the camera, the capture button disabled until frames show', () => {
     show(stateAfter([{ type: 'continue' }]));
-    expect(screen.getByText(copy.camera.starting)).toBeTruthy();
+    expect(screen.getByText(captureTexts.camera.starting)).toBeTruthy();
     expect(button('CAPTURAR FRENTE').disabled).toBe(true);
-    expect(screen.getByText(copy.camera.hintFront)).toBeTruthy();
+    expect(screen.getByText(texts.camera.hintFront)).toBeTruthy();
   });
 
   it('capturing: PROCESANDO... and the hold-still note', () => {
     show(stateAfter([{ type: 'continue' }, { type: 'capture' }]));
     expect(button('PROCESANDO...').disabled).toBe(true);
-    expect(screen.getByText(copy.camera.holdingStill)).toBeTruthy();
+    expect(screen.getByText(texts.camera.holdingStill)).toBeTruthy();
   });
 
   it('the back after the front: its title, and the front-read note', () => {
     show(stateAfter([], { side: 'back' }), { frontJustRead: true });
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(copy.camera.titleBack);
-    expect(screen.getByText(copy.camera.frontRead)).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(texts.camera.titleBack);
+    expect(screen.getByText(texts.camera.frontRead)).toBeTruthy();
     expect(button('CAPTURAR REVERSO')).toBeTruthy();
   });
 
   it('retake: the on-device issue, not sent; after three rejections the photo may be used anyway', () => {
     const blurred: CaptureEvent[] = [{ type: 'capture' }, { type: 'checked', ok: false, issues: ['blur'] }];
     show(stateAfter([{ type: 'continue' }, ...blurred]));
-    expect(screen.getByRole('alert').textContent).toBe(copy.quality.blur);
+    expect(screen.getByRole('alert').textContent).toBe(texts.quality.blur);
     expect(screen.getByText('Esta foto no se envió ni contó como intento.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'USAR ESTA FOTO' })).toBeNull();
     cleanup();
@@ -108,24 +109,24 @@ describe('ID capture screen, state by state', () => {
 
   it('adjust: the crop screen with AJUSTE LISTO', () => {
     show(stateAfter(toVerify.slice(0, 3)));
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(copy.adjust.title);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(captureTexts.adjust.title);
     expect(button('AJUSTE LISTO')).toBeTruthy();
   });
 
   it('verify: the cropped image and GUARDAR', () => {
     show(stateAfter(toVerify));
-    expect((screen.getByAltText(copy.verify.imageAlt) as HTMLImageElement).getAttribute('src')).toBe('blob:cropped');
-    expect(screen.getByText(copy.verify.confirm)).toBeTruthy();
+    expect((screen.getByAltText(captureTexts.verify.imageAlt) as HTMLImageElement).getAttribute('src')).toBe('blob:cropped');
+    expect(screen.getByText(captureTexts.verify.confirm)).toBeTruthy();
   });
 
   it('uploading: the checklist and the percent sent, then the reading', () => {
     show(stateAfter([...toUpload, { type: 'progress', loaded: 50, total: 200 }]));
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(copy.analysis.titleFront);
-    expect(screen.getByText(copy.analysis.items.face)).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(captureTexts.analysis.titleFront);
+    expect(screen.getByText(captureTexts.analysis.items.face)).toBeTruthy();
     expect((document.querySelector('progress') as HTMLProgressElement).value).toBe(25);
     cleanup();
     show(stateAfter([...toUpload, { type: 'uploaded' }]));
-    expect(screen.getByText(copy.analysis.sent)).toBeTruthy();
+    expect(screen.getByText(captureTexts.analysis.sent)).toBeTruthy();
   });
 
   it('no answer: Sin conexión with REINTENTAR (the same image) and CAPTURAR DE NUEVO', () => {
@@ -149,12 +150,12 @@ describe('ID capture screen, state by state', () => {
   it('camera refused: the permission instructions', () => {
     show(stateAfter([{ type: 'continue' }, { type: 'cameraFailed', kind: 'permissionDenied' }]));
     expect(screen.getByRole('alert').dataset.cameraError).toBe('permissionDenied');
-    expect(screen.getByText(copy.cameraError.permissionSteps[0]!)).toBeTruthy();
+    expect(screen.getByText(captureTexts.cameraError.permissionSteps[0]!)).toBeTruthy();
   });
 
   it('done: the read side shows the checklist complete', () => {
     show(stateAfter([...toUpload, { type: 'read', decision: { kind: 'toBack', dataOk: true, tolerated: false } }]));
-    expect(screen.getByText(copy.analysis.read)).toBeTruthy();
+    expect(screen.getByText(captureTexts.analysis.read)).toBeTruthy();
   });
 });
 
@@ -203,7 +204,7 @@ describe('ID capture step with its hook', () => {
     cameraAnswers(() => Promise.reject(new DOMException('busy', 'NotReadableError')));
     mountStep();
     fireEvent.click(await screen.findByRole('button', { name: 'CONTINUAR' }));
-    expect((await screen.findByRole('alert')).textContent).toContain(copy.cameraError.inUse);
+    expect((await screen.findByRole('alert')).textContent).toContain(captureTexts.cameraError.inUse);
     await vi.waitFor(() => expect(bodiesOf(page.received)).toContainEqual(expect.objectContaining({ paso: 'identificacion', tipo: 'Error' })));
   });
 
@@ -211,8 +212,8 @@ describe('ID capture step with its hook', () => {
     cameraAnswers(() => new Promise<MediaStream>(() => undefined));
     mountStep();
     fireEvent.click(await screen.findByRole('button', { name: 'CONTINUAR' }));
-    expect(await screen.findByText(copy.camera.starting)).toBeTruthy();
-    expect(screen.getByText(copy.hold.text)).toBeTruthy();
+    expect(await screen.findByText(captureTexts.camera.starting)).toBeTruthy();
+    expect(screen.getByText(texts.hold.text)).toBeTruthy();
     expect((screen.getByRole('button', { name: 'CAPTURAR FRENTE' }) as HTMLButtonElement).disabled).toBe(true);
   });
 

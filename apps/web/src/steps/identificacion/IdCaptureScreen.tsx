@@ -7,7 +7,8 @@ import { CameraErrorNotice } from '../../ui/CameraErrorNotice';
 import { CameraStage } from '../../ui/CameraStage';
 import { CaptureTips } from '../../ui/CaptureTips';
 import { CaptureVerify } from '../../ui/CaptureVerify';
-import { captureCopy } from '../../ui/captureCopy';
+import { texts as captureTexts } from '../../i18n/es-MX/capture';
+import { texts } from '../../i18n/es-MX/identificacion';
 import { CropAdjust } from '../../ui/CropAdjust';
 import { Dialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/icons';
@@ -18,8 +19,6 @@ import { Screen } from '../../ui/Screen';
 import { checklist, qualityOverrideAfter, uploadPercent, type CaptureState } from './capture-machine';
 import type { IdCaptureModel } from './useIdCapture';
 import '../../ui/capture.css';
-
-const copy = captureCopy;
 
 /** The desktop tip ('hold the ID with two fingers') shows once per page load. */
 let holdTipShown = false;
@@ -63,7 +62,7 @@ export function IdCaptureScreen({ model }: { model: IdCaptureModel }) {
         <Busy />
       );
     case 'verify':
-      return cropped ? <CaptureVerify step="identificacion" imageUrl={cropped.url} imageAlt={copy.verify.imageAlt} onRetake={actions.retake} onSave={actions.save} /> : <Busy />;
+      return cropped ? <CaptureVerify step="identificacion" imageUrl={cropped.url} imageAlt={captureTexts.verify.imageAlt} onRetake={actions.retake} onSave={actions.save} /> : <Busy />;
     case 'uploading':
     case 'sideDone':
     case 'finished':
@@ -71,7 +70,7 @@ export function IdCaptureScreen({ model }: { model: IdCaptureModel }) {
     case 'networkError':
       return <NetworkRetry step="identificacion" message={state.message} canResend={cropped !== null} onResend={actions.resend} onRetake={actions.retake} />;
     case 'exhausted':
-      return <ProcessFailed step="identificacion" message={state.message ?? copy.failed.message} onAcknowledge={actions.acknowledgeFailure} />;
+      return <ProcessFailed step="identificacion" message={state.message ?? captureTexts.failed.message} onAcknowledge={actions.acknowledgeFailure} />;
     case 'cameraError':
       return <CameraErrorNotice kind={state.cameraError ?? 'other'} step="identificacion" />;
     case 'failed':
@@ -106,16 +105,16 @@ function Intro({ onContinue, onCancel }: { onContinue: () => void; onCancel: () 
   return (
     <Screen
       key="intro"
-      title={copy.intro.title}
+      title={texts.intro.title}
       step="identificacion"
       className="capture-intro"
       actions={
         <>
           <button type="button" className="btn btn--primary" onClick={onContinue}>
-            {copy.common.continue}
+            {captureTexts.common.continue}
           </button>
           <button type="button" className="btn btn--secondary" onClick={onCancel}>
-            {copy.common.cancel}
+            {captureTexts.common.cancel}
           </button>
         </>
       }
@@ -124,15 +123,15 @@ function Intro({ onContinue, onCancel }: { onContinue: () => void; onCancel: () 
       <ul className="capture-tips">
         <li>
           <Icon name="id" />
-          {copy.intro.surface}
+          {texts.intro.surface}
         </li>
         <li>
           <Icon name="focus" />
-          {copy.intro.frame}
+          {texts.intro.frame}
         </li>
         <li>
           <Icon name="sun" />
-          {copy.intro.glare}
+          {texts.intro.glare}
         </li>
       </ul>
     </Screen>
@@ -156,8 +155,8 @@ function CameraScreen({ state, stream, videoRef, format, frontJustRead, onCaptur
   const [holdOpen, setHoldOpen] = useState(() => desktop && !holdTipShown);
   const busy = state.phase === 'capturing';
   const back = state.side === 'back';
-  const title = state.passport ? copy.camera.titlePassport : back ? copy.camera.titleBack : copy.camera.titleFront;
-  const hint = state.passport ? copy.camera.hintPassport : back ? copy.camera.hintBack : copy.camera.hintFront;
+  const title = state.passport ? texts.camera.titlePassport : back ? texts.camera.titleBack : texts.camera.titleFront;
+  const hint = state.passport ? texts.camera.hintPassport : back ? texts.camera.hintBack : texts.camera.hintFront;
   const closeHold = () => {
     holdTipShown = true;
     setHoldOpen(false);
@@ -171,30 +170,30 @@ function CameraScreen({ state, stream, videoRef, format, frontJustRead, onCaptur
       actions={
         <>
           <button type="button" className="btn btn--primary" data-side={state.side} disabled={!ready || busy || holdOpen} onClick={onCapture}>
-            {busy ? copy.camera.processing : back ? copy.camera.captureBack : copy.camera.captureFront}
+            {busy ? captureTexts.camera.processing : back ? texts.camera.captureBack : texts.camera.captureFront}
           </button>
           <button type="button" className="btn btn--secondary" disabled={busy} onClick={onCancel}>
-            {copy.common.cancel}
+            {captureTexts.common.cancel}
           </button>
         </>
       }
     >
-      <CameraStage stream={stream} videoRef={videoRef} label={copy.camera.videoLabel} guide={format} onReady={() => setReady(true)} onFailure={onFailure} />
+      <CameraStage stream={stream} videoRef={videoRef} label={texts.camera.videoLabel} guide={format} onReady={() => setReady(true)} onFailure={onFailure} />
       <p className="capture-hint">{hint}</p>
       <p role="status" className="capture-note">
-        {busy ? copy.camera.holdingStill : frontJustRead && back ? copy.camera.frontRead : null}
+        {busy ? texts.camera.holdingStill : frontJustRead && back ? texts.camera.frontRead : null}
       </p>
       <Dialog
         open={holdOpen}
-        title={copy.hold.title}
+        title={texts.hold.title}
         onClose={closeHold}
         actions={
           <button type="button" className="btn btn--primary" data-autofocus onClick={closeHold}>
-            {copy.hold.start}
+            {texts.hold.start}
           </button>
         }
       >
-        <p>{copy.hold.text}</p>
+        <p>{texts.hold.text}</p>
       </Dialog>
     </Screen>
   );
@@ -206,28 +205,28 @@ function RetakeScreen({ state, imageUrl, onRetake, onUseAnyway }: { state: Captu
   return (
     <Screen
       key="retake"
-      title={copy.quality.title}
+      title={texts.quality.title}
       step="identificacion"
       className="capture-retake"
       actions={
         <>
           <button type="button" className="btn btn--primary" onClick={onRetake}>
-            {copy.quality.retake}
+            {texts.quality.retake}
           </button>
           {canOverride ? (
             <button type="button" className="btn btn--secondary" onClick={onUseAnyway}>
-              {copy.quality.useAnyway}
+              {texts.quality.useAnyway}
             </button>
           ) : null}
         </>
       }
     >
       <p className="notice__message" role="alert" data-issue={issue}>
-        {copy.quality[issue]}
+        {texts.quality[issue]}
       </p>
-      <p>{copy.quality.notSent}</p>
-      {canOverride ? <p>{copy.quality.useAnywayHint}</p> : null}
-      {imageUrl ? <img className="capture-retake__image" src={imageUrl} alt={copy.quality.captureAlt} /> : null}
+      <p>{texts.quality.notSent}</p>
+      {canOverride ? <p>{texts.quality.useAnywayHint}</p> : null}
+      {imageUrl ? <img className="capture-retake__image" src={imageUrl} alt={texts.quality.captureAlt} /> : null}
       <CaptureTips />
     </Screen>
   );
@@ -235,10 +234,10 @@ function RetakeScreen({ state, imageUrl, onRetake, onUseAnyway }: { state: Captu
 
 function AnalysisScreen({ state, imageUrl }: { state: CaptureState; imageUrl: string | null }) {
   const items = checklist(state.side, state.upload, state.documentFoundOnDevice);
-  const status = state.upload.stage === 'received' ? copy.analysis.read : state.upload.stage === 'processing' ? copy.analysis.sent : copy.analysis.sending(null);
+  const status = state.upload.stage === 'received' ? captureTexts.analysis.read : state.upload.stage === 'processing' ? captureTexts.analysis.sent : captureTexts.analysis.sending(null);
   return (
-    <Screen key={`analysis-${state.side}`} title={state.side === 'back' ? copy.analysis.titleBack : copy.analysis.titleFront} step="identificacion" className="capture-analysis">
-      {imageUrl ? <img className="analysis__thumb" src={imageUrl} alt={copy.verify.imageAlt} /> : null}
+    <Screen key={`analysis-${state.side}`} title={state.side === 'back' ? captureTexts.analysis.titleBack : captureTexts.analysis.titleFront} step="identificacion" className="capture-analysis">
+      {imageUrl ? <img className="analysis__thumb" src={imageUrl} alt={captureTexts.verify.imageAlt} /> : null}
       <AnalysisChecklist items={items} percent={uploadPercent(state.upload)} status={status} />
     </Screen>
   );

@@ -1,5 +1,5 @@
 import { frontDataCheck } from '@kyc/contracts/rules';
-import { errorTexts } from '@kyc/contracts/texts';
+import { texts } from '../../i18n/es-MX/identificacion';
 import type { CameraErrorKind } from '../../media/camera-select';
 import type { QualityIssue } from '../../media/quality';
 import { ocrText, type IdSide, type IntentsData, type OcrRecord } from '../../session/idCapture';
@@ -117,7 +117,7 @@ export function decideRead(state: Pick<CaptureState, 'side' | 'passport' | 'fron
   });
   const passport = isSingleSided(ocrData, state.passport);
   if (!check.ok && state.frontTolerated) {
-    return { kind: 'rejected', reason: check.reason, message: errorTexts.idUnreadable };
+    return { kind: 'rejected', reason: check.reason, message: texts.errors.unreadable };
   }
   const tolerated = !check.ok;
   return passport ? { kind: 'finished', side: 'front', dataOk: check.ok, tolerated, passport: true } : { kind: 'toBack', dataOk: check.ok, tolerated };
@@ -130,11 +130,11 @@ export type ErrorDecision = { kind: 'exhausted'; message: string } | { kind: 'ne
  * otherwise the server's message_client, else the side's text (4xx) or the unreadable-data text.
  */
 export function decideReadError(side: IdSide, status: number | null, messageClient: string | undefined): ErrorDecision {
-  if (status === 429) return { kind: 'exhausted', message: messageClient ?? errorTexts.attemptsExceeded };
-  if (status === null) return { kind: 'network', message: errorTexts.networkBlock };
+  if (status === 429) return { kind: 'exhausted', message: messageClient ?? texts.errors.attemptsExceeded };
+  if (status === null) return { kind: 'network', message: texts.errors.network };
   if (messageClient) return { kind: 'failed', message: messageClient };
-  if (status >= 400 && status < 500) return { kind: 'failed', message: side === 'front' ? errorTexts.idFrontFailed : errorTexts.idBackFailed };
-  return { kind: 'failed', message: errorTexts.idUnreadable };
+  if (status >= 400 && status < 500) return { kind: 'failed', message: side === 'front' ? texts.errors.front : texts.errors.back };
+  return { kind: 'failed', message: texts.errors.unreadable };
 }
 
 export type CaptureEvent =

@@ -8,6 +8,7 @@ import { useJourney } from '../../journey/run';
 import { readOcr } from '../../session/idCapture';
 import { readSession } from '../../session/session';
 import { sessionState } from '../../session/storage';
+import { texts } from '../../i18n/es-MX/datos_direccion_ocr_page';
 import { setUserDatum } from '../../session/userData';
 import { Screen } from '../../ui/Screen';
 import {
@@ -26,31 +27,6 @@ import {
 } from './address-model';
 import '../resultados_identificacion/resultados.css';
 import './address.css';
-
-const copy = {
-  title: 'Verifica y completa tu dirección actual', // spec
-  introProof: 'Leímos estos datos de tu comprobante de domicilio. Revísalos y completa lo que falte.',
-  introId: 'Leímos estos datos de tu identificación. Revísalos y corrígelos si tu dirección actual es otra.',
-  introEmpty: 'Escribe tu dirección actual.',
-  labels: {
-    codigoPostal: 'Código postal',
-    pais: 'País',
-    estado: 'Estado',
-    delegacion: 'Municipio o alcaldía',
-    colonia: 'Colonia',
-    otraColonia: 'Otra colonia',
-    calle: 'Calle',
-    numeroExterior: 'Número exterior',
-    numeroInterior: 'Número interior (opcional)',
-  } satisfies Record<AddressField, string>,
-  choose: 'Elige tu colonia',
-  searching: 'Buscando las colonias de tu código postal…',
-  found: (n: number) => (n === 1 ? 'Encontramos tu colonia.' : `Encontramos ${n} colonias: elige la tuya.`),
-  notFound: 'No encontramos ese código postal. Revísalo o escribe tu estado, municipio o alcaldía y colonia.',
-  lookupFailed: 'No pudimos buscar tu código postal. Escribe tu estado, municipio o alcaldía y colonia.',
-  save: 'GUARDAR', // spec
-  saving: 'Guardando tu dirección…',
-};
 
 function readingOf(state: unknown): ProofReadingWire | null {
   const lectura = typeof state === 'object' && state !== null ? (state as { lectura?: unknown }).lectura : undefined;
@@ -92,13 +68,13 @@ function usePostalLookup(setForm: (update: (current: AddressForm) => AddressForm
 function lookupTextOf(lookup: Lookup): string | null {
   switch (lookup.state) {
     case 'searching':
-      return copy.searching;
+      return texts.searching;
     case 'found':
-      return copy.found(lookup.count ?? 0);
+      return texts.found(lookup.count ?? 0);
     case 'none':
-      return copy.notFound;
+      return texts.notFound;
     case 'failed':
-      return copy.lookupFailed;
+      return texts.lookupFailed;
     case 'idle':
       return null;
   }
@@ -127,7 +103,7 @@ function TextField({ formId, name, value, error, disabled, register, onChange, o
   return (
     <div className={error ? 'field field--invalid' : 'field'}>
       <label className="field__label" htmlFor={id}>
-        {copy.labels[name]}
+        {texts.labels[name]}
       </label>
       <input
         id={id}
@@ -157,7 +133,7 @@ function ColoniaSelect({ formId, name, value, error, disabled, register, onChang
   return (
     <div className={error ? 'field field--invalid' : 'field'}>
       <label className="field__label" htmlFor={id}>
-        {copy.labels.colonia}
+        {texts.labels.colonia}
       </label>
       <select
         id={id}
@@ -171,7 +147,7 @@ function ColoniaSelect({ formId, name, value, error, disabled, register, onChang
         onChange={(event) => onChange(event.target.value)}
         onBlur={onBlur}
       >
-        <option value="">{copy.choose}</option>
+        <option value="">{texts.choose}</option>
         {options.map((option) => (
           <option key={option} value={option}>
             {option}
@@ -245,20 +221,20 @@ export function Component() {
     onBlur: () => setTouched((current) => ({ ...current, [name]: true })),
   });
 
-  const intro = form.source === 'comprobante' ? copy.introProof : form.source === 'identificacion' ? copy.introId : copy.introEmpty;
+  const intro = form.source === 'comprobante' ? texts.introProof : form.source === 'identificacion' ? texts.introId : texts.introEmpty;
 
   return (
     <Screen
-      title={copy.title}
+      title={texts.title}
       step="datos_direccion_ocr_page"
       className="results address"
       actions={
         <>
           <button type="submit" form={formId} className="btn btn--primary" disabled={saving || !valid}>
-            {copy.save}
+            {texts.save}
           </button>
           <p role="status" className="results__status">
-            {saving ? copy.saving : null}
+            {saving ? texts.saving : null}
           </p>
         </>
       }

@@ -3,7 +3,8 @@ import { useLocation, useParams } from '../../navigation/router';
 import { paramEnabled } from '@kyc/contracts/params';
 import { useJourney } from '../../journey/run';
 import { useGrantorParams } from '../../session/grantor';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
+import { texts } from '../../i18n/es-MX/inicio';
 import { LoadingState } from '../../ui/LoadingState';
 import { Icon } from '../../ui/icons';
 import { LockoutPanel } from '../../ui/LockoutPanel';
@@ -47,7 +48,7 @@ export function Component() {
   const primary =
     status === 'offline' ? (
       <button type="button" className="btn btn--primary" onClick={retry}>
-        {copy.common.retry}
+        {common.retry}
       </button>
     ) : (
       <button
@@ -59,14 +60,14 @@ export function Component() {
           journey({ type: 'start' });
         }}
       >
-        {copy.entry.start}
+        {texts.start}
       </button>
     );
 
   return (
     <>
       <Screen
-        title={copy.entry.title}
+        title={texts.title}
         step="inicio"
         className="entry"
         actions={
@@ -74,37 +75,37 @@ export function Component() {
             {primary}
             {ready && paramEnabled(params, 'MOSTRAR_AYUDA') ? (
               <button type="button" className="btn btn--text" onClick={() => journey({ type: 'help' })}>
-                {copy.entry.help}
+                {texts.help}
               </button>
             ) : null}
           </>
         }
       >
-        <p>{copy.entry.intro}</p>
+        <p>{texts.intro}</p>
         <ul className="entry__requirements">
           <li className="entry__requirement">
             <Icon name="id" />
-            {dni ? copy.entry.requirementIdDni : copy.entry.requirementId}
+            {dni ? texts.requirementIdDni : texts.requirementId}
           </li>
           <li className="entry__requirement">
             <Icon name="camera" />
-            {copy.entry.requirementCamera}
+            {texts.requirementCamera}
           </li>
           <li className="entry__requirement">
             <Icon name="wifi" />
-            {copy.entry.requirementConnection}
+            {texts.requirementConnection}
           </li>
         </ul>
         <div role="status" className="entry__status">
-          {status === 'loading' && !spinner ? <p>{copy.entry.loadingParams}</p> : null}
+          {status === 'loading' && !spinner ? <p>{texts.loadingParams}</p> : null}
         </div>
         <div role="alert" className="entry__status">
-          {status === 'offline' ? <p className="alert">{copy.entry.network}</p> : null}
+          {status === 'offline' ? <p className="alert">{common.network}</p> : null}
         </div>
       </Screen>
       {spinner ? (
         <div className="loading-overlay">
-          <LoadingState label={copy.entry.loadingParams} />
+          <LoadingState label={texts.loadingParams} />
         </div>
       ) : null}
     </>

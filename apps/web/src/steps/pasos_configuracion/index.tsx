@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useJourney } from '../../journey/run';
-import { copy } from '../../ui/copy';
+import { texts } from '../../i18n/es-MX/pasos_configuracion';
 import { PendingStep } from '../../ui/PendingStep';
 import { Screen } from '../../ui/Screen';
 import './pasos_configuracion.css';
@@ -25,24 +25,24 @@ export function Component() {
 
   return (
     <Screen
-      title={copy.safari.title}
+      title={texts.title}
       step="pasos_configuracion"
       actions={
         <>
           <button type="button" className="btn btn--primary" onClick={() => window.location.reload()}>
-            {copy.safari.reload}
+            {texts.reload}
           </button>
           {isIos() ? (
             <a className="btn btn--secondary" href={iosSafariSettings}>
-              {copy.safari.openSettings}
+              {texts.openSettings}
             </a>
           ) : null}
         </>
       }
     >
-      <p>{copy.safari.intro}</p>
+      <p>{texts.intro}</p>
       <ol className="setup-steps">
-        {copy.safari.steps.map((text) => (
+        {texts.steps.map((text) => (
           <li key={text}>{text}</li>
         ))}
       </ol>

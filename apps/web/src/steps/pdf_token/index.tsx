@@ -6,13 +6,13 @@ import { useJourney } from '../../journey/run';
 import { currentPlatform, isIOS } from '../../media/platform';
 import { setGrantorParams } from '../../session/grantor';
 import { sessionState } from '../../session/storage';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
 import { LoadingState } from '../../ui/LoadingState';
 import { BadUrlNotice, Notice } from '../../ui/Notice';
 import { ContinueOnceButton } from '../../ui/ContinueOnceButton';
 import { Screen } from '../../ui/Screen';
 import { beginLinkJourney, expiryLabel, linkBrowserSupport, parseLinkQuery, type LinkBrowser } from './link';
-import { linkCopy } from './linkCopy';
+import { texts } from '../../i18n/es-MX/pdf_token';
 import './pdf_token.css';
 
 type Status = 'loading' | 'ready' | 'badUrl' | 'offline';
@@ -66,33 +66,33 @@ export function Component() {
 
   if (status === 'badUrl') return <BadUrlNotice />;
   if (status === 'offline') {
-    return <Notice title={copy.notices.unexpectedTitle} message={copy.entry.network} step="pdf_token" onAction={() => setAttempt((n) => n + 1)} />;
+    return <Notice title={common.notices.unexpectedTitle} message={common.network} step="pdf_token" onAction={() => setAttempt((n) => n + 1)} />;
   }
   if (support !== 'ok') {
     return (
-      <Notice title={linkCopy.browser.title} message={copy.notices.unsupported} step="pdf_token" actionLabel={copy.common.retry}>
-        <p>{support === 'useSafari' ? linkCopy.browser.useSafari : linkCopy.browser.useChromeOrEdge}</p>
+      <Notice title={texts.browser.title} message={common.notices.unsupported} step="pdf_token" actionLabel={common.retry}>
+        <p>{support === 'useSafari' ? texts.browser.useSafari : texts.browser.useChromeOrEdge}</p>
       </Notice>
     );
   }
   if (status === 'loading') {
     return (
       <main className="screen screen--pending" data-step="pdf_token" aria-busy="true">
-        <LoadingState label={linkCopy.token.loading} />
+        <LoadingState label={texts.loading} />
       </main>
     );
   }
 
   const expiry = expiryLabel(sessionState().get('fechavigencia'));
   return (
-    <Screen title={linkCopy.token.title} step="pdf_token" className="link" actions={<ContinueOnceButton onContinue={() => journey({ type: 'continue' })} />}>
-      <p>{linkCopy.token.intro}</p>
+    <Screen title={texts.title} step="pdf_token" className="link" actions={<ContinueOnceButton onContinue={() => journey({ type: 'continue' })} />}>
+      <p>{texts.intro}</p>
       {expiry ? (
         <p className="link__expiry">
-          {linkCopy.token.expiry} <strong>{expiry}</strong>.
+          {texts.expiry} <strong>{expiry}</strong>.
         </p>
       ) : null}
-      <p className="link__warning">{linkCopy.token.once}</p>
+      <p className="link__warning">{texts.once}</p>
     </Screen>
   );
 }

@@ -1,15 +1,14 @@
 import { useEffect } from 'react';
-import { errorTexts } from '@kyc/contracts/texts';
 import { useLocation } from '../../navigation/router';
 import { paramValue } from '@kyc/contracts/params';
 import { folioOf } from '@kyc/contracts/state';
 import { fetchPublicGrantorParams } from '../../api/calls';
 import { setGrantorParams, useGrantorParams } from '../../session/grantor';
 import { sessionState } from '../../session/storage';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
 import { Screen } from '../../ui/Screen';
 import { expiryLabel } from '../pdf_token/link';
-import { linkCopy } from '../pdf_token/linkCopy';
+import { texts } from '../../i18n/es-MX/pdf_token_error';
 import '../pdf_token/pdf_token.css';
 
 /**
@@ -34,27 +33,27 @@ export function Component() {
   }, [missing, idOtorgante]);
   const phone = paramValue(params, 'TEL_AYUDA_ENLACE').trim() || paramValue(params, 'TEL_CONTACTO_PRINCIPAL').trim();
   return (
-    <Screen title={consumed ? errorTexts.linkConsumedTitle : linkCopy.expired.title} step="pdf_token_error" className="link">
+    <Screen title={consumed ? texts.consumedTitle : texts.title} step="pdf_token_error" className="link">
       <p className="notice__message" role="alert">
         {consumed ? (
-          errorTexts.linkConsumed
+          texts.consumed
         ) : expiry ? (
           <>
-            {linkCopy.expired.lapsed} <strong>{expiry}</strong>.
+            {texts.lapsed} <strong>{expiry}</strong>.
           </>
         ) : (
-          linkCopy.expired.lapsedNoDate
+          texts.lapsedNoDate
         )}
       </p>
-      {consumed ? null : <p>{linkCopy.expired.help}</p>}
+      {consumed ? null : <p>{texts.help}</p>}
       {folio ? (
         <p className="folio">
-          {copy.common.folio}: <strong>{folio}</strong>
+          {common.folio}: <strong>{folio}</strong>
         </p>
       ) : null}
       {phone ? (
         <p>
-          {linkCopy.expired.phone}: <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{phone}</a>
+          {texts.phone}: <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{phone}</a>
         </p>
       ) : null}
     </Screen>

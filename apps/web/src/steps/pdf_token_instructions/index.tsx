@@ -3,7 +3,7 @@ import { sessionState } from '../../session/storage';
 import { ContinueOnceButton } from '../../ui/ContinueOnceButton';
 import { Screen } from '../../ui/Screen';
 import { expiryLabel } from '../pdf_token/link';
-import { linkCopy } from '../pdf_token/linkCopy';
+import { texts } from '../../i18n/es-MX/pdf_token_instructions';
 import '../pdf_token/pdf_token.css';
 
 /**
@@ -14,14 +14,14 @@ export function Component() {
   const journey = useJourney('pdf_token');
   const expiry = expiryLabel(sessionState().get('fechavigencia'));
   return (
-    <Screen title={linkCopy.instructions.title} step="pdf_token_instructions" className="link" actions={<ContinueOnceButton onContinue={() => journey({ type: 'continue' })} />}>
+    <Screen title={texts.title} step="pdf_token_instructions" className="link" actions={<ContinueOnceButton onContinue={() => journey({ type: 'continue' })} />}>
       <ul className="link__tips">
-        <li>{linkCopy.instructions.camera}</li>
-        <li>{linkCopy.instructions.place}</li>
+        <li>{texts.camera}</li>
+        <li>{texts.place}</li>
       </ul>
       {expiry ? (
         <p className="link__expiry">
-          {linkCopy.instructions.expiry} <strong>{expiry}</strong>.
+          {texts.expiry} <strong>{expiry}</strong>.
         </p>
       ) : null}
     </Screen>

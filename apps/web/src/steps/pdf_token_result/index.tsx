@@ -3,7 +3,7 @@ import { sendAudit } from '../../api/calls';
 import { useJourney } from '../../journey/run';
 import { readJson, sessionState } from '../../session/storage';
 import { Screen } from '../../ui/Screen';
-import { linkCopy } from '../pdf_token/linkCopy';
+import { texts } from '../../i18n/es-MX/pdf_token_result';
 import '../pdf_token/pdf_token.css';
 import { DownloadError, enlaceToken, fetchDocument, saveFile } from './download';
 
@@ -41,19 +41,19 @@ export function Component() {
 
   return (
     <Screen
-      title={linkCopy.result.title}
+      title={texts.title}
       step="pdf_token_result"
       className="link"
       actions={
         <button type="button" className="btn btn--primary" disabled={state !== 'idle'} onClick={() => void download()}>
-          {linkCopy.result.download}
+          {texts.download}
         </button>
       }
     >
       <div className="link__document" aria-hidden="true" />
-      <p>{linkCopy.result.intro}</p>
-      <p role="status">{state === 'downloading' ? linkCopy.result.downloading : state === 'done' ? linkCopy.result.downloaded : null}</p>
-      <p role="alert">{state === 'failed' ? linkCopy.result.failed : null}</p>
+      <p>{texts.intro}</p>
+      <p role="status">{state === 'downloading' ? texts.downloading : state === 'done' ? texts.downloaded : null}</p>
+      <p role="alert">{state === 'failed' ? texts.failed : null}</p>
     </Screen>
   );
 }

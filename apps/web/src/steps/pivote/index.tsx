@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { createLauncher, type FlowError, type FlowMessage, type LauncherFailure } from '@kyc/launcher';
+import { texts } from '../../i18n/es-MX/pivote';
 import { Screen } from '../../ui/Screen';
 import './pivote.css';
 
@@ -10,6 +11,9 @@ interface Row {
   kind: Kind;
   message: FlowMessage | LauncherFailure;
 }
+
+/** The launcher's script, as the README's integration loads it. */
+const launcherScript = '/launcher/v1/launcher.js';
 
 const kindLabel: Record<Kind, string> = { status: 'status', errors: 'errors', finish: 'finish' };
 
@@ -44,10 +48,9 @@ export function Component() {
       key,
       container: element,
       urls: { prod: window.location.origin },
-      onComplete: (result) => setOutcome(`Proceso concluido (${result.result}).`),
+      onComplete: (result) => setOutcome(texts.completed(result.result)),
       onError: (error) => setErrors((current) => [...current, error]),
-      onUserExit: (exit) =>
-        setOutcome(exit.reason === 'cancelled' ? `La persona canceló en el paso ${exit.step ?? ''}.` : `La persona cerró la ventana${exit.step ? ` después del paso ${exit.step}` : ''}.`),
+      onUserExit: (exit) => setOutcome(exit.reason === 'cancelled' ? texts.cancelled(exit.step ?? '') : texts.closed(exit.step)),
       debug: true,
       status: (message) => add('status', message),
       errors: (message) => add('errors', message),
@@ -57,13 +60,15 @@ export function Component() {
   }, [key]);
 
   return (
-    <Screen title="Demo para integradores" step="pivote" className="pivote">
+    <Screen title={texts.title} step="pivote" className="pivote">
       <p>
-        Este botón es el lanzador que un sitio aliado inserta en su página (<code>/launcher/v1/launcher.js</code>). Abre el proceso en una ventana emergente y aquí se muestran los mensajes que envía.
+        {texts.introBefore}
+        <code>{launcherScript}</code>
+        {texts.introAfter}
       </p>
       <div className="pivote__launcher" ref={container} />
       <h2 className="section-title" id="pivote-messages">
-        Mensajes recibidos
+        {texts.messages}
       </h2>
       {/* Scrolls sideways on a phone: focusable so the keyboard can scroll it too. */}
       <div className="pivote__table-wrap" role="region" aria-labelledby="pivote-messages" tabIndex={0}>
@@ -71,16 +76,16 @@ export function Component() {
           <thead>
             <tr>
               <th scope="col">#</th>
-              <th scope="col">Paso (step)</th>
-              <th scope="col">Estado (result)</th>
-              <th scope="col">Callback</th>
-              <th scope="col">Datos</th>
+              <th scope="col">{texts.columns.step}</th>
+              <th scope="col">{texts.columns.result}</th>
+              <th scope="col">{texts.columns.callback}</th>
+              <th scope="col">{texts.columns.data}</th>
             </tr>
           </thead>
           <tbody aria-live="polite">
             {rows.length === 0 ? (
               <tr>
-                <td colSpan={5}>Aún no hay mensajes.</td>
+                <td colSpan={5}>{texts.noMessages}</td>
               </tr>
             ) : (
               rows.map((row) => (
@@ -98,10 +103,10 @@ export function Component() {
           </tbody>
         </table>
       </div>
-      <h2 className="section-title">Errores</h2>
+      <h2 className="section-title">{texts.errors}</h2>
       <div className="pivote__errors" role="log" aria-live="polite">
         {errors.length === 0 ? (
-          <p>Sin errores.</p>
+          <p>{texts.noErrors}</p>
         ) : (
           <ul>
             {errors.map((error, index) => (

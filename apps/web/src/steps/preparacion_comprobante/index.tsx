@@ -2,10 +2,8 @@ import { useJourney } from '../../journey/run';
 import { useRuta } from '../../journey/ruta';
 import { PreparationScreen } from '../../ui/PreparationScreen';
 import { TipList } from '../../ui/TipList';
-import { proofCopy } from '../comprobante/copy';
+import { texts } from '../../i18n/es-MX/preparacion_comprobante';
 import '../preparacion_identificacion/preparacion_identificacion.css';
-
-const copy = proofCopy.preparation;
 
 /** /preparacion_comprobante: what to send as proof of address (docs/flow.md §2). */
 export function Component() {
@@ -14,26 +12,26 @@ export function Component() {
 
   return (
     <PreparationScreen
-      title={copy.title}
+      title={texts.title}
       step="preparacion_comprobante"
-      captureLabel={copy.capture}
-      cancelLabel={copy.cancel}
+      captureLabel={texts.capture}
+      cancelLabel={texts.cancel}
       onCapture={() => journey({ type: 'capture', ruta })}
       onCancelConfirmed={() => journey({ type: 'cancelConfirmed', ruta })}
     >
-      <p>{copy.intro}</p>
-      <h2 className="section-title">{copy.acceptedTitle}</h2>
+      <p>{texts.intro}</p>
+      <h2 className="section-title">{texts.acceptedTitle}</h2>
       <ul className="allowed-ids">
-        {copy.accepted.map((kind) => (
+        {texts.accepted.map((kind) => (
           <li key={kind}>{kind}</li>
         ))}
       </ul>
-      <h2 className="section-title">{copy.tipsTitle}</h2>
+      <h2 className="section-title">{texts.tipsTitle}</h2>
       <TipList
         tips={[
-          { icon: 'id', text: copy.tipWhole },
-          { icon: 'focus', text: copy.tipFlat },
-          { icon: 'sun', text: copy.tipGlare },
+          { icon: 'id', text: texts.tipWhole },
+          { icon: 'focus', text: texts.tipFlat },
+          { icon: 'sun', text: texts.tipGlare },
         ]}
       />
     </PreparationScreen>

@@ -2,7 +2,8 @@ import { paramEnabled } from '@kyc/contracts/params';
 import { useJourney } from '../../journey/run';
 import { useRuta } from '../../journey/ruta';
 import { useGrantorParams } from '../../session/grantor';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
+import { texts } from '../../i18n/es-MX/preparacion_identificacion';
 import { PreparationScreen } from '../../ui/PreparationScreen';
 import { TipList } from '../../ui/TipList';
 import './preparacion_identificacion.css';
@@ -15,30 +16,30 @@ export function Component() {
 
   return (
     <PreparationScreen
-      title={copy.preparation.title}
+      title={texts.title}
       step="preparacion_identificacion"
-      captureLabel={copy.preparation.capture}
-      cancelLabel={copy.common.cancel}
+      captureLabel={texts.capture}
+      cancelLabel={common.cancel}
       onCapture={() => journey({ type: 'capture' })}
       onCancelConfirmed={() => journey({ type: 'cancelConfirmed', ruta })}
     >
-      <h2 className="section-title">{copy.preparation.tipsTitle}</h2>
+      <h2 className="section-title">{texts.tipsTitle}</h2>
       <TipList
         tips={[
-          { icon: 'calendar', text: copy.preparation.tipCurrent },
-          { icon: 'focus', text: copy.preparation.tipSharp },
-          { icon: 'sun', text: copy.preparation.tipGlare },
+          { icon: 'calendar', text: texts.tipCurrent },
+          { icon: 'focus', text: texts.tipSharp },
+          { icon: 'sun', text: texts.tipGlare },
         ]}
       />
-      <h2 className="section-title">{copy.preparation.allowedTitle}</h2>
+      <h2 className="section-title">{texts.allowedTitle}</h2>
       <ul className="allowed-ids">
         {dni ? (
-          <li>{copy.preparation.allowedDni}</li>
+          <li>{texts.allowedDni}</li>
         ) : (
           <>
-            <li>{copy.preparation.allowedIne}</li>
-            <li>{copy.preparation.allowedFm}</li>
-            <li>{copy.preparation.allowedPassport}</li>
+            <li>{texts.allowedIne}</li>
+            <li>{texts.allowedFm}</li>
+            <li>{texts.allowedPassport}</li>
           </>
         )}
       </ul>

@@ -6,7 +6,7 @@ import { useGrantorParams } from '../../session/grantor';
 import { readOcr, type OcrRecord } from '../../session/idCapture';
 import { sessionState } from '../../session/storage';
 import { setUserDatum } from '../../session/userData';
-import { captureCopy } from '../../ui/captureCopy';
+import { texts } from '../../i18n/es-MX/resultados_identificacion';
 import { Dialog } from '../../ui/Dialog';
 import { Screen } from '../../ui/Screen';
 import { fireIdentityChecks } from './checks';
@@ -31,8 +31,6 @@ import {
   type FormValues,
 } from './form-model';
 import './resultados.css';
-
-const copy = captureCopy.results;
 
 function passportOf(state: unknown): boolean {
   return typeof state === 'object' && state !== null && (state as { passport?: unknown }).passport === true;
@@ -115,24 +113,24 @@ function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
 
   return (
     <Screen
-      title={copy.title}
+      title={texts.title}
       step="resultados_identificacion"
       className="results"
       actions={
         <>
           <button type="submit" form={formId} className="btn btn--primary" disabled={saving || leaving || !canContinue(spec, values)}>
-            {copy.continue}
+            {texts.continue}
           </button>
           <button type="button" className="btn btn--secondary" disabled={saving || leaving} onClick={recapture}>
-            {copy.recapture}
+            {texts.recapture}
           </button>
           <p role="status" className="results__status">
-            {saving ? copy.saving : null}
+            {saving ? texts.saving : null}
           </p>
         </>
       }
     >
-      <p>{spec.editable ? copy.introEditable : read.unread.size > 0 ? copy.introReadOnlyUnread : copy.introReadOnly}</p>
+      <p>{spec.editable ? texts.introEditable : read.unread.size > 0 ? texts.introReadOnlyUnread : texts.introReadOnly}</p>
       <form id={formId} className="results__form" noValidate onSubmit={submit} data-form={spec.kind}>
         {spec.fields.map((name) => (
           <Field
@@ -159,7 +157,7 @@ function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
         ))}
       </form>
       <p role="alert" className="results__summary">
-        {submitted && errorCount > 0 ? copy.fixErrors : null}
+        {submitted && errorCount > 0 ? texts.fixErrors : null}
       </p>
       <ValidityDialog
         open={invalidValidity}
@@ -179,16 +177,16 @@ function ResultsForm({ spec, front, back, params }: ResultsFormProps) {
 function NoReadScreen({ leaving, onRecapture }: { leaving: boolean; onRecapture: () => void }) {
   return (
     <Screen
-      title={copy.title}
+      title={texts.title}
       step="resultados_identificacion"
       actions={
         <button type="button" className="btn btn--primary" disabled={leaving} onClick={onRecapture}>
-          {copy.recapture}
+          {texts.recapture}
         </button>
       }
     >
       <p className="notice__message" role="alert">
-        {copy.noRead}
+        {texts.noRead}
       </p>
     </Screen>
   );
@@ -207,20 +205,20 @@ function ValidityDialog({ open, leaving, onClose, onRecapture, onTerminate }: Va
   return (
     <Dialog
       open={open}
-      title={copy.invalidTitle}
+      title={texts.invalidTitle}
       onClose={onClose}
       actions={
         <>
           <button type="button" className="btn btn--primary" data-autofocus disabled={leaving} onClick={onRecapture}>
-            {copy.recapture}
+            {texts.recapture}
           </button>
           <button type="button" className="btn btn--secondary" disabled={leaving} onClick={onTerminate}>
-            {copy.terminate}
+            {texts.terminate}
           </button>
         </>
       }
     >
-      <p>{copy.invalidText}</p>
+      <p>{texts.invalidText}</p>
     </Dialog>
   );
 }
@@ -250,15 +248,15 @@ interface FieldProps {
 
 function Field({ name, value, spec, editable, unread, error, inputRef, onChange, onBlur }: FieldProps) {
   const id = useId();
-  const format = name === 'fechaNacimiento' || name === 'vigenciaPasaporte' ? copy.hints[name] : null;
-  const hint = unread ? [copy.unreadHint, format].filter(Boolean).join(' ') : format;
+  const format = name === 'fechaNacimiento' || name === 'vigenciaPasaporte' ? texts.hints[name] : null;
+  const hint = unread ? [texts.unreadHint, format].filter(Boolean).join(' ') : format;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
   return (
     <div className={error ? 'field field--invalid' : 'field'} data-unread={unread ? 'true' : undefined}>
       <label htmlFor={id} className="field__label">
-        {copy.labels[name]}
+        {texts.labels[name]}
       </label>
       {hint ? (
         <p id={hintId} className="field__hint">

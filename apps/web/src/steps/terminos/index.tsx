@@ -4,7 +4,7 @@ import { useJourney } from '../../journey/run';
 import { useGrantorParams } from '../../session/grantor';
 import { sessionState } from '../../session/storage';
 import { userName } from '../../session/userData';
-import { copy } from '../../ui/copy';
+import { texts } from '../../i18n/es-MX/terminos';
 import { DocumentAcceptScreen } from '../../ui/DocumentAcceptScreen';
 import { PendingStep } from '../../ui/PendingStep';
 import { termsDocument } from './terms';
@@ -29,8 +29,8 @@ export function Component() {
       step="terminos"
       block="terms"
       document={terms}
-      acceptLabel={copy.terms.accept}
-      acceptedLabel={copy.terms.accepted}
+      acceptLabel={texts.accept}
+      acceptedLabel={texts.accepted}
       onAccept={(acceptance) => journey({ type: 'accept', acceptance })}
       before={<p className="terms__date">{terms.dateLine}</p>}
     />

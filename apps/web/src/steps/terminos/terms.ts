@@ -1,5 +1,5 @@
 import { paramValue, type GrantorParam, type GrantorParamId } from '@kyc/contracts/params';
-import { copy } from '../../ui/copy';
+import { texts } from '../../i18n/es-MX/terminos';
 
 export interface TermsDocument {
   title: string;
@@ -22,7 +22,7 @@ export function longDate(date: Date): string {
 
 /** A legal text names the legal entity: the razón social first, the short name only when it is missing. */
 export function grantorLegalName(params: readonly GrantorParam[] | null): string {
-  return paramValue(params, 'RAZON_SOCIAL').trim() || paramValue(params, 'NOMBRE_CORTO').trim() || copy.terms.grantorFallback;
+  return paramValue(params, 'RAZON_SOCIAL').trim() || paramValue(params, 'NOMBRE_CORTO').trim() || texts.grantorFallback;
 }
 
 /** A dated legal document (title, legal city and date, text, version) from three grantor parameters. */
@@ -33,10 +33,10 @@ export function datedDocument(
   now: Date,
 ): TermsDocument {
   const grantor = grantorLegalName(params);
-  const values = { grantor, user: userName ?? copy.terms.userFallback };
+  const values = { grantor, user: userName ?? texts.userFallback };
   return {
     title: fillPlaceholders(paramValue(params, ids.title), values),
-    dateLine: copy.terms.dateLine(paramValue(params, 'CIUDAD_LEGAL_DEL_OTORGANTE').trim(), longDate(now)),
+    dateLine: texts.dateLine(paramValue(params, 'CIUDAD_LEGAL_DEL_OTORGANTE').trim(), longDate(now)),
     text: fillPlaceholders(paramValue(params, ids.text), values),
     version: paramValue(params, ids.version),
   };

@@ -6,10 +6,11 @@ import { useJourney } from '../../journey/run';
 import { useGrantorParams } from '../../session/grantor';
 import { sessionState } from '../../session/storage';
 import { CancelDialog } from '../../ui/CancelDialog';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
 import { Screen } from '../../ui/Screen';
 import { SmsField, SmsStatus } from './SmsField';
-import { digitsOnly, phoneRules, smsCopy } from './smsCopy';
+import { texts } from '../../i18n/es-MX/validar_movil';
+import { digitsOnly, phoneRules } from './phone';
 import './sms.css';
 
 export function Component() {
@@ -30,30 +31,30 @@ export function Component() {
       journey({ type: 'sent', phone: number });
     } catch (failure) {
       setBusy(false);
-      setError(failure instanceof ApiError && failure.messageClient ? failure.messageClient : smsCopy.mobile.sendFailed);
+      setError(failure instanceof ApiError && failure.messageClient ? failure.messageClient : texts.sendFailed);
     }
   }
 
   return (
     <Screen
-      title={smsCopy.mobile.title}
+      title={texts.title}
       step="validar_movil"
       actions={
         <>
           <button type="button" className="btn btn--primary" disabled={number === '' || busy} onClick={() => void send()}>
-            {smsCopy.mobile.continue}
+            {texts.continue}
           </button>
           <button type="button" className="btn btn--secondary" disabled={busy} onClick={() => setCancelOpen(true)}>
-            {copy.common.cancel}
+            {common.cancel}
           </button>
         </>
       }
     >
-      <p>{smsCopy.mobile.intro}</p>
+      <p>{texts.intro}</p>
       <SmsField
         className="sms-field"
-        label={smsCopy.mobile.label}
-        hint={smsCopy.mobile.hint(digits)}
+        label={texts.label}
+        hint={texts.hint(digits)}
         onSubmit={() => {
           if (number !== '' && !busy) void send();
         }}
@@ -78,7 +79,7 @@ export function Component() {
           </div>
         )}
       </SmsField>
-      <SmsStatus status={busy ? smsCopy.mobile.sending : null} error={error} />
+      <SmsStatus status={busy ? texts.sending : null} error={error} />
       <CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed' })} />
     </Screen>
   );

@@ -7,10 +7,11 @@ import { useJourney } from '../../journey/run';
 import { useGrantorParams } from '../../session/grantor';
 import { sessionState } from '../../session/storage';
 import { CancelDialog } from '../../ui/CancelDialog';
-import { copy } from '../../ui/copy';
+import { texts as common } from '../../i18n/es-MX/common';
 import { Screen } from '../../ui/Screen';
 import { SmsField, SmsStatus } from '../validar_movil/SmsField';
-import { digitsOnly, formatPhone, phoneRules, smsCopy } from '../validar_movil/smsCopy';
+import { texts } from '../../i18n/es-MX/validar_sms';
+import { digitsOnly, formatPhone, phoneRules } from '../validar_movil/phone';
 import '../validar_movil/sms.css';
 
 /** Spec §9: the resend-code button appears after 30 s. */
@@ -23,7 +24,7 @@ function phoneOf(state: unknown): string {
 }
 
 function messageOf(failure: unknown): string {
-  return failure instanceof ApiError && failure.messageClient ? failure.messageClient : smsCopy.code.failed;
+  return failure instanceof ApiError && failure.messageClient ? failure.messageClient : texts.failed;
 }
 
 export function Component() {
@@ -75,7 +76,7 @@ export function Component() {
     try {
       await sendSmsCode('validar_sms', phone, areaCode);
       setCode('');
-      setNotice(smsCopy.code.resent);
+      setNotice(texts.resent);
     } catch (failure) {
       setError(messageOf(failure));
     } finally {
@@ -88,25 +89,25 @@ export function Component() {
 
   return (
     <Screen
-      title={smsCopy.code.title}
+      title={texts.title}
       step="validar_sms"
       actions={
         <>
           <button type="button" className="btn btn--primary" disabled={code === '' || busy || done} onClick={() => void validate()}>
-            {smsCopy.code.validate}
+            {texts.validate}
           </button>
           <button type="button" className="btn btn--secondary" disabled={busy || done} onClick={() => setCancelOpen(true)}>
-            {copy.common.cancel}
+            {common.cancel}
           </button>
         </>
       }
     >
-      <p>{smsCopy.code.sentTo}</p>
+      <p>{texts.sentTo}</p>
       <p className="sms__number">{formatPhone(areaCode, phone)}</p>
       <SmsField
         className="sms-field sms-field--code"
-        label={smsCopy.code.label}
-        hint={smsCopy.code.hint}
+        label={texts.label}
+        hint={texts.hint}
         onSubmit={() => {
           if (code !== '' && !busy && !done) void validate();
         }}
@@ -129,13 +130,13 @@ export function Component() {
       <div className="sms__resend">
         {waitLeft === 0 ? (
           <button type="button" className="btn btn--text" disabled={busy || done} onClick={() => void resend()}>
-            {smsCopy.code.resend}
+            {texts.resend}
           </button>
         ) : (
-          <p className="sms-field__hint">{smsCopy.code.resendIn(waitLeft)}</p>
+          <p className="sms-field__hint">{texts.resendIn(waitLeft)}</p>
         )}
       </div>
-      <SmsStatus status={done ? smsCopy.code.verified : resending ? copy.common.loading : busy ? smsCopy.code.validating : notice} error={error} />
+      <SmsStatus status={done ? texts.verified : resending ? common.loading : busy ? texts.validating : notice} error={error} />
       <CancelDialog open={cancelOpen} onDismiss={() => setCancelOpen(false)} onConfirm={() => journey({ type: 'cancelConfirmed' })} />
     </Screen>
   );

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createBrowserRouter, Outlet, RouterProvider, useLocation } from '../../navigation/router';
 import { setGrantorParams } from '../../session/grantor';
 import { bodiesOf, startPageOrigin } from '../../test-support/page-origin';
-import { faceCopy } from './copy';
+import { texts as faceCopy } from '../../i18n/es-MX/video_token';
 import { faceReducer, initialFaceState, type FaceEvent, type FaceState } from './face-machine';
 import { FaceVideo, FaceVideoScreen } from './FaceVideo';
 import { attemptRules, describeFailure } from './outcomes';

@@ -5,7 +5,7 @@ import { CancelDialog } from '../../ui/CancelDialog';
 import { Dialog } from '../../ui/Dialog';
 import { ProcessFailed } from '../../ui/ProcessFailed';
 import { Screen } from '../../ui/Screen';
-import { faceCopy as copy } from './copy';
+import { texts } from '../../i18n/es-MX/video_token';
 import { faceView, type FacePrompt, type FaceView } from './face-machine';
 import { FaceGuide, TipIcon } from './FaceGuide';
 import type { FaceFlow } from './forms';
@@ -33,7 +33,7 @@ export function FaceVideoScreen({ model }: { model: FaceVideoModel }) {
     case 'cameraError':
       return <CameraErrorNotice kind={state.cameraError} step={step} />;
     case 'failed':
-      return <ProcessFailed message={copy.attemptsExceeded} step={step} onAcknowledge={actions.acknowledgeFailure} />;
+      return <ProcessFailed message={texts.attemptsExceeded} step={step} onAcknowledge={actions.acknowledgeFailure} />;
     case 'intro':
       return <FaceIntro step={step} onContinue={actions.continue} onCancel={actions.cancel} cancelDialog={cancelDialog} />;
     case 'camera':
@@ -45,31 +45,31 @@ function FaceIntro({ step, onContinue, onCancel, cancelDialog }: { step: string;
   return (
     <Screen
       key="intro"
-      title={copy.title}
+      title={texts.title}
       step={step}
       className="face-intro"
       actions={
         <>
           <button type="button" className="btn btn--primary" onClick={onContinue}>
-            {copy.continue}
+            {texts.continue}
           </button>
           <button type="button" className="btn btn--secondary" onClick={onCancel}>
-            {copy.cancel}
+            {texts.cancel}
           </button>
         </>
       }
     >
-      <p>{copy.intro}</p>
-      <h2 className="section-title">{copy.tipsTitle}</h2>
+      <p>{texts.intro}</p>
+      <h2 className="section-title">{texts.tipsTitle}</h2>
       <ul className="capture-tips">
-        {(Object.keys(copy.tips) as (keyof typeof copy.tips)[]).map((tip) => (
+        {(Object.keys(texts.tips) as (keyof typeof texts.tips)[]).map((tip) => (
           <li key={tip}>
             <TipIcon name={tip} />
-            {copy.tips[tip]}
+            {texts.tips[tip]}
           </li>
         ))}
       </ul>
-      <p className="face-intro__note">{copy.permissions}</p>
+      <p className="face-intro__note">{texts.permissions}</p>
       {cancelDialog}
     </Screen>
   );
@@ -77,7 +77,7 @@ function FaceIntro({ step, onContinue, onCancel, cancelDialog }: { step: string;
 
 function promptText(prompt: FacePrompt): string | null {
   if (prompt === null) return null;
-  return 'turn' in prompt ? copy.turn[prompt.turn] : copy[prompt.text];
+  return 'turn' in prompt ? texts.turn[prompt.turn] : texts[prompt.text];
 }
 
 function FaceCamera({ model, cancelDialog }: { model: FaceVideoModel; cancelDialog: ReactNode }) {
@@ -87,20 +87,20 @@ function FaceCamera({ model, cancelDialog }: { model: FaceVideoModel; cancelDial
   return (
     <Screen
       key="camera"
-      title={copy.title}
+      title={texts.title}
       step={step}
       className="capture face-video"
       actions={
         <button type="button" className="btn btn--secondary" disabled={view.cancelDisabled} onClick={actions.cancel}>
-          {copy.cancel}
+          {texts.cancel}
         </button>
       }
     >
-      <CameraStage stream={model.stream} videoRef={model.videoRef} label={copy.videoLabel} mirrored onReady={actions.cameraReady} onFailure={actions.cameraFailed}>
+      <CameraStage stream={model.stream} videoRef={model.videoRef} label={texts.videoLabel} mirrored onReady={actions.cameraReady} onFailure={actions.cameraFailed}>
         <FaceGuide active={view.guideActive} frame={state.frame} />
         <div className="face-video__overlay">
           <p className="face-video__prompt" role="status" aria-live="polite" data-stage={view.promptStage}>
-            {view.titleVisible ? <strong className="face-video__read">{copy.read}</strong> : null}
+            {view.titleVisible ? <strong className="face-video__read">{texts.read}</strong> : null}
             {prompt ? <span>{prompt}</span> : null}
           </p>
           {view.digits ? <DigitCarousel slot={view.digits.slot} digit={view.digits.digit} /> : null}
@@ -116,7 +116,7 @@ function FaceCamera({ model, cancelDialog }: { model: FaceVideoModel; cancelDial
 function DigitCarousel({ slot, digit }: { slot: number; digit: string }) {
   return (
     <div className="face-video__digits" role="status" aria-live="assertive" aria-atomic="true">
-      <span className="visually-hidden">{slot < shownDigits ? `${copy.digitLabel(slot + 1, shownDigits)}: ${digit}` : copy.done}</span>
+      <span className="visually-hidden">{slot < shownDigits ? `${texts.digitLabel(slot + 1, shownDigits)}: ${digit}` : texts.done}</span>
       <span key={slot} className="face-video__digit" data-slot={slot} aria-hidden="true">
         {digit}
       </span>
@@ -136,16 +136,16 @@ function FaceErrorDialog({ model, view }: { model: FaceVideoModel; view: FaceVie
   return (
     <Dialog
       open={state.failure !== null}
-      title={copy.errorTitle}
+      title={texts.errorTitle}
       // Escape keeps the dialog: leaving the face video is the explicit Cancelar.
       onClose={() => undefined}
       actions={
         <>
           <button type="button" className="btn btn--primary" data-autofocus onClick={actions.dialogPrimary}>
-            {action === 'retry' ? copy.errorRetry : copy.errorRestart}
+            {action === 'retry' ? texts.errorRetry : texts.errorRestart}
           </button>
           <button type="button" className="btn btn--secondary" onClick={actions.abandon}>
-            {copy.errorCancel}
+            {texts.errorCancel}
           </button>
         </>
       }
@@ -154,7 +154,7 @@ function FaceErrorDialog({ model, view }: { model: FaceVideoModel; view: FaceVie
         {state.failure?.message}
       </p>
       {state.failure?.hint ? <p>{state.failure.hint}</p> : null}
-      {view.dialog?.attemptsLeft ? <p className="face-error__attempts">{copy.attemptsLeft(view.dialog.attemptsLeft)}</p> : null}
+      {view.dialog?.attemptsLeft ? <p className="face-error__attempts">{texts.attemptsLeft(view.dialog.attemptsLeft)}</p> : null}
     </Dialog>
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorTexts, faceMessages } from '@kyc/contracts/texts';
-import { applyFailure, attemptRules, attemptsExhausted, describeFailure, dialogAction, faceMessageOf, tokenFailureText, type VideoAttempts } from './outcomes';
+import { applyFailure, attemptRules, attemptsExhausted, describeFailure, dialogAction, faceMessageOf, type VideoAttempts } from './outcomes';
+import { texts } from '../../i18n/es-MX/video_token';
 
 const response = (status: number, message?: string, messageClient?: string) => describeFailure({ kind: 'response', status, message, messageClient });
 
@@ -71,7 +72,7 @@ describe('face step messages (docs/flow.md §8)', () => {
   });
 
   it('video token request failures: place the face in the marked area, or service unavailable; never counted', () => {
-    expect(describeFailure({ kind: 'token', status: 400, message: 'no face' })).toMatchObject({ message: tokenFailureText, countsAttempt: false });
+    expect(describeFailure({ kind: 'token', status: 400, message: 'no face' })).toMatchObject({ message: texts.tokenFailure, countsAttempt: false });
     expect(describeFailure({ kind: 'token', status: 400, messageClient: faceMessages.lowLight })).toMatchObject({ message: faceMessages.lowLight, countsAttempt: false });
     expect(describeFailure({ kind: 'token', status: 500 })).toMatchObject({ message: errorTexts.serviceUnavailable, countsAttempt: false });
     expect(describeFailure({ kind: 'token', status: null })).toMatchObject({ message: errorTexts.network });

@@ -1,4 +1,7 @@
 import { errorTexts, faceMessages } from '@kyc/contracts/texts';
+import { texts } from '../../i18n/es-MX/video_token';
+
+const faceHints = texts.hints;
 
 /** Why an attempt of the face video did not end in a match. */
 export type FaceFailure =
@@ -22,23 +25,6 @@ export interface FailureView {
   /** Reiniciar replaces Reintentar (after a no-match). */
   restart: boolean;
 }
-
-/** Hints of docs/flow.md §8 for the face step's server messages (the spec describes them; the wording is ours). */
-export const faceHints = {
-  noFace: 'Busca un lugar con luz menos directa y centra tu rostro en el área marcada.',
-  mask: 'Retira el objeto que cubre tu rostro y vuelve a capturar.',
-  badLight: 'Busca un lugar con luz menos directa.',
-  blurry: 'Limpia la cámara de tu dispositivo y mantenlo firme.',
-  multipleFaces: 'Asegúrate de que solo tu rostro aparezca en la cámara.',
-  lowLight: 'Busca un lugar con más luz.',
-  comparisonFailed: 'Centra tu rostro en el área marcada y vuelve a intentar.',
-  phrase: 'Lee cada número en voz alta y claro.',
-  connection: 'Verifica tu conexión a internet.',
-  token: 'Retira cubrebocas, lentes y gorra, y evita la luz de fondo.',
-} as const;
-
-/** Spec §8 "Video token request failures". */
-export const tokenFailureText = 'Ubica tu rostro en el area marcada';
 
 type FaceMessageKey = keyof typeof faceMessages;
 
@@ -77,7 +63,7 @@ const exhausted = (message: string): FailureView => view(message, null, true, { 
 
 function faceMessageView(key: FaceMessageKey, countsAttempt: boolean): FailureView {
   const hint = key === 'phraseShort' ? faceHints.phrase : faceHints[key];
-  return view(faceMessages[key === 'phraseShort' ? 'phrase' : key], hint, countsAttempt);
+  return view(texts.messages[key === 'phraseShort' ? 'phrase' : key], hint, countsAttempt);
 }
 
 /** Spec §8's mapping of the face step's failures to the error dialog and the attempt rules. */
@@ -85,16 +71,16 @@ export function describeFailure(failure: FaceFailure): FailureView {
   switch (failure.kind) {
     case 'network':
       // No answer: the server never judged this video, so the attempt is not counted here (the server counts its own).
-      return view(errorTexts.network, null, false);
+      return view(texts.errors.network, null, false);
     case 'watchdog':
-      return view(errorTexts.watchdog, null, true);
+      return view(texts.errors.watchdog, null, true);
     case 'token': {
-      if (failure.status === null) return view(errorTexts.network, null, false);
-      if (failure.status === 429) return exhausted(failure.messageClient ?? errorTexts.attemptsExceeded);
+      if (failure.status === null) return view(texts.errors.network, null, false);
+      if (failure.status === 429) return exhausted(failure.messageClient ?? texts.attemptsExceeded);
       const known = faceMessageOf(failure.messageClient) ?? faceMessageOf(failure.message);
       if (known) return faceMessageView(known, false);
-      if (failure.status >= 400 && failure.status < 500) return view(tokenFailureText, faceHints.token, false);
-      return view(errorTexts.serviceUnavailable, null, false);
+      if (failure.status >= 400 && failure.status < 500) return view(texts.tokenFailure, faceHints.token, false);
+      return view(texts.errors.serviceUnavailable, null, false);
     }
     case 'response':
       return describeResponse(failure.status, failure.message, failure.messageClient);
@@ -103,11 +89,11 @@ export function describeFailure(failure: FaceFailure): FailureView {
 
 function describeResponse(status: number, message: string | undefined, messageClient: string | undefined): FailureView {
   if (same(message, errorTexts.spoofDetected) || same(messageClient, errorTexts.spoofDetected)) {
-    return exhausted(errorTexts.attemptsExceeded);
+    return exhausted(texts.attemptsExceeded);
   }
-  if (status === 429) return exhausted(messageClient ?? errorTexts.attemptsExceeded);
+  if (status === 429) return exhausted(messageClient ?? texts.attemptsExceeded);
   if (status === 200 || same(message, errorTexts.noMatch) || same(messageClient, errorTexts.noMatch) || same(messageClient, errorTexts.noMatchClient)) {
-    return view(errorTexts.noMatchClient, null, true, { restart: true });
+    return view(texts.errors.noMatch, null, true, { restart: true });
   }
   const known = faceMessageOf(messageClient) ?? faceMessageOf(message);
   if (known) {
@@ -116,8 +102,8 @@ function describeResponse(status: number, message: string | undefined, messageCl
   }
   // 'No se encontró rostro' is the default of a 400 that names nothing.
   if (status === 400 && !messageClient && !message) return faceMessageView('noFace', false);
-  if (status === 404) return view(messageClient ?? errorTexts.serviceUnavailable, faceHints.connection, true);
-  return view(messageClient ?? errorTexts.serviceUnavailable, null, true);
+  if (status === 404) return view(messageClient ?? texts.errors.serviceUnavailable, faceHints.connection, true);
+  return view(messageClient ?? texts.errors.serviceUnavailable, null, true);
 }
 
 /** The face video's attempts, mirrored in the browser for the dialog and the final screen; the server enforces them. */

@@ -1,19 +1,7 @@
 import { errorTexts } from '@kyc/contracts/texts';
 
-/** Texts of /preparacion_comprobante and /comprobante; `spec` marks the ones quoted from the spec. */
-export const proofCopy = {
-  preparation: {
-    title: 'Comprobante de domicilio',
-    intro: 'Envíanos una foto de un comprobante de domicilio a tu nombre, de los últimos meses.',
-    acceptedTitle: 'Puede ser un recibo de:',
-    accepted: ['Luz', 'Teléfono fijo', 'Internet', 'Gas'],
-    tipsTitle: 'Para una buena foto:',
-    tipWhole: 'Que se vea la hoja completa, con tu nombre y tu dirección.',
-    tipFlat: 'Colócalo sobre una superficie plana, con buena luz.',
-    tipGlare: 'Evita reflejos: no uses flash.',
-    capture: 'CAPTURAR', // spec
-    cancel: 'CANCELAR', // spec
-  },
+/** Texts of /comprobante (the proof of address capture). `spec` marks the spec's own words. */
+export const texts = {
   camera: {
     title: 'Captura tu comprobante',
     hint: 'Coloca tu comprobante dentro del recuadro, con tu nombre y dirección visibles.',

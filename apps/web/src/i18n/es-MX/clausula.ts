@@ -1,5 +1,8 @@
-/** Texts of the clause and authorization screens (es-MX). `spec` marks the spec's own words. */
-export const consentCopy = {
+/**
+ * Texts of the clause and authorization steps (clausula, validacion_documento, autorizacion_solicitud,
+ * autorizacion_documento: one set of screens in steps/clausula/). `spec` marks the spec's own words.
+ */
+export const texts = {
   clausula: {
     title: 'Uso de medios electrónicos',
     intro: 'Para continuar con tu solicitud necesitamos que leas y aceptes la cláusula de uso de medios electrónicos.',
@@ -14,4 +17,5 @@ export const consentCopy = {
   version: (version: string) => `Versión ${version}`,
   accept: 'He leído y acepto el contenido de este documento.',
   accepted: 'Registramos tu aceptación. Continuamos en un momento…',
+  userFallback: 'el usuario',
 } as const;

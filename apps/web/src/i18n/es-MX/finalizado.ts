@@ -1,5 +1,5 @@
-/** Texts of the final screens (es-MX). `spec` marks the spec's own words. */
-export const finalCopy = {
+/** Texts of /finalizado (the result and the final screens). `spec` marks the spec's own words. */
+export const texts = {
   thanks: 'Muchas Gracias', // spec
   failedTitle: 'Proceso no exitoso', // spec
   scoring: 'Estamos revisando el resultado de tu proceso…',
