@@ -72,6 +72,8 @@ export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }
           </p>
 
           <ReviewPanel
+            // A new decision or redo starts the form afresh (a pending redo cannot be asked twice).
+            key={`${file.case.status}:${file.redo?.at ?? ''}`}
             file={file}
             uuidTrx={uuidTrx}
             grantorId={grantorId}
