@@ -88,12 +88,12 @@ describe.each(engines)('review decision redo ($name)', (engine) => {
     return trx;
   }
 
-  /** The redo link of the newest e-mail to `to`: the whole link is written out in the text part. */
+  /** The redo link of the e-mail to `to`: the whole link is written out in the text part (quoted-printable decoded here). */
   async function mailedLink(to: string): Promise<{ eml: string; url: URL }> {
-    const mail = await waitFor(async () => (await listOutbox(t.dataDir, cipher())).find((m) => m.eml.includes(`To: ${to}`) && m.eml.includes('/repetir?token=')));
-    const flat = mail.eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    const url = /(http\S+\/repetir\?token=[A-Za-z0-9._-]+)/.exec(flat)![1]!;
-    return { eml: flat, url: new URL(url) };
+    const decoded = (eml: string) => eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const eml = await waitFor(async () => (await listOutbox(t.dataDir, cipher())).map((m) => decoded(m.eml)).find((m) => m.includes(`To: ${to}`) && m.includes('/repetir?token=')));
+    const url = /(http\S+\/repetir\?token=[A-Za-z0-9._-]+)/.exec(eml)![1]!;
+    return { eml, url: new URL(url) };
   }
 
   beforeAll(async () => {
