@@ -1,6 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { consoleReviewReasons, type ConsoleReviewReason } from '@kyc/contracts/console-routes';
-import type { ConsoleCaseFile, ConsoleReviewDecision } from '@kyc/contracts';
+import {
+  consoleRedoChannelLabels,
+  consoleRedoStepLabels,
+  consoleRedoSteps,
+  consoleReviewReasons,
+  type ConsoleRedoChannel,
+  type ConsoleRedoStep,
+  type ConsoleReviewReason,
+} from '@kyc/contracts/console-routes';
+import type { ConsoleCaseFile, ConsoleDecision } from '@kyc/contracts';
 import { api, ApiError } from './api';
 import { CaseMedia } from './CaseMedia';
 import { checkOutcomeLabels, consentLabels, decisionLabels, effectLabels, formatDate, imageLabels, reasonLabels, statusText } from './labels';
@@ -64,6 +72,8 @@ export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }
           </p>
 
           <ReviewPanel
+            // A new decision or redo starts the form afresh (a pending redo cannot be asked twice).
+            key={`${file.case.status}:${file.redo?.at ?? ''}`}
             file={file}
             uuidTrx={uuidTrx}
             grantorId={grantorId}
@@ -261,35 +271,108 @@ interface ReviewProps {
   onSignedOut(notice?: string): void;
 }
 
-/** The decision, or the form to take it (reviewers and admins, finished cases). */
+const decisionChoices: Record<ConsoleDecision, string> = { approve: 'Aprobar', reject: 'Rechazar', redo: 'Solicitar repetir un paso' };
+const submitLabels: Record<ConsoleDecision, string> = { approve: 'Aprobar expediente', reject: 'Rechazar expediente', redo: 'Enviar enlace para repetir el paso' };
+const redoStateLabels: Record<NonNullable<ConsoleCaseFile['redo']>['state'], string> = {
+  pending: 'pendiente',
+  completed: 'la persona ya lo envió',
+  expired: 'el enlace venció sin usarse',
+  cancelled: 'retirada por una decisión final',
+};
+
+/** The decision taken, if any. */
+function ReviewDone({ review }: { review: NonNullable<ConsoleCaseFile['review']> }) {
+  return (
+    <section aria-labelledby="review-title" className="review done">
+      <h2 id="review-title">Revisión</h2>
+      <p>
+        <strong>{decisionLabels[review.decision]}</strong> · {reasonLabels[review.reason as ConsoleReviewReason] ?? review.reason} · por {review.reviewer} el {formatDate(review.at)}
+      </p>
+      {review.note ? <p className="note">{review.note}</p> : null}
+    </section>
+  );
+}
+
+/** The newest redo asked for the case. */
+function RedoSummary({ redo }: { redo: NonNullable<ConsoleCaseFile['redo']> }) {
+  return (
+    <div className="redo-summary">
+      <p>
+        <strong>Repetición solicitada</strong> ({redoStateLabels[redo.state]}): {consoleRedoStepLabels[redo.step]} · {reasonLabels[redo.reason as ConsoleReviewReason] ?? redo.reason} · por{' '}
+        {redo.reviewer} el {formatDate(redo.at)} · enviada por {redo.channels.map((c) => consoleRedoChannelLabels[c]).join(' y ')}
+        {redo.state === 'pending' ? ` · vence el ${formatDate(redo.expiresAt)}` : ''}
+        {redo.completedAt ? ` · enviada de nuevo el ${formatDate(redo.completedAt)}` : ''}
+      </p>
+      {redo.note ? <p className="note">{redo.note}</p> : null}
+    </div>
+  );
+}
+
+interface RedoFieldsProps {
+  available: readonly ConsoleRedoChannel[];
+  step: ConsoleRedoStep;
+  channels: readonly ConsoleRedoChannel[];
+  onStep(step: ConsoleRedoStep): void;
+  onChannels(channels: ConsoleRedoChannel[]): void;
+}
+
+/** The step to redo and where the link goes (only the channels the case has an address for). */
+function RedoFields({ available, step, channels, onStep, onChannels }: RedoFieldsProps) {
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="redo-step">Paso a repetir</label>
+        <select id="redo-step" value={step} onChange={(e) => onStep(e.currentTarget.value as ConsoleRedoStep)}>
+          {consoleRedoSteps.map((s) => (
+            <option key={s} value={s}>
+              {consoleRedoStepLabels[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <fieldset className="decision">
+        <legend>Enviar el enlace por</legend>
+        {available.map((c) => (
+          <label key={c} className="choice">
+            <input
+              type="checkbox"
+              name="channels"
+              value={c}
+              checked={channels.includes(c)}
+              onChange={(e) => onChannels(e.currentTarget.checked ? [...channels, c] : channels.filter((x) => x !== c))}
+            />
+            {consoleRedoChannelLabels[c]}
+          </label>
+        ))}
+      </fieldset>
+    </>
+  );
+}
+
+/** The decision, or the form to take it (reviewers and admins, finished cases): approve, reject or ask to redo a step. */
 function ReviewPanel({ file, uuidTrx, grantorId, onReviewed, onSignedOut }: ReviewProps) {
-  const [decision, setDecision] = useState<ConsoleReviewDecision>('approve');
+  const [decision, setDecision] = useState<ConsoleDecision>('approve');
   const [reason, setReason] = useState<ConsoleReviewReason>(consoleReviewReasons.approve[0]);
   const [note, setNote] = useState('');
+  const [step, setStep] = useState<ConsoleRedoStep>(consoleRedoSteps[0]);
+  const [channels, setChannels] = useState<ConsoleRedoChannel[]>([...file.redoChannels]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
 
-  if (file.review) {
-    return (
-      <section aria-labelledby="review-title" className="review done">
-        <h2 id="review-title">Revisión</h2>
-        <p>
-          <strong>{decisionLabels[file.review.decision]}</strong> · {reasonLabels[file.review.reason as ConsoleReviewReason] ?? file.review.reason} · por {file.review.reviewer} el{' '}
-          {formatDate(file.review.at)}
-        </p>
-        {file.review.note ? <p className="note">{file.review.note}</p> : null}
-      </section>
-    );
-  }
-  const finished = ['GREEN', 'YELLOW', 'RED', 'finished'].includes(file.case.status);
-  if (!file.mayReview || !finished) return null;
+  if (file.review) return <ReviewDone review={file.review} />;
+  const pending = file.redo?.state === 'pending';
+  const finished = ['GREEN', 'YELLOW', 'RED', 'finished', 'redo_requested'].includes(file.case.status);
+  if (!file.mayReview || !finished) return file.redo ? <RedoSummary redo={file.redo} /> : null;
+  const mayRedo = !pending && file.redoChannels.length > 0;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (decision === 'redo' && channels.length === 0) return setError('Elige al menos un medio para enviar el enlace.');
     setBusy(true);
     setError('');
     try {
-      onReviewed(await api.review(uuidTrx, { decision, reason, note }, grantorId));
+      const body = decision === 'redo' ? { decision, reason, note, step, channels } : { decision, reason, note };
+      onReviewed(await api.review(uuidTrx, body, grantorId));
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) return onSignedOut(e.text);
       setError(e instanceof ApiError ? e.text : 'No pudimos guardar la revisión.');
@@ -301,25 +384,29 @@ function ReviewPanel({ file, uuidTrx, grantorId, onReviewed, onSignedOut }: Revi
   return (
     <section aria-labelledby="review-title" className="review">
       <h2 id="review-title">Revisión</h2>
+      {file.redo ? <RedoSummary redo={file.redo} /> : null}
       <form onSubmit={submit}>
         <fieldset className="decision">
           <legend>Decisión</legend>
-          {(['approve', 'reject'] as const).map((d) => (
+          {(['approve', 'reject', 'redo'] as const).map((d) => (
             <label key={d} className="choice">
               <input
                 type="radio"
                 name="decision"
                 value={d}
                 checked={decision === d}
+                disabled={d === 'redo' && !mayRedo}
                 onChange={() => {
                   setDecision(d);
                   setReason(consoleReviewReasons[d][0]);
                 }}
               />
-              {d === 'approve' ? 'Aprobar' : 'Rechazar'}
+              {decisionChoices[d]}
             </label>
           ))}
         </fieldset>
+        {!mayRedo && !pending ? <p className="hint">Para pedir que repita un paso, el expediente necesita un correo o un celular confirmado.</p> : null}
+        {decision === 'redo' ? <RedoFields available={file.redoChannels} step={step} channels={channels} onStep={setStep} onChannels={setChannels} /> : null}
         <div className="field">
           <label htmlFor="reason">Motivo</label>
           <select id="reason" value={reason} onChange={(e) => setReason(e.currentTarget.value as ConsoleReviewReason)}>
@@ -340,7 +427,7 @@ function ReviewPanel({ file, uuidTrx, grantorId, onReviewed, onSignedOut }: Revi
           </p>
         ) : null}
         <button type="submit" className="primary" disabled={busy}>
-          {decision === 'approve' ? 'Aprobar expediente' : 'Rechazar expediente'}
+          {submitLabels[decision]}
         </button>
       </form>
     </section>

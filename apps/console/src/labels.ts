@@ -8,6 +8,7 @@ export const statusLabels: Record<ConsoleCaseStatus, string> = {
   YELLOW: 'Amarillo',
   RED: 'Rojo',
   reviewed: 'Revisado',
+  redo_requested: 'Repetición solicitada',
 };
 
 export const decisionLabels: Record<ConsoleReviewDecision, string> = { approve: 'Aprobado', reject: 'Rechazado' };

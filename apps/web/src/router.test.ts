@@ -31,6 +31,7 @@ describe('routes of docs/flow.md §2', () => {
       'validar_movil',
       'validar_sms',
       'pivote',
+      'repetir',
     ]) {
       expect(leaf(`/${id}`), id).toBe(id);
     }

@@ -11,6 +11,7 @@ export const consolePaths = {
   caseFile: '/console/api/cases/:uuidTrx/file',
   /** `which`: one of consoleImageKinds. */
   caseImage: '/console/api/cases/:uuidTrx/images/:which',
+  /** POST: approve, reject, or ask the customer to redo one step (decision `redo`). */
   caseReview: '/console/api/cases/:uuidTrx/review',
   grantors: '/console/api/grantors',
   webhooks: '/console/api/webhooks',
@@ -38,10 +39,23 @@ export const consoleCsrfHeader = 'x-csrf-token';
 export const consoleImageKinds = ['front', 'back', 'holder'] as const;
 export type ConsoleImageKind = (typeof consoleImageKinds)[number];
 
+/**
+ * The steps a reviewer may ask the customer to redo (decision `redo`, docs/decisions.md "Asking the customer to redo
+ * one step"): the ID capture (front and back, one card) and the proof of address. The consents, the data the person
+ * confirmed and the face video cannot be asked again through a redo link (see the decision).
+ */
+export const consoleRedoSteps = ['id', 'proof'] as const;
+export type ConsoleRedoStep = (typeof consoleRedoSteps)[number];
+
+/** How the redo link reaches the customer: the result e-mail's address and/or the SMS-verified mobile number. */
+export const consoleRedoChannels = ['email', 'sms'] as const;
+export type ConsoleRedoChannel = (typeof consoleRedoChannels)[number];
+
 /** The fixed reason codes of a review, by decision (Spanish labels in apps/console labels.ts). */
 export const consoleReviewReasons = {
   approve: ['identity_confirmed', 'documents_confirmed', 'risk_accepted'],
   reject: ['document_invalid', 'face_mismatch', 'data_inconsistent', 'suspected_fraud', 'incomplete'],
+  redo: ['image_unreadable', 'document_expired', 'wrong_document', 'proof_outdated', 'proof_name_mismatch'],
 } as const;
 export type ConsoleReviewReason = (typeof consoleReviewReasons)[keyof typeof consoleReviewReasons][number];
 
@@ -55,5 +69,19 @@ export const consoleReviewReasonLabels: Record<ConsoleReviewReason, string> = {
   data_inconsistent: 'Datos inconsistentes',
   suspected_fraud: 'Sospecha de fraude',
   incomplete: 'Expediente incompleto',
+  image_unreadable: 'La imagen no se puede leer',
+  document_expired: 'Documento vencido',
+  wrong_document: 'No es el documento solicitado',
+  proof_outdated: 'Comprobante con más de tres meses',
+  proof_name_mismatch: 'El comprobante está a nombre de otra persona',
 };
+
+/** The redo steps as the console names them. */
+export const consoleRedoStepLabels: Record<ConsoleRedoStep, string> = {
+  id: 'Identificación (frente y reverso)',
+  proof: 'Comprobante de domicilio',
+};
+
+/** The channels as the console names them. */
+export const consoleRedoChannelLabels: Record<ConsoleRedoChannel, string> = { email: 'Correo electrónico', sms: 'SMS' };
 export * from './console-insights.js';

@@ -7,10 +7,16 @@ export {
   consoleImageKinds,
   consoleReviewReasons,
   consoleReviewReasonLabels,
+  consoleRedoSteps,
+  consoleRedoChannels,
+  consoleRedoStepLabels,
+  consoleRedoChannelLabels,
   type ConsoleImageKind,
   type ConsoleReviewReason,
+  type ConsoleRedoStep,
+  type ConsoleRedoChannel,
 } from './console-routes.js';
-import { consoleImageKinds, consoleReviewReasons, consoleWebhookEventTypes } from './console-routes.js';
+import { consoleImageKinds, consoleRedoChannels, consoleRedoSteps, consoleReviewReasons, consoleWebhookEventTypes } from './console-routes.js';
 
 export const consoleRole = z.enum(['admin', 'reviewer', 'viewer', 'operator']);
 export type ConsoleRole = z.infer<typeof consoleRole>;
@@ -40,8 +46,11 @@ export const consoleSessionState = z.object({
 });
 export type ConsoleSessionState = z.infer<typeof consoleSessionState>;
 
-/** `reviewed`: a reviewer approved or rejected it (the case's `review` says which); GREEN/YELLOW/RED are unreviewed. */
-export const consoleCaseStatus = z.enum(['in_progress', 'abandoned', 'finished', 'GREEN', 'YELLOW', 'RED', 'reviewed']);
+/**
+ * `reviewed`: a reviewer approved or rejected it (the case's `review` says which); GREEN/YELLOW/RED are unreviewed;
+ * `redo_requested`: the customer was asked to redo one step and has not yet (then it is back to its colour).
+ */
+export const consoleCaseStatus = z.enum(['in_progress', 'abandoned', 'finished', 'GREEN', 'YELLOW', 'RED', 'reviewed', 'redo_requested']);
 export type ConsoleCaseStatus = z.infer<typeof consoleCaseStatus>;
 
 export const consoleCaseQuery = z.object({
@@ -92,13 +101,30 @@ export const consoleError = z.object({ status: z.number(), message: z.string(), 
 export const consoleReviewDecision = z.enum(['approve', 'reject']);
 export type ConsoleReviewDecision = z.infer<typeof consoleReviewDecision>;
 
+/** What a reviewer may decide: a final decision, or a redo of one step (the case comes back to review after it). */
+export const consoleDecision = z.enum(['approve', 'reject', 'redo']);
+export type ConsoleDecision = z.infer<typeof consoleDecision>;
+
 export const consoleReviewRequest = z
   .object({
-    decision: consoleReviewDecision,
+    decision: consoleDecision,
     reason: z.string().max(40),
     note: z.string().trim().max(2000).default(''),
+    /** Decision `redo` only: the step the customer redoes. */
+    step: z.enum(consoleRedoSteps).optional(),
+    /** Decision `redo` only: where the link goes (each must be known for the case: `redoChannels` of the case file). */
+    channels: z
+      .array(z.enum(consoleRedoChannels))
+      .min(1)
+      .max(2)
+      .refine((c) => new Set(c).size === c.length, 'channels are repeated')
+      .optional(),
   })
-  .refine((r) => (consoleReviewReasons[r.decision] as readonly string[]).includes(r.reason), { message: 'reason is not a reason code of this decision', path: ['reason'] });
+  .refine((r) => (consoleReviewReasons[r.decision] as readonly string[]).includes(r.reason), { message: 'reason is not a reason code of this decision', path: ['reason'] })
+  .refine((r) => (r.decision === 'redo') === (r.step !== undefined && r.channels !== undefined), {
+    message: 'a redo names its step and channels; an approval or a rejection names neither',
+    path: ['step'],
+  });
 export type ConsoleReviewRequest = z.input<typeof consoleReviewRequest>;
 
 export const consoleReview = z.object({
@@ -109,6 +135,23 @@ export const consoleReview = z.object({
   at: z.string(),
 });
 export type ConsoleReview = z.infer<typeof consoleReview>;
+
+/**
+ * The newest redo asked for a case: `pending` until the customer sends the step again (`completed`); `expired` when
+ * the link lapsed unused; `cancelled` when a final decision was taken meanwhile.
+ */
+export const consoleRedo = z.object({
+  step: z.enum(consoleRedoSteps),
+  reason: z.string(),
+  note: z.string(),
+  reviewer: z.string(),
+  channels: z.array(z.enum(consoleRedoChannels)),
+  at: z.string(),
+  expiresAt: z.string(),
+  state: z.enum(['pending', 'completed', 'expired', 'cancelled']),
+  completedAt: z.string().nullable(),
+});
+export type ConsoleRedo = z.infer<typeof consoleRedo>;
 
 // Case file ------------------------------------------------------------------------------------------------
 
@@ -156,6 +199,10 @@ export const consoleCaseFile = z.object({
   /** The images stored for this case (fetch each from consolePaths.caseImage). */
   images: z.array(z.enum(consoleImageKinds)),
   review: consoleReview.nullable(),
+  /** The newest redo asked for this case. */
+  redo: consoleRedo.nullable(),
+  /** Where a redo link can go for this case (the result e-mail's address, the SMS-verified number). */
+  redoChannels: z.array(z.enum(consoleRedoChannels)),
   /** Whether the signed-in user's role may approve or reject. */
   mayReview: z.boolean(),
 });

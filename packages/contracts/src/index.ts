@@ -7,3 +7,4 @@ export * from './state.js';
 export * from './faces.js';
 export * from './console.js';
 export * from './credentials.js';
+export * from './redo.js';

@@ -45,7 +45,11 @@ export type Reason =
   | 'link_expired'
   | 'link_consumed'
   | 'link_not_verified'
-  | 'link_grantor_inactive';
+  | 'link_grantor_inactive'
+  // Redo links (a review's `redo`).
+  | 'redo_other_step'
+  | 'redo_step_incomplete'
+  | 'redo_not_allowed';
 
 export interface Refusal {
   reason: Reason;

@@ -19,6 +19,8 @@ import { recordingHandlers, registerRealtimeRoutes, type RecordingHandlers } fro
 import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
 import { resultEmailJobs } from './results/email-worker.js';
 import { registerResultsRoutes, resultLinkContext } from './results/routes.js';
+import { redoJobs } from './redo/jobs.js';
+import { registerRedoRoutes } from './redo/routes.js';
 import { retentionJobs } from './retention/index.js';
 import { registerSmsRoutes } from './sms/routes.js';
 import { webhookJobHandler } from './webhooks/delivery.js';
@@ -101,6 +103,8 @@ export const features: readonly Feature[] = [
     name: 'webhooks',
     jobs: (deps) => ({ handlers: { [webhookJobKind]: webhookJobHandler({ db: deps.db, cipher: deps.cipher }) } }),
   },
+  // A review's redo: the customer's link (one step of a finished case) and its e-mail / SMS notices.
+  { name: 'redo', routes: (app, deps) => registerRedoRoutes(app, deps), jobs: (deps, log) => redoJobs(deps, log) },
   // Retention policy sweep; data-subject requests and legal holds are filed with the grantor CLI.
   { name: 'retention', jobs: (deps, log) => retentionJobs(deps, log) },
 ];

@@ -5,6 +5,7 @@ import { consoleFunnelMigration, outcomesFinishedIndexMigration } from './consol
 import { consoleReviewsMigration } from './console/review-migration.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
+import { redoRequestsMigration } from './redo/migration.js';
 import { resultEmailsMigration, resultsMigration } from './results/migration.js';
 import { retentionMigration } from './retention/migrations.js';
 import { smsMigration } from './sms/migration.js';
@@ -30,4 +31,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0024_webhook_endpoint_events': webhookEndpointEventsMigration,
   '0027_console_funnel': consoleFunnelMigration,
   '0028_outcomes_finished_idx': outcomesFinishedIndexMigration,
+  '0029_redo_requests': redoRequestsMigration,
 };

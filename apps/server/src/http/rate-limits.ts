@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { errorTexts } from '@kyc/contracts';
-import { routes, type RouteName } from '@kyc/contracts';
+import { redoPaths, redoTokenHeader, routes, type RouteName } from '@kyc/contracts';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { ZodApp } from './deps.js';
@@ -77,7 +77,9 @@ export function limitSubject(request: FastifyRequest, dimension: Dimension): str
       const trx = header(request, 'transaccion') ?? bodyField(request, 'trx_id') ?? bodyField(request, 'uuid_trx');
       if (trx) return trx.toLowerCase();
       const link = header(request, 'x-consumer-custom-id');
-      return link ? `link:${digest(link)}` : undefined;
+      if (link) return `link:${digest(link)}`;
+      const redo = header(request, redoTokenHeader);
+      return redo ? `redo:${digest(redo)}` : undefined;
     }
     case 'key': {
       const apikey = header(request, 'apikey');
@@ -122,6 +124,13 @@ export async function registerRateLimits(app: ZodApp, config: RateLimitConfig): 
   for (const [name, cls] of Object.entries(costOfRoute) as [RouteName, CostClass][]) {
     classOf.set(routeKey(routes[name].method, routes[name].path), cls);
   }
+  // A review's redo link (features/redo, not a spec route): its captures read documents like /v2/ocr and /v1/file.
+  for (const [path, cls] of [
+    [redoPaths.id, 'upload'],
+    [redoPaths.proof, 'upload'],
+    [redoPaths.finish, 'documents'],
+  ] as const)
+    classOf.set(routeKey('POST', path), cls);
 
   const limiters = new Map<string, Limiter>();
   function limiter(cls: CostClass, dimension: Dimension): Limiter {

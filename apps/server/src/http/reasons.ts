@@ -1,4 +1,4 @@
-import { errorTexts, type ErrorBody } from '@kyc/contracts';
+import { errorTexts, redoTexts, type ErrorBody } from '@kyc/contracts';
 import type { Reason, Refusal } from '../domain/refusal.js';
 
 interface ReasonReply {
@@ -53,6 +53,9 @@ export const reasonReplies: { readonly [R in Reason]: ReasonReply } = {
   link_consumed: { status: 410 },
   link_not_verified: { status: 403 },
   link_grantor_inactive: { status: 403 },
+  redo_other_step: { status: 403, client: redoTexts.otherStep },
+  redo_step_incomplete: { status: 409, client: redoTexts.incomplete },
+  redo_not_allowed: { status: 409 },
 };
 
 export function reasonStatus(reason: Reason): number {

@@ -104,6 +104,8 @@ export const steps = {
     events: on<{ type: 'verified'; phone: string } | { type: 'missingPhone' } | CancelConfirmed>(),
   },
   /** linkRefused: the server says the link was already consulted or expired (before any camera step). */
+  /** A review's redo link (issue #16): one step of a finished case again, outside the journey (no events). */
+  repetir: { paths: ['repetir'], screen: () => import('./repetir') },
   pdf_token: {
     paths: ['pdf_token'],
     screen: () => import('./pdf_token'),

@@ -10,6 +10,7 @@ import { findOutcome } from '../results/outcomes.js';
 import { imageBlobKey, readCaseFile } from './case-file.js';
 import { listCases } from './cases.js';
 import { reviewerRoles, type ConsoleKit } from './kit.js';
+import { askRedo, type RedoLinks } from './redo-review.js';
 import { recordReview } from './reviews.js';
 import * as store from './store.js';
 
@@ -41,7 +42,7 @@ export function visibleCaseOf({ db, cipher, config }: ConsoleKit) {
 }
 
 /** The case file, its images, and the review of a finished case. */
-export function registerCaseFileRoutes(app: ZodApp, kit: ConsoleKit): void {
+export function registerCaseFileRoutes(app: ZodApp, kit: ConsoleKit, links: RedoLinks): void {
   const { db, cipher, blobs, config, errors, hidden } = kit;
 
   const visibleCase = visibleCaseOf(kit);
@@ -82,10 +83,12 @@ export function registerCaseFileRoutes(app: ZodApp, kit: ConsoleKit): void {
       throw new HttpError(409, 'The case is not finished: only a finished case is reviewed', 'Este expediente todavía no termina; podrás revisarlo cuando concluya.');
     }
     const before = await readCaseFile(db, cipher, { row, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
-    const { decision, reason, note } = request.body;
-    const base = { uuidTrx: row.uuidTrx, uuidUser: transaction.uuidUser, grantorId, userId: user.id, ip: request.ip };
-    const result = await recordReview(db, cipher, { ...base, decision, reason, note, flag: before.score.flag });
-    if (!result.reviewed) throw new HttpError(409, 'The case was already reviewed', 'Este expediente ya fue revisado.');
+    const { decision, reason, note, step, channels } = request.body;
+    const base = { uuidTrx: row.uuidTrx, uuidUser: transaction.uuidUser, grantorId, userId: user.id, ip: request.ip, reason, note, flag: before.score.flag };
+    if (decision === 'redo' && step && channels) await askRedo({ db, cipher, links }, { ...base, step, channels });
+    else if (decision !== 'redo' && !(await recordReview(db, cipher, { ...base, decision })).reviewed) {
+      throw new HttpError(409, 'The case was already reviewed', 'Este expediente ya fue revisado.');
+    }
     const { row: after } = await visibleCase(request, user, uuidTrx, grantorId);
     return readCaseFile(db, cipher, { row: after, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
   });

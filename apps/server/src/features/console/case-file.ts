@@ -1,4 +1,13 @@
-import { consoleReviewReasonLabels, type ConsoleCase, type ConsoleCaseFile, type ConsoleImageKind, type ConsoleReview, type ConsoleReviewReason } from '@kyc/contracts';
+import {
+  consoleRedoStepLabels,
+  consoleReviewReasonLabels,
+  type ConsoleCase,
+  type ConsoleCaseFile,
+  type ConsoleImageKind,
+  type ConsoleRedo,
+  type ConsoleReview,
+  type ConsoleReviewReason,
+} from '@kyc/contracts';
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import { ownerParams } from '../../domain/grantor-params.js';
 import { evidenceKind, type ConsentAcceptance, type CurpCheck, type HologramMeasure, type IneCheck, type ProofReading, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
@@ -11,6 +20,7 @@ import { labelOf, ruleLabel, userDatumLabel } from '../results/documents/labels.
 import { scoreOf } from '../results/facts.js';
 import { findOutcome } from '../results/outcomes.js';
 import { scoreRules, type IdReadFacts, type RuleResult } from '../results/score.js';
+import { channelsOf, latestRedo, redoContacts } from '../redo/requests.js';
 import { reviewOf } from './reviews.js';
 
 const imageKinds: Record<ConsoleImageKind, string> = { front: evidenceKind.idFront, back: evidenceKind.idBack, holder: evidenceKind.holderPhoto };
@@ -111,6 +121,15 @@ function proofOf(proof: ProofReading | undefined): ConsoleCaseFile['proof'] {
   return { outcome, read: read ?? false, fields: fieldsOf(values, proofFieldLabels), nameMatchesId, recent, detail: detail ?? null };
 }
 
+/** The newest redo in the timeline: when it was asked, and when the customer sent the step again. */
+function redoTimeline(redo: ConsoleRedo | undefined): ConsoleCaseFile['timeline'] {
+  if (!redo) return [];
+  const step = consoleRedoStepLabels[redo.step];
+  const reason = consoleReviewReasonLabels[redo.reason as ConsoleReviewReason] ?? redo.reason;
+  const asked = { at: redo.at, source: reviewSource, step: 'Revisión', detail: `Repetir paso solicitado por ${redo.reviewer}: ${step} (${reason})` };
+  return redo.completedAt ? [asked, { at: redo.completedAt, source: reviewSource, step: 'Repetición', detail: `La persona envió de nuevo: ${step}. El expediente vuelve a revisión.` }] : [asked];
+}
+
 /**
  * Everything the console shows of one case, read with the same readers as the documents and the score
  * (evidence, lifecycle and audit events, scoreOf), decrypted here on the server. The caller has checked that the
@@ -120,16 +139,19 @@ export async function readCaseFile(db: Db, cipher: DataCipher, input: { row: Con
   const uuidTrx = input.row.uuidTrx;
   const grantor = await findGrantorById(db, input.grantorId);
   if (!grantor) throw new Error(`grantor ${input.grantorId} not found`);
-  const [records, lifecycle, audit, outcome, review, stored] = await Promise.all([
+  const [records, lifecycle, audit, outcome, review, stored, redo, contacts] = await Promise.all([
     listEvidenceWithPayload(db, cipher, uuidTrx),
     listLifecycleEvents(db, cipher, uuidTrx),
     listAuditEvents(db, cipher, uuidTrx),
     findOutcome(db, uuidTrx),
     reviewOf(db, cipher, uuidTrx),
     readStoredParams(db, grantor.id),
+    latestRedo(db, cipher, uuidTrx, now),
+    redoContacts(db, cipher, uuidTrx),
   ]);
-  // A finished case is scored as of when it finished, as the list and the result did.
-  const score = await scoreOf(db, cipher, uuidTrx, ownerParams(grantor, stored, ''), outcome ? new Date(outcome.finishedAt) : now);
+  // A finished case is scored as of when it finished, as the list and the result did (after a redo: as of its end).
+  const scoredAt = outcome ? new Date(redo?.completedAt ?? outcome.finishedAt) : now;
+  const score = await scoreOf(db, cipher, uuidTrx, ownerParams(grantor, stored, ''), scoredAt);
   const latest = <T>(kind: string) => records.filter((r) => r.kind === kind).at(-1)?.payload as T | undefined;
   const confirmedRecord = records.filter((r) => r.kind === evidenceKind.userData).at(-1);
   const timeline = transactionTrail(lifecycle, audit);
@@ -140,6 +162,7 @@ export async function readCaseFile(db: Db, cipher: DataCipher, input: { row: Con
       step: 'Revisión',
       detail: `${review.decision === 'approve' ? 'Aprobado' : 'Rechazado'} por ${review.reviewer}: ${consoleReviewReasonLabels[review.reason as ConsoleReviewReason] ?? review.reason}`,
     });
+  timeline.push(...redoTimeline(redo));
   return {
     case: input.row,
     uuidUser: input.uuidUser,
@@ -157,6 +180,8 @@ export async function readCaseFile(db: Db, cipher: DataCipher, input: { row: Con
     score: { flag: score.flag, rules: score.rules.map((r) => ({ rule: r.rule, outcome: r.outcome, effect: r.effect, summary: r.summary, detail: r.detail })) },
     images: (Object.keys(imageKinds) as ConsoleImageKind[]).filter((which) => imageBlobKey(records, which) !== undefined),
     review: (review satisfies ConsoleReview | undefined) ?? null,
+    redo: redo ?? null,
+    redoChannels: channelsOf(contacts),
     mayReview: input.mayReview,
   };
 }

@@ -10,7 +10,7 @@ import { blindTerm, caseNameContext, nameWords, normaliseCurpTerm, recordCaseFla
 import type {} from './tables.js';
 
 /** What the list says of a case. GREEN / YELLOW / RED are scored and not reviewed yet. */
-export const caseStatuses = ['in_progress', 'abandoned', 'finished', 'GREEN', 'YELLOW', 'RED', 'reviewed'] as const;
+export const caseStatuses = ['in_progress', 'abandoned', 'finished', 'GREEN', 'YELLOW', 'RED', 'reviewed', 'redo_requested'] as const;
 export type CaseStatus = (typeof caseStatuses)[number];
 
 export interface CaseRow {
@@ -50,7 +50,9 @@ function statusCondition(eb: Eb, status: CaseStatus, quietSince: string) {
     case 'RED':
       return eb.and([eb('c.flag', '=', status), eb('c.review_decision', 'is', null)]);
     case 'reviewed':
-      return eb('c.review_decision', 'is not', null);
+      return eb('c.review_decision', 'in', ['approve', 'reject']);
+    case 'redo_requested':
+      return eb('c.review_decision', '=', 'redo');
     case 'finished':
       return eb.and([eb('o.uuid_trx', 'is not', null), eb('c.flag', 'is', null)]);
     case 'abandoned':
@@ -141,6 +143,7 @@ function searchCondition(eb: Eb, cipher: DataCipher, grantorId: string, q: strin
 }
 
 function rowStatus(row: { flag: string | null; review_decision: string | null; finished: string | null; updated_at: string }, quietSince: string): CaseStatus {
+  if (row.review_decision === 'redo') return 'redo_requested';
   if (row.review_decision !== null) return 'reviewed';
   if (row.flag === 'GREEN' || row.flag === 'YELLOW' || row.flag === 'RED') return row.flag;
   if (row.finished !== null) return 'finished';

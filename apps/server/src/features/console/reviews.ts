@@ -4,6 +4,7 @@ import type { Db } from '../../store/db.js';
 import { uuidv7 } from '../../store/ids.js';
 import { folioOf } from '../results/documents-service.js';
 import { enqueueWebhookEvent } from '../webhooks/events.js';
+import { cancelPendingRedo } from '../redo/requests.js';
 import { audit } from './store.js';
 import type {} from './tables.js';
 
@@ -58,6 +59,8 @@ export async function recordReview(db: Db, cipher: DataCipher, input: ReviewInpu
       .onConflict((oc) => oc.column('uuid_trx').doNothing())
       .executeTakeFirst();
     if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) return { reviewed: false };
+    // A final decision withdraws a redo still pending: its link is refused from now on.
+    await cancelPendingRedo(tx, input.uuidTrx);
     await tx
       .insertInto('console_cases')
       .values({ uuid_trx: input.uuidTrx, grantor_id: input.grantorId, holder_name_enc: null, flag: input.flag, review_decision: input.decision, review_reason: input.reason, updated_at: at })

@@ -6,6 +6,7 @@ import { registerFunnelRoutes } from './funnel-routes.js';
 import type { ConsoleRouteHelpers } from './route-helpers.js';
 import type { ConsoleConfig } from './config.js';
 import { createConsoleKit } from './kit.js';
+import { redoLinksOf } from './redo-review.js';
 import { registerSessionRoutes } from './session-routes.js';
 import { registerSettingsRoutes } from './settings-routes.js';
 import { registerUserRoutes } from './user-routes.js';
@@ -18,14 +19,7 @@ export { ipLockout, userLockout } from './session-routes.js';
  * The review console's API under /console/api: one file per area, each registering its routes with the shared
  * session kit (kit.ts). A new area adds its file here.
  */
-const areas: Array<(app: ZodApp, kit: ReturnType<typeof createConsoleKit>) => void> = [
-  registerSessionRoutes,
-  registerCaseRoutes,
-  registerCaseFileRoutes,
-  registerWebhookRoutes,
-  registerSettingsRoutes,
-  registerUserRoutes,
-];
+const areas: Array<(app: ZodApp, kit: ReturnType<typeof createConsoleKit>) => void> = [registerSessionRoutes, registerCaseRoutes, registerWebhookRoutes, registerSettingsRoutes, registerUserRoutes];
 
 /** The funnel and the case file's media (video, frames, evidence bundle), which also read the service's config. */
 function registerInsightRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config'>, kit: ReturnType<typeof createConsoleKit>): void {
@@ -46,5 +40,6 @@ function registerInsightRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | '
 export function registerConsoleRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config'>, config: ConsoleConfig): void {
   const kit = createConsoleKit(deps, config);
   for (const register of areas) register(app, kit);
+  registerCaseFileRoutes(app, kit, redoLinksOf(deps.config));
   registerInsightRoutes(app, deps, kit);
 }

@@ -30,6 +30,8 @@ export interface IdSideRequest {
   params: readonly GrantorParam[];
   passportHint: boolean;
   originOS?: string;
+  /** The attempts counter to spend instead of the side's own (a redo link counts its attempts apart). */
+  attemptStep?: string;
   now: Date;
   log: { info(fields: object, message: string): void };
 }
@@ -46,7 +48,7 @@ type ReadDeps = Pick<Deps, 'db' | 'cipher' | 'blobs' | 'ocr'>;
 
 export async function readIdSide(deps: ReadDeps, request: IdSideRequest): Promise<IdSideResult> {
   const rules = idSides[request.side];
-  const counter = { step: rules.attemptStep, limit: paramInt(request.params, rules.limitParam), lockWhenRefused: true };
+  const counter = { step: request.attemptStep ?? rules.attemptStep, limit: paramInt(request.params, rules.limitParam), lockWhenRefused: true };
   const run = await runAttempt(deps.db, request.uuidTrx, counter, () => readOnce(deps, request), request.now);
   if (!run.ran) return { kind: 'exhausted', reason: run.reason };
   const value = run.value;

@@ -27,6 +27,8 @@ export interface ProofRequest {
   uuidUser: string;
   file: UploadedFile;
   params: readonly GrantorParam[];
+  /** The attempts counter to spend instead of the proof's own (a redo link counts its attempts apart). */
+  attemptStep?: string;
   now: Date;
   log: { info(fields: object, message: string): void; error(fields: object, message: string): void };
 }
@@ -41,8 +43,8 @@ export interface StoredProof {
 export type ProofResult = { kind: 'exhausted'; reason: 'exhausted' | 'in_use' } | { kind: 'content_rejected'; message: string } | { kind: 'stored'; proof: StoredProof; attemptsLeft: number };
 
 /** The proof's counter: a refusal once the attempts are used does not lock again (only the last failure locks). */
-export function proofCounter(params: readonly GrantorParam[]): AttemptCounter {
-  return { step: attemptSteps.proof.step, limit: paramInt(params, attemptSteps.proof.limitParam), lockWhenRefused: false };
+export function proofCounter(params: readonly GrantorParam[], step: string = attemptSteps.proof.step): AttemptCounter {
+  return { step, limit: paramInt(params, attemptSteps.proof.limitParam), lockWhenRefused: false };
 }
 
 /** Before the upload is read: locked, attempts used up, or open. */
@@ -51,7 +53,7 @@ export function checkProofOpen(db: ProofDeps['db'], uuidTrx: string, params: rea
 }
 
 export async function storeProof(deps: ProofDeps, request: ProofRequest): Promise<ProofResult> {
-  const run = await runAttempt(deps.db, request.uuidTrx, proofCounter(request.params), () => storeOnce(deps, request), request.now);
+  const run = await runAttempt(deps.db, request.uuidTrx, proofCounter(request.params, request.attemptStep), () => storeOnce(deps, request), request.now);
   if (!run.ran) return { kind: 'exhausted', reason: run.reason };
   if (run.value.kind === 'content_rejected') return run.value;
   const { reading } = run.value.proof;

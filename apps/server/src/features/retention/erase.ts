@@ -94,6 +94,7 @@ const transactionTables = [
   'video_token_codes',
   'result_links',
   'result_emails',
+  'redo_requests',
   'transaction_outcomes',
   'console_cases',
   'console_search_terms',

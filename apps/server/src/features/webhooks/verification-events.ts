@@ -10,7 +10,7 @@ export interface VerificationEnd {
   type: WebhookEventType;
   /** The lifecycle status reported (OK / FAIL at the end, INCOMPLETED when cancelled). */
   status: string;
-  reason: 'finished' | 'cancelled' | 'attempts_exhausted';
+  reason: 'finished' | 'cancelled' | 'attempts_exhausted' | 'redo_completed';
 }
 
 /**
