@@ -1,3 +1,4 @@
+import type { Deps } from '../../deps.js';
 import { consoleReviewReasonLabels, type ConsoleCase, type ConsoleCaseFile, type ConsoleImageKind, type ConsoleReview, type ConsoleReviewReason } from '@kyc/contracts';
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import { ownerParams } from '../../domain/grantor-params.js';
@@ -116,7 +117,12 @@ function proofOf(proof: ProofReading | undefined): ConsoleCaseFile['proof'] {
  * (evidence, lifecycle and audit events, scoreOf), decrypted here on the server. The caller has checked that the
  * user may see the case.
  */
-export async function readCaseFile(db: Db, cipher: DataCipher, input: { row: ConsoleCase; uuidUser: string; grantorId: string; mayReview: boolean }, now: Date = new Date()): Promise<ConsoleCaseFile> {
+export async function readCaseFile(
+  deps: Pick<Deps, 'db' | 'cipher' | 'caches'>,
+  input: { row: ConsoleCase; uuidUser: string; grantorId: string; mayReview: boolean },
+  now: Date = new Date(),
+): Promise<ConsoleCaseFile> {
+  const { db, cipher } = deps;
   const uuidTrx = input.row.uuidTrx;
   const grantor = await findGrantorById(db, input.grantorId);
   if (!grantor) throw new Error(`grantor ${input.grantorId} not found`);
@@ -126,7 +132,7 @@ export async function readCaseFile(db: Db, cipher: DataCipher, input: { row: Con
     listAuditEvents(db, cipher, uuidTrx),
     findOutcome(db, uuidTrx),
     reviewOf(db, cipher, uuidTrx),
-    readStoredParams(db, grantor.id),
+    readStoredParams(deps, grantor.id),
   ]);
   // A finished case is scored as of when it finished, as the list and the result did.
   const score = await scoreOf(db, cipher, uuidTrx, ownerParams(grantor, stored, ''), outcome ? new Date(outcome.finishedAt) : now);

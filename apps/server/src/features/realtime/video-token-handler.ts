@@ -1,3 +1,4 @@
+import type { Deps } from '../../deps.js';
 import { errorTexts } from '@kyc/contracts';
 import { ownerParams } from '../../domain/grantor-params.js';
 import { decideVideoToken, type VideoTokenDeps } from '../face-video/index.js';
@@ -21,11 +22,11 @@ const isTrue = (flag: boolean | string | undefined) => flag === true || flag ===
  * The face-video decision (domain/video-token, the same as `POST /v2/videotoken`) for recordings of the real-time
  * path: attempts, lock, the one-time code named by created/expire, face match, liveness and spoken code.
  */
-export function videoTokenRecordingHandlers(deps: VideoTokenDeps, links: LinkContext): Pick<RecordingHandlers, 'VIDEO_TOKEN' | 'VIDEO_TOKEN_PDF'> {
+export function videoTokenRecordingHandlers(deps: VideoTokenDeps & Pick<Deps, 'caches'>, links: LinkContext): Pick<RecordingHandlers, 'VIDEO_TOKEN' | 'VIDEO_TOKEN_PDF'> {
   const handler: RecordingHandler = async (recording, { grantor, transaction }) => {
     const { message } = recording;
     if (!message.created || !message.expire) return missingCode;
-    const params = ownerParams(grantor, await readStoredParams(deps.db, grantor.id), message.key);
+    const params = ownerParams(grantor, await readStoredParams(deps, grantor.id), message.key);
     const result = await decideVideoToken(deps, {
       grantorId: grantor.id,
       uuidTrx: transaction.uuidTrx,
