@@ -31,14 +31,14 @@ async function checkImageFile(file: UploadedFile, which: Which): Promise<void> {
     await checkContent(file, compareImageLimits);
   } catch (error) {
     if (!(error instanceof ContentRejectedError)) throw error;
-    const status = error.reason === 'too_large' ? 413 : error.reason === 'too_small' ? 422 : 400;
-    throw new FaceCompareError(status, `The ${which} file (field ${which}) cannot be used: ${error.message}`, which);
+    const reason = error.reason === 'too_large' ? 'payload_too_large' : error.reason === 'too_small' ? 'compare_image_too_small' : 'invalid_request';
+    throw new FaceCompareError(reason, `The ${which} file (field ${which}) cannot be used: ${error.message}`, which);
   }
 }
 
 /** The HTTP refusal of an error the comparison answers (and audits), undefined for a server failure. */
 function refusalOf(error: unknown): HttpError | undefined {
-  if (error instanceof FaceCompareError) return new HttpError(error.status, error.message, error.messageClient);
+  // FaceCompareError is a RefusedError: its status and texts come from the reasons table.
   if (error instanceof RefusedError) return refusedHttpError(error);
   return error instanceof HttpError ? error : undefined;
 }
