@@ -1,4 +1,3 @@
-import type { Db } from './store/db.js';
 import { findGrantorById, type GrantorStore, insertGrantor, invalidateGrantorCaches, setGrantorActive, writeParams } from './store/grantors.js';
 import { demoSecretKey, demoSecretKeyId } from './secret-keys/keys.js';
 import { findSecretKeyById, insertSecretKey, restoreSecretKey, revokeSecretKey } from './secret-keys/store.js';

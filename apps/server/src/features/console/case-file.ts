@@ -1,9 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { consoleReviewReasonLabels, type ConsoleCase, type ConsoleCaseFile, type ConsoleImageKind, type ConsoleReview, type ConsoleReviewReason } from '@kyc/contracts';
-import type { DataCipher } from '../../crypto/data-cipher.js';
 import { ownerParams } from '../../domain/grantor-params.js';
 import { evidenceKind, type ConsentAcceptance, type CurpCheck, type HologramMeasure, type IneCheck, type ProofReading, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
-import type { Db } from '../../store/db.js';
 import { listEvidenceWithPayload, type EvidenceRecord } from '../../store/evidence.js';
 import { findGrantorById, readStoredParams } from '../../store/grantors.js';
 import { listAuditEvents, listLifecycleEvents } from '../events/store.js';

@@ -105,7 +105,7 @@ async function caseBundle(
  * case (visibleCase: another grantor's case 404, a blocked one 451), never cached (no-store), and audited.
  */
 export function registerCaseMediaRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config' | 'caches'>, helpers: ConsoleRouteHelpers): void {
-  const { db, cipher, blobs, config } = deps;
+  const { db, blobs } = deps;
   const { requireSession, touch, noStore, errors, visibleCase } = helpers;
 
   async function openCase(request: FastifyRequest, reply: FastifyReply, ids: { uuidTrx: string; grantorId?: string | undefined }) {
