@@ -39,6 +39,11 @@ import { registerMultipart } from './http/multipart-plugin.js';
 export interface BuildOptions {
   /** A database owned by the caller (tests); otherwise one is opened from config and closed with the app. */
   db?: Db;
+  /**
+   * The app's caches, when the caller writes to `db` itself (tests seeding grantors, importing postal codes) and must
+   * empty them as the app's own writes do; otherwise the app creates its own.
+   */
+  caches?: AppCaches;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
   /** Job worker timings (tests shorten them). */
@@ -128,11 +133,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const cipher = openCipher(app, config);
     const applied = await migrateToLatest(db);
     if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
-    const demo = await seedDemoGrantor(db, config.demoGrantor);
+    const caches = options.caches ?? new AppCaches();
+    const demo = await seedDemoGrantor({ db, caches }, config.demoGrantor);
     app.log.info({ outcome: demo }, 'demo grantor');
     if (config.demoGrantor) {
       // The demo needs postal codes; --if-empty never replaces a catalogue an operator imported.
-      const seeded = await seedSampleCatalogueIfEmpty(db);
+      const seeded = await seedSampleCatalogueIfEmpty({ db, caches });
       if (seeded) app.log.info({ rowsLoaded: seeded.rowsLoaded, rowsRejected: seeded.rowsRejected }, 'demo: the sample postal codes were imported');
     }
     const postalStatus = await catalogueStatus(db);
@@ -167,7 +173,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Only a configured and checksum-verified model starts the recogniser's process (engines/speech/).
     const speech = await createSpeechRecognizer(config.speech, app.log);
     app.addHook('onClose', async () => speech.close());
-    const deps: Deps = { config, db, cipher, blobs, ocr, face, speech: speech.recognizer, caches: new AppCaches() };
+    const deps: Deps = { config, db, cipher, blobs, ocr, face, speech: speech.recognizer, caches };
     registerErrorHandling(app, config.jsonBodyLimit);
     registerSecurityHeaders(app, { hstsMaxAgeSeconds: config.hstsMaxAgeSeconds });
     registerNulGuard(app);

@@ -9,7 +9,8 @@ export class AppCaches {
 
   /** The value kept under `name`, created by `create` on first use and again after invalidate(). */
   slot<T>(name: string, create: () => T): T {
-    if (this.#slots.has(name)) return this.#slots.get(name) as T;
+    const kept = this.#slots.get(name);
+    if (kept !== undefined || this.#slots.has(name)) return kept as T;
     const value = create();
     this.#slots.set(name, value);
     return value;
@@ -20,8 +21,14 @@ export class AppCaches {
     this.#slots.clear();
   }
 
-  /** Forgets one slot's value. */
-  drop(name: string): void {
-    this.#slots.delete(name);
+  /** Forgets the values of these slots (a write that changed what they hold). */
+  drop(...names: string[]): void {
+    for (const name of names) this.#slots.delete(name);
   }
+}
+
+/** A database handle and the caches of the app that reads through it: what a cached store function needs. */
+export interface Cached<D> {
+  db: D;
+  caches: AppCaches;
 }

@@ -1,5 +1,4 @@
-import type { Db } from './store/db.js';
-import { findGrantorById, insertGrantor, setGrantorActive, writeParams } from './store/grantors.js';
+import { findGrantorById, type GrantorStore, insertGrantor, invalidateGrantorCaches, setGrantorActive, writeParams } from './store/grantors.js';
 import { demoSecretKey, demoSecretKeyId } from './secret-keys/keys.js';
 import { findSecretKeyById, insertSecretKey, restoreSecretKey, revokeSecretKey } from './secret-keys/store.js';
 
@@ -37,21 +36,25 @@ export type SeedOutcome = 'created' | 'kept' | 'deactivated' | 'absent';
  * secret server key `demo-secret`; its parameters are added when missing and never overwrite what an operator
  * changed. DEMO_GRANTOR=false: it is deactivated and its demo secret revoked, so neither well-known key works.
  */
-export async function seedDemoGrantor(db: Db, enabled: boolean): Promise<SeedOutcome> {
+export async function seedDemoGrantor(store: GrantorStore, enabled: boolean): Promise<SeedOutcome> {
+  const { db, caches } = store;
   const existing = await findGrantorById(db, demoGrantorId);
   if (!enabled) {
     if (!existing) return 'absent';
-    if (existing.active) await setGrantorActive(db, demoGrantorId, false);
+    if (existing.active) await setGrantorActive(store, demoGrantorId, false);
     await revokeSecretKey(db, demoSecretKeyId);
     return 'deactivated';
   }
   await db.transaction().execute(async (tx) => {
     // ifAbsent: several nodes may seed the same database at once.
-    if (!existing) await insertGrantor(tx, { id: demoGrantorId, name: demoGrantorName, apiKey: demoApiKey, launcherAnyOrigin: true }, { ifAbsent: true });
-    else if (!existing.active) await setGrantorActive(tx, demoGrantorId, true);
-    await writeParams(tx, demoGrantorId, demoParams, { keepExisting: true });
+    const inTx = { db: tx, caches };
+    if (!existing) await insertGrantor(inTx, { id: demoGrantorId, name: demoGrantorName, apiKey: demoApiKey, launcherAnyOrigin: true }, { ifAbsent: true });
+    else if (!existing.active) await setGrantorActive(inTx, demoGrantorId, true);
+    await writeParams(inTx, demoGrantorId, demoParams, { keepExisting: true });
     await insertSecretKey(tx, { id: demoSecretKeyId, grantorId: demoGrantorId, key: demoSecretKey, label: 'demo (DEMO_GRANTOR)' }, { ifAbsent: true });
     if ((await findSecretKeyById(tx, demoSecretKeyId))?.revokedAt) await restoreSecretKey(tx, demoSecretKeyId);
   });
+  // Emptied again once committed: a read between the writes above and the commit may have cached the old rows.
+  invalidateGrantorCaches(caches);
   return existing ? 'kept' : 'created';
 }

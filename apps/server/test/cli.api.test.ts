@@ -7,7 +7,7 @@ import { demoId, trxHeaders } from './support/fixtures.js';
 async function cli(t: TestApp, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runGrantorCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, 'https://kyc.example');
+  const code = await runGrantorCommand(t, argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, 'https://kyc.example');
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 

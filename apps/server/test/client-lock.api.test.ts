@@ -75,7 +75,7 @@ describe.each(engines)('a lock outlives its transaction ($name)', (engine) => {
     const { insertGrantor } = await import('../src/store/grantors.js');
     const { generateApiKey } = await import('../src/crypto/apikeys.js');
     const key = generateApiKey();
-    await insertGrantor(t.db, { id: randomUUID(), name: 'Crédito Norte', apiKey: key });
+    await insertGrantor(t, { id: randomUUID(), name: 'Crédito Norte', apiKey: key });
     expect((await params(trxHeaders(key, { cliente }))).statusCode).toBe(200);
   });
 });

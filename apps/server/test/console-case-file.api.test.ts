@@ -69,7 +69,7 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
   async function createUser(...argv: string[]): Promise<Created> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runGrantorCommand(t.db, ['console-user-create', ...argv], { out: (l) => out.push(l), err: (l) => err.push(l) }, undefined, cipher);
+    const code = await runGrantorCommand(t, ['console-user-create', ...argv], { out: (l) => out.push(l), err: (l) => err.push(l) }, undefined, cipher);
     expect(code, err.join('\n')).toBe(0);
     const text = out.join('\n');
     const uri = /totp: +(otpauth:\/\/\S+)/.exec(text)?.[1];
@@ -99,7 +99,7 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: 'off' }, { jobs: { pollMs: 50, backoffMs: 100 } });
-    await insertGrantor(t.db, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
+    await insertGrantor(t, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
     hook = await receiver();
     webhookSecret = generateWebhookSecret();
     await insertEndpoint(t.db, cipher(), { grantorId: demoId, url: hook.url, secret: webhookSecret });

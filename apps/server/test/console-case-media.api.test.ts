@@ -82,7 +82,7 @@ describe.each(engines)('console case media ($name)', (engine) => {
 
   async function signIn(...argv: string[]): Promise<string> {
     const out: string[] = [];
-    expect(await runGrantorCommand(t.db, ['console-user-create', ...argv], { out: (l) => out.push(l), err: () => undefined }, undefined, cipher)).toBe(0);
+    expect(await runGrantorCommand(t, ['console-user-create', ...argv], { out: (l) => out.push(l), err: () => undefined }, undefined, cipher)).toBe(0);
     const text = out.join('\n');
     const email = argv[argv.indexOf('--email') + 1]!;
     const secret = /totp: +(otpauth:\/\/\S+)/.exec(text)?.[1];
@@ -121,7 +121,7 @@ describe.each(engines)('console case media ($name)', (engine) => {
   beforeAll(async () => {
     video = testVideo();
     t = await startTestApp(engine, { RATE_LIMITS: 'off' });
-    await insertGrantor(t.db, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
+    await insertGrantor(t, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
     const finished = await caseWithVideo();
     finishedTrx = finished.uuidTrx;
     const end = lifecycleEvent(finished.demo, { step: 'finished', event: JSON.stringify({ status: 'OK', step: 'finished', description: 'Proceso concluido' }) });

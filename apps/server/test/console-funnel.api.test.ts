@@ -27,7 +27,7 @@ describe.each(engines)('console funnel ($name)', (engine) => {
 
   async function createUser(...argv: string[]) {
     const out: string[] = [];
-    const code = await runGrantorCommand(t.db, ['console-user-create', ...argv], { out: (l) => out.push(l), err: () => undefined }, undefined, cipher);
+    const code = await runGrantorCommand(t, ['console-user-create', ...argv], { out: (l) => out.push(l), err: () => undefined }, undefined, cipher);
     expect(code).toBe(0);
     const text = out.join('\n');
     const uri = /totp: +(otpauth:\/\/\S+)/.exec(text)?.[1];
@@ -66,7 +66,7 @@ describe.each(engines)('console funnel ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: 'off', CONSOLE_ABANDON_MINUTES: '60' });
-    await insertGrantor(t.db, { id: otherId, name: 'Otra Financiera', apiKey: 'otra-financiera-key-0123456789' });
+    await insertGrantor(t, { id: otherId, name: 'Otra Financiera', apiKey: 'otra-financiera-key-0123456789' });
     // T1 finished: every step, then the face video and the end.
     await transaction(
       demoId,

@@ -37,7 +37,7 @@ describe.each(engines)('console settings ($name)', (engine) => {
 
   async function cliUser(grantor: string, email: string, role: string): Promise<Session> {
     const out: string[] = [];
-    const code = await runGrantorCommand(t.db, ['console-user-create', '--grantor', grantor, '--email', email, '--role', role], { out: (l) => out.push(l), err: () => {} }, undefined, cipher);
+    const code = await runGrantorCommand(t, ['console-user-create', '--grantor', grantor, '--email', email, '--role', role], { out: (l) => out.push(l), err: () => {} }, undefined, cipher);
     expect(code).toBe(0);
     const text = out.join('\n');
     return signIn(email, /password: (\S+)/.exec(text)![1]!, /totp: +(otpauth:\/\/\S+)/.exec(text)?.[1]);
@@ -49,7 +49,7 @@ describe.each(engines)('console settings ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: 'off' });
-    await insertGrantor(t.db, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
+    await insertGrantor(t, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
     s.admin = await cliUser(demoId, 'admin@settings.example', 'admin');
     s.reviewer = await cliUser(demoId, 'reviewer@settings.example', 'reviewer');
     s.viewer = await cliUser(demoId, 'viewer@settings.example', 'viewer');

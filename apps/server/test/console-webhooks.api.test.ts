@@ -40,13 +40,7 @@ describe.each(engines)('console webhooks ($name)', (engine) => {
   async function user(grantor: string, email: string, role: string) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runGrantorCommand(
-      t.db,
-      ['console-user-create', '--grantor', grantor, '--email', email, '--role', role],
-      { out: (l) => out.push(l), err: (l) => err.push(l) },
-      undefined,
-      cipher,
-    );
+    const code = await runGrantorCommand(t, ['console-user-create', '--grantor', grantor, '--email', email, '--role', role], { out: (l) => out.push(l), err: (l) => err.push(l) }, undefined, cipher);
     expect(code, err.join('\n')).toBe(0);
     const text = out.join('\n');
     const password = /password: (\S+)/.exec(text)![1]!;
@@ -67,7 +61,7 @@ describe.each(engines)('console webhooks ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: 'off' }, { jobs: { pollMs: 50, backoffMs: 100 } });
-    await insertGrantor(t.db, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
+    await insertGrantor(t, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
     sessions.admin = await user(demoId, 'admin@hooks.example', 'admin');
     sessions.reviewer = await user(demoId, 'reviewer@hooks.example', 'reviewer');
     sessions.viewer = await user(demoId, 'viewer@hooks.example', 'viewer');

@@ -29,7 +29,7 @@ describe.each(engines)('review console ($name)', (engine) => {
   async function createUser(...argv: string[]): Promise<Created> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runGrantorCommand(t.db, ['console-user-create', ...argv], { out: (l) => out.push(l), err: (l) => err.push(l) }, undefined, cipher);
+    const code = await runGrantorCommand(t, ['console-user-create', ...argv], { out: (l) => out.push(l), err: (l) => err.push(l) }, undefined, cipher);
     expect(code, err.join('\n')).toBe(0);
     const text = out.join('\n');
     const uri = /totp: +(otpauth:\/\/\S+)/.exec(text)?.[1];
@@ -62,7 +62,7 @@ describe.each(engines)('review console ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, { CONSOLE_COOKIE_SECURE: 'true' });
-    await insertGrantor(t.db, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
+    await insertGrantor(t, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
     admin = await createUser('--grantor', demoId, '--email', 'Admin@Demo.example', '--role', 'admin');
 
     // A case of the demo grantor, with a name (lifecycle event) and a CURP (the CURP check call).
@@ -289,7 +289,7 @@ describe.each(engines)('review console ($name)', (engine) => {
   });
 
   it('the CLI refuses a bad role, a missing grantor and a duplicate e-mail', async () => {
-    const run = async (...argv: string[]) => runGrantorCommand(t.db, ['console-user-create', ...argv], { out: () => {}, err: () => {} }, undefined, cipher);
+    const run = async (...argv: string[]) => runGrantorCommand(t, ['console-user-create', ...argv], { out: () => {}, err: () => {} }, undefined, cipher);
     expect(await run('--grantor', demoId, '--email', 'x@demo.example', '--role', 'root')).toBe(2);
     expect(await run('--email', 'x@demo.example', '--role', 'admin')).toBe(2);
     expect(await run('--grantor', randomUUID(), '--email', 'x@demo.example')).toBe(2);

@@ -3,7 +3,7 @@ import { credentials, routes, type RouteName } from '@kyc/contracts';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../src/crypto/apikeys.js';
-import { transactionTokens } from '../src/crypto/transaction-token.js';
+import { createTransactionTokens } from '../src/crypto/transaction-token.js';
 import { insertSecretKey } from '../src/secret-keys/store.js';
 import { insertGrantor } from '../src/store/grantors.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
@@ -82,7 +82,7 @@ describe.each(engines)('credentials per call ($name)', (engine) => {
   beforeAll(async () => {
     t = await startTestApp(engine);
     png = await imageSample('png', 640, 480);
-    await insertGrantor(t.db, { id: otherGrantor, name: 'Crédito Norte', apiKey: otherKey });
+    await insertGrantor(t, { id: otherGrantor, name: 'Crédito Norte', apiKey: otherKey });
     await insertSecretKey(t.db, { grantorId: otherGrantor, key: otherSecret, label: 'other' });
     // The victim's journey: started by its browser (which keeps the token), then its data as the flow stores it.
     const started = await t.app.inject({ method: 'GET', url: '/v1/params', headers: victim });
@@ -183,7 +183,7 @@ describe.each(engines)('credentials per call ($name)', (engine) => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers: victim })).headers['x-transaction-token']).toBeUndefined();
     const forged = await t.app.inject({ method: 'GET', url, headers: { ...victim, 'x-transaction-token': `${victimToken.slice(0, -4)}AAAA` } });
     expect(forged.statusCode).toBe(401);
-    const expired = await transactionTokens(t.config).issue({ uuidTrx: victim.transaccion, uuidUser: victim.cliente, grantorId: demoId }, new Date(Date.now() - 13 * 3_600_000));
+    const expired = await createTransactionTokens(t.config).issue({ uuidTrx: victim.transaccion, uuidUser: victim.cliente, grantorId: demoId }, new Date(Date.now() - 13 * 3_600_000));
     const late = await t.app.inject({ method: 'GET', url, headers: { ...victim, 'x-transaction-token': expired } });
     expect(late.statusCode).toBe(401);
     expect(late.json().message).toMatch(/expired/);

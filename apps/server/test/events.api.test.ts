@@ -21,7 +21,7 @@ describe.each(engines)('lifecycle and audit events ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, { JSON_BODY_LIMIT: '4096' });
-    await insertGrantor(t.db, { id: randomUUID(), name: 'Otra Financiera', apiKey: otherKey });
+    await insertGrantor(t, { id: randomUUID(), name: 'Otra Financiera', apiKey: otherKey });
   });
   afterAll(async () => t?.close());
 

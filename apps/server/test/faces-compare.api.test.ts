@@ -92,7 +92,7 @@ const file = (name: string, data: Buffer, contentType = 'application/octet-strea
 
 async function cli(t: TestApp, ...argv: string[]) {
   const out: string[] = [];
-  const code = await runGrantorCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => out.push(l) });
+  const code = await runGrantorCommand(t, argv, { out: (l) => out.push(l), err: (l) => out.push(l) });
   expect(code, out.join('\n')).toBe(0);
   return out.join('\n');
 }

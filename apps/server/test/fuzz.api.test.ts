@@ -380,7 +380,7 @@ describe.each(engines)('fuzz: every operation of /openapi.json with malformed in
     const otherKey = generateApiKey();
     const otherGrantor = randomUUID();
     const otherSecret = `sk_live_${randomUUID().replaceAll('-', '')}`;
-    await insertGrantor(t.db, { id: otherGrantor, name: 'Crédito Norte', apiKey: otherKey });
+    await insertGrantor(t, { id: otherGrantor, name: 'Crédito Norte', apiKey: otherKey });
     await insertSecretKey(t.db, { grantorId: otherGrantor, key: otherSecret, label: 'other' });
     const victim = await startedTransaction(t.app);
     const sibling = await startedTransaction(t.app);

@@ -87,12 +87,12 @@ describe.each(engines)('POST /v1/id_calibrate ($name)', (engine) => {
   });
 
   it('honours UMBRAL_HOLOGRAMA', async () => {
-    await writeParams(t.db, demoId, { UMBRAL_HOLOGRAMA: '0.99' });
+    await writeParams(t, demoId, { UMBRAL_HOLOGRAMA: '0.99' });
     try {
       const res = await post(trxHeaders(), videos.holo);
       expect(res.json().payload).toMatchObject({ outcome: 'failed', threshold: 0.99 });
     } finally {
-      await writeParams(t.db, demoId, { UMBRAL_HOLOGRAMA: '0.05' });
+      await writeParams(t, demoId, { UMBRAL_HOLOGRAMA: '0.05' });
     }
   });
 

@@ -228,7 +228,7 @@ describe.each(engines)('Renapo and INE checks ($name)', (engine) => {
   it('honours ENABLE_RENAPO and ENABLE_INE: nothing checked, nothing stored, nothing sent', async () => {
     const headers = trxHeaders();
     await seedReads(withGateway, gatewayCipher, headers);
-    await writeParams(withGateway.db, demoId, { ENABLE_RENAPO: 'FALSO', ENABLE_INE: 'false' });
+    await writeParams(withGateway, demoId, { ENABLE_RENAPO: 'FALSO', ENABLE_INE: 'false' });
     const sent = gateway.received.length;
     try {
       // The grantor parameter cache lives for 5 s; writeParams through the same process empties it.
@@ -241,7 +241,7 @@ describe.each(engines)('Renapo and INE checks ($name)', (engine) => {
       expect(await latestEvidence(withGateway.db, gatewayCipher, headers.transaccion, evidenceKind.renapo)).toBeUndefined();
       expect(await latestEvidence(withGateway.db, gatewayCipher, headers.transaccion, evidenceKind.ine)).toBeUndefined();
     } finally {
-      await writeParams(withGateway.db, demoId, { ENABLE_RENAPO: 'true', ENABLE_INE: 'true' });
+      await writeParams(withGateway, demoId, { ENABLE_RENAPO: 'true', ENABLE_INE: 'true' });
     }
   });
 

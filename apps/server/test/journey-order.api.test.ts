@@ -185,7 +185,7 @@ describe.each(engines)('the journey order, held by the server ($name)', (engine)
   });
 
   it('leaves out the consents the grantor switched off', async () => {
-    await writeParams(t.db, demoId, { REQ_ACEPTACION_DE_DATOS: 'FALSO', ENABLE_CONSENTIMIENTO_2: 'false' });
+    await writeParams(t, demoId, { REQ_ACEPTACION_DE_DATOS: 'FALSO', ENABLE_CONSENTIMIENTO_2: 'false' });
     try {
       const headers = trxHeaders();
       // No consent 1: the CURP check runs at once (it needs nothing but the consent).
@@ -196,7 +196,7 @@ describe.each(engines)('the journey order, held by the server ($name)', (engine)
       await acceptConsents(t.app, headers, ['autorizacion']);
       expect((await calls['POST /v1/videotoken/code']!(headers)).statusCode).toBe(200);
     } finally {
-      await writeParams(t.db, demoId, { REQ_ACEPTACION_DE_DATOS: 'VERDADERO', ENABLE_CONSENTIMIENTO_2: 'true' });
+      await writeParams(t, demoId, { REQ_ACEPTACION_DE_DATOS: 'VERDADERO', ENABLE_CONSENTIMIENTO_2: 'true' });
     }
   });
 });

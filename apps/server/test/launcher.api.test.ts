@@ -44,7 +44,7 @@ describe.each(engines)('launcher calls ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, { LAUNCHER_JWT_SECRET: secret.toString('base64'), LAUNCHER_TOKEN_TTL_SECONDS: '120' });
-    await insertGrantor(t.db, { id: otherId, name: 'Otra', apiKey: otherKey, launcherAnyOrigin: true });
+    await insertGrantor(t, { id: otherId, name: 'Otra', apiKey: otherKey, launcherAnyOrigin: true });
   });
   afterAll(async () => t?.close());
 
@@ -97,17 +97,17 @@ describe.each(engines)('launcher calls ($name)', (engine) => {
   it('a grantor created now has its launcher closed until ORIGENES_LAUNCHER names its pages; the demo grantor stays open', async () => {
     const key = generateApiKey();
     const id = randomUUID();
-    await insertGrantor(t.db, { id, name: 'Financiera Nueva', apiKey: key });
+    await insertGrantor(t, { id, name: 'Financiera Nueva', apiKey: key });
     const closed = await identity(t, key, 'https://tienda.example');
     expect(closed.statusCode).toBe(403);
     expect(JSON.stringify(closed.json())).toContain('ORIGENES_LAUNCHER');
-    await writeParams(t.db, id, { ORIGENES_LAUNCHER: 'https://tienda.example' });
+    await writeParams(t, id, { ORIGENES_LAUNCHER: 'https://tienda.example' });
     expect((await identity(t, key, 'https://tienda.example')).statusCode).toBe(200);
     expect((await identity(t, demoKey, 'https://any-partner.example')).statusCode).toBe(200);
   });
 
   it('ORIGENES_LAUNCHER limits the partner origins', async () => {
-    await writeParams(t.db, otherId, { ORIGENES_LAUNCHER: 'https://tienda.example, http://localhost:9000' });
+    await writeParams(t, otherId, { ORIGENES_LAUNCHER: 'https://tienda.example, http://localhost:9000' });
     expect((await identity(t, otherKey, 'https://tienda.example')).statusCode).toBe(200);
     expect((await identity(t, otherKey, 'https://evil.example')).statusCode).toBe(403);
   });

@@ -13,7 +13,7 @@ describe.each(engines)('request logs ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, { LOG_LEVEL: 'debug' }, { logStream: { write: (line: string) => void lines.push(line) } });
-    await insertGrantor(t.db, { id: randomUUID(), name: 'Bitácora SA', apiKey: key });
+    await insertGrantor(t, { id: randomUUID(), name: 'Bitácora SA', apiKey: key });
   });
   afterAll(async () => t?.close());
 

@@ -76,7 +76,7 @@ describe.each(engines)('POST /v2/ocr ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine);
-    await insertGrantor(t.db, { id: crypto.randomUUID(), name: 'Crédito Norte', apiKey: otherKey });
+    await insertGrantor(t, { id: crypto.randomUUID(), name: 'Crédito Norte', apiKey: otherKey });
   }, 60_000);
   afterAll(async () => t?.close());
 

@@ -25,7 +25,7 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine);
-    await insertGrantor(t.db, { id: otherId, name: 'Crédito Norte', apiKey: otherKey });
+    await insertGrantor(t, { id: otherId, name: 'Crédito Norte', apiKey: otherKey });
   });
   afterAll(async () => t?.close());
 
@@ -120,7 +120,7 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ status: 404, message_client: errorTexts.badUrl });
     const id = randomUUID();
-    await insertGrantor(t.db, { id, name: 'Inactiva', apiKey: generateApiKey(), active: false });
+    await insertGrantor(t, { id, name: 'Inactiva', apiKey: generateApiKey(), active: false });
     expect((await t.app.inject({ method: 'GET', url: `/v1/public/params/${id}` })).statusCode).toBe(404);
   });
 
@@ -135,7 +135,7 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
   it('answers a changed parameter or a rotated key at once (the sent document follows writes)', async () => {
     const id = randomUUID();
     const key = generateApiKey();
-    await insertGrantor(t.db, { id, name: 'Cambia Pronto', apiKey: key });
+    await insertGrantor(t, { id, name: 'Cambia Pronto', apiKey: key });
     const read = async (apiKey: string) => {
       const res = await t.app.inject({ method: 'GET', url: '/v1/params', headers: trxHeaders(apiKey) });
       return { status: res.statusCode, type: res.headers['content-type'], payload: (res.json() as { payload?: Param[] }).payload ?? [] };
@@ -145,11 +145,11 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
     expect(paramValue(first.payload, 'COLOR_PRIMARIO')).toBe(grantorParamDefaults.COLOR_PRIMARIO);
     expect((await read(key)).payload).toEqual(first.payload);
 
-    await writeParams(t.db, id, { COLOR_PRIMARIO: '#112233' });
+    await writeParams(t, id, { COLOR_PRIMARIO: '#112233' });
     expect(paramValue((await read(key)).payload, 'COLOR_PRIMARIO')).toBe('#112233');
 
     const rotated = generateApiKey();
-    await replaceApiKey(t.db, id, rotated);
+    await replaceApiKey(t, id, rotated);
     expect((await read(key)).status).toBe(401);
     const after = await read(rotated);
     expect(paramValue(after.payload, 'APIKEY')).toBe(rotated);
@@ -159,9 +159,9 @@ describe.each(engines)('grantor parameters ($name)', (engine) => {
   it('refuses the key of a deactivated grantor', async () => {
     const id = randomUUID();
     const key = generateApiKey();
-    await insertGrantor(t.db, { id, name: 'Pronto Inactiva', apiKey: key });
+    await insertGrantor(t, { id, name: 'Pronto Inactiva', apiKey: key });
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers: trxHeaders(key) })).statusCode).toBe(200);
-    await setGrantorActive(t.db, id, false);
+    await setGrantorActive(t, id, false);
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers: trxHeaders(key) })).statusCode).toBe(401);
   });
 });

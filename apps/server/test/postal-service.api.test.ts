@@ -12,7 +12,7 @@ describe.each(engines)('postal codes in the running service ($name)', (engine) =
 
   beforeAll(async () => {
     t = await startTestApp(engine);
-    await insertGrantor(t.db, { id: randomUUID(), name: 'Crédito Norte', apiKey: otherKey });
+    await insertGrantor(t, { id: randomUUID(), name: 'Crédito Norte', apiKey: otherKey });
   });
   afterAll(async () => t?.close());
 

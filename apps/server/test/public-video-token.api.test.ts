@@ -245,7 +245,7 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
       const codes = await code(link.credential);
       const auth = await authorizeLink(links, link.credential, h.cliente);
       const { uuidTrx, uuidUser, grantorId } = auth.link;
-      const handler = videoTokenRecordingHandlers({ db: t.db, cipher, blobs, face }, links).VIDEO_TOKEN_PDF;
+      const handler = videoTokenRecordingHandlers({ db: t.db, cipher, blobs, face, caches: t.caches }, links).VIDEO_TOKEN_PDF;
       const message = {
         uuid: h.cliente,
         cliente: h.cliente,

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueTimestamp, localTsa } from '../src/features/results/local-tsa.js';
+import { issueTimestamp, loadLocalTsa } from '../src/features/results/local-tsa.js';
 import { rfc3161Timestamp, timestampRequest } from '../src/features/results/timestamp.js';
 
 /** A time-stamping authority over HTTP (RFC 3161 transport), answering with the project's own TSA code. */
@@ -19,7 +19,7 @@ describe('RFC 3161 time-stamp from a TSA_URL', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'tsa-'));
-    const tsa = await localTsa(dir);
+    const tsa = await loadLocalTsa(dir);
     server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -53,7 +53,7 @@ describe('RFC 3161 time-stamp from a TSA_URL', () => {
     expect(Math.abs(Date.parse(stamp.genTime) - Date.now())).toBeLessThan(60_000);
     await writeFile(path.join(dir, 'data'), data);
     await writeFile(path.join(dir, 'reply.tsr'), stamp.responseDer);
-    await writeFile(path.join(dir, 'tsa.pem'), (await localTsa(dir)).certificatePem);
+    await writeFile(path.join(dir, 'tsa.pem'), (await loadLocalTsa(dir)).certificatePem);
     const out = execFileSync('openssl', ['ts', '-verify', '-data', 'data', '-in', 'reply.tsr', '-CAfile', 'tsa.pem'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     expect(out).toContain('Verification: OK');
     const request = pkijs.TimeStampReq.fromBER(new Uint8Array(timestampRequest(hash, Buffer.from([1, 2, 3]))).buffer);

@@ -89,8 +89,8 @@ describe.each(engines)('results ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, {}, { jobs: { pollMs: 100, backoffMs: 50 } });
-    await insertGrantor(t.db, { id: crypto.randomUUID(), name: 'Crédito Norte', apiKey: otherKey });
-    await writeParams(t.db, demoId, { PARTNER: 'Socio Demo', NOMBRE_CORTO: 'Demo' });
+    await insertGrantor(t, { id: crypto.randomUUID(), name: 'Crédito Norte', apiKey: otherKey });
+    await writeParams(t, demoId, { PARTNER: 'Socio Demo', NOMBRE_CORTO: 'Demo' });
     full = trxHeaders();
     await acceptConsents(t.app, full);
     for (const [side, image] of [
@@ -317,7 +317,7 @@ describe.each(engines)('results ($name)', (engine) => {
     const off = await t.app.inject({ method: 'POST', url: '/v1/nom_151', headers: read(full), payload: body });
     expect(off.statusCode).toBe(403);
     expect(off.json().message_client).toBeTruthy();
-    await writeParams(t.db, demoId, { SEND_ZIP_SEMAFORO: 'true' });
+    await writeParams(t, demoId, { SEND_ZIP_SEMAFORO: 'true' });
     try {
       const res = await t.app.inject({ method: 'POST', url: '/v1/nom_151', headers: read(full), payload: body });
       expect(res.statusCode, res.body).toBe(200);
@@ -355,7 +355,7 @@ describe.each(engines)('results ($name)', (engine) => {
       }
       expect(payload.manifestSha256).toBe(createHash('sha256').update(manifestBytes).digest('hex'));
     } finally {
-      await writeParams(t.db, demoId, { SEND_ZIP_SEMAFORO: 'false' });
+      await writeParams(t, demoId, { SEND_ZIP_SEMAFORO: 'false' });
     }
   }, 60_000);
 

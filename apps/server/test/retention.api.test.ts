@@ -304,7 +304,7 @@ describe.each(engines)('retention and data-subject requests ($name)', (engine) =
       const out: string[] = [];
       const err: string[] = [];
       const code = await runGrantorCommand(
-        t.db,
+        t,
         argv,
         { out: (l) => out.push(l), err: (l) => err.push(l) },
         undefined,

@@ -11,7 +11,7 @@ import { multipartBody } from './uploads/samples.js';
 async function cli(t: TestApp, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runGrantorCommand(t.db, argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await runGrantorCommand(t, argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -110,12 +110,12 @@ describe.each(engines)('secret server keys ($name)', (engine) => {
 
   it('the demo secret works with DEMO_GRANTOR on, is revoked with DEMO_GRANTOR=false, and comes back with it on', async () => {
     expect((await compare('Bearer demo-secret')).statusCode).toBe(400);
-    expect(await seedDemoGrantor(t.db, false)).toBe('deactivated');
+    expect(await seedDemoGrantor(t, false)).toBe('deactivated');
     const row = await t.db.selectFrom('grantor_secret_keys').selectAll().where('id', '=', demoSecretKeyId).executeTakeFirstOrThrow();
     expect(row.revoked_at).not.toBeNull();
     expect(row.key_hash).toBe(hashApiKey('demo-secret'));
     expect((await compare('Bearer demo-secret')).statusCode).toBe(401);
-    expect(await seedDemoGrantor(t.db, true)).toBe('kept');
+    expect(await seedDemoGrantor(t, true)).toBe('kept');
     expect((await compare('Bearer demo-secret')).statusCode).toBe(400);
   });
 });
@@ -130,7 +130,7 @@ describe.each(engines)('demo secret with DEMO_GRANTOR=false ($name)', (engine) =
   it('is refused even when an operator turns the demo grantor back on', async () => {
     // A database that never had the demo: nothing is seeded.
     expect(await t.db.selectFrom('grantor_secret_keys').selectAll().execute()).toEqual([]);
-    await seedDemoGrantor(t.db, true);
+    await seedDemoGrantor(t, true);
     const { payload, contentType } = multipartBody([{ name: 'reference', filename: 'a.jpg', contentType: 'image/jpeg', data: Buffer.from('x') }]);
     const res = await t.app.inject({ method: 'POST', url: '/v1/faces/compare', headers: { 'content-type': contentType, authorization: 'Bearer demo-secret' }, payload });
     expect(res.statusCode).toBe(401);

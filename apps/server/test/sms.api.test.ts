@@ -63,17 +63,17 @@ describe.each(engines)('SMS codes ($name)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine);
-    await writeParams(t.db, demoId, { ENABLE_CONSULTA_HISTORIAL: 'true' });
+    await writeParams(t, demoId, { ENABLE_CONSULTA_HISTORIAL: 'true' });
   });
 
   it('sends nothing for a grantor without the credit-history consent', async () => {
-    await writeParams(t.db, demoId, { ENABLE_CONSULTA_HISTORIAL: 'false' });
+    await writeParams(t, demoId, { ENABLE_CONSULTA_HISTORIAL: 'false' });
     try {
       const headers = trxHeaders();
       await acceptConsent(t, headers);
       expect((await sendCode(t, headers)).statusCode).toBe(403);
     } finally {
-      await writeParams(t.db, demoId, { ENABLE_CONSULTA_HISTORIAL: 'true' });
+      await writeParams(t, demoId, { ENABLE_CONSULTA_HISTORIAL: 'true' });
     }
   });
   afterAll(async () => t?.close());
@@ -175,7 +175,7 @@ describe.each(engines)('SMS codes ($name)', (engine) => {
   });
 
   it('uses prefix 51 in the DNI variant', async () => {
-    await writeParams(t.db, demoId, { VARIANTE_DNI: 'true' });
+    await writeParams(t, demoId, { VARIANTE_DNI: 'true' });
     try {
       const headers = trxHeaders();
       await acceptConsent(t, headers);
@@ -183,7 +183,7 @@ describe.each(engines)('SMS codes ($name)', (engine) => {
       expect((await sendCode(t, headers, '987654321', '51')).statusCode).toBe(200);
       expect(await lastCode(t, '+51987654321')).toMatch(/^\d{6}$/);
     } finally {
-      await writeParams(t.db, demoId, { VARIANTE_DNI: 'false' });
+      await writeParams(t, demoId, { VARIANTE_DNI: 'false' });
     }
   });
 });
@@ -220,7 +220,7 @@ describe('the HTTP gateway adapter', () => {
   it('posts the message with the token; a gateway failure is a 502 that leaves no code behind', async () => {
     const t = await startTestApp(engines[0]!, { SMS_GATEWAY_URL: url, SMS_GATEWAY_TOKEN: 'secreto-de-prueba' });
     try {
-      await writeParams(t.db, demoId, { ENABLE_CONSULTA_HISTORIAL: 'true' });
+      await writeParams(t, demoId, { ENABLE_CONSULTA_HISTORIAL: 'true' });
       const headers = trxHeaders();
       await acceptConsent(t, headers);
       expect((await sendCode(t, headers, '5577778888')).statusCode).toBe(200);

@@ -35,20 +35,20 @@ describe.each(engines)('store ($name)', (engine) => {
   });
 
   it('seeds the demo grantor idempotently, keeping what an operator changed', async () => {
-    expect(await seedDemoGrantor(t.db, true)).toBe('created');
-    await writeParams(t.db, demoId, { NOMBRE_CORTO: 'Demo Operador' });
-    expect(await seedDemoGrantor(t.db, true)).toBe('kept');
-    const stored = await readStoredParams(t.db, demoId);
+    expect(await seedDemoGrantor(t, true)).toBe('created');
+    await writeParams(t, demoId, { NOMBRE_CORTO: 'Demo Operador' });
+    expect(await seedDemoGrantor(t, true)).toBe('kept');
+    const stored = await readStoredParams(t, demoId);
     expect(stored.NOMBRE_CORTO).toBe('Demo Operador');
     expect(stored.CIUDAD_LEGAL_DEL_OTORGANTE).toBe('Ciudad de México');
-    expect((await findGrantorByApiKey(t.db, 'demo'))?.id).toBe(demoId);
+    expect((await findGrantorByApiKey(t, 'demo'))?.id).toBe(demoId);
   });
 
   it('DEMO_GRANTOR=false deactivates the demo grantor; true reactivates it', async () => {
-    expect(await seedDemoGrantor(t.db, false)).toBe('deactivated');
-    expect(await findGrantorByApiKey(t.db, 'demo')).toBeUndefined();
-    await seedDemoGrantor(t.db, true);
-    expect(await findGrantorByApiKey(t.db, 'demo')).toBeDefined();
+    expect(await seedDemoGrantor(t, false)).toBe('deactivated');
+    expect(await findGrantorByApiKey(t, 'demo')).toBeUndefined();
+    await seedDemoGrantor(t, true);
+    expect(await findGrantorByApiKey(t, 'demo')).toBeDefined();
   });
 
   it('counts attempts per step atomically', async () => {

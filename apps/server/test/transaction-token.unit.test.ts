@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { transactionTokens } from '../src/crypto/transaction-token.js';
+import { createTransactionTokens } from '../src/crypto/transaction-token.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'transaction-token-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,13 +13,13 @@ const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
 
 describe('the per-transaction token lifetime (TRANSACTION_TOKEN_HOURS)', () => {
   it('lasts 12 hours by default', async () => {
-    const tokens = transactionTokens(loadConfig({ DATA_DIR: path.join(dir, 'default') }, false));
+    const tokens = createTransactionTokens(loadConfig({ DATA_DIR: path.join(dir, 'default') }, false));
     expect(await tokens.verify(await tokens.issue(claims, hoursAgo(11.9)))).toEqual(claims);
     expect(await tokens.verify(await tokens.issue(claims, hoursAgo(12.1)))).toEqual({ refused: 'expired' });
   });
 
   it('follows the setting, within 1-72 hours', async () => {
-    const tokens = transactionTokens(loadConfig({ DATA_DIR: path.join(dir, 'two'), TRANSACTION_TOKEN_HOURS: '2' }, false));
+    const tokens = createTransactionTokens(loadConfig({ DATA_DIR: path.join(dir, 'two'), TRANSACTION_TOKEN_HOURS: '2' }, false));
     expect(await tokens.verify(await tokens.issue(claims, hoursAgo(1.9)))).toEqual(claims);
     expect(await tokens.verify(await tokens.issue(claims, hoursAgo(2.1)))).toEqual({ refused: 'expired' });
     expect(() => loadConfig({ DATA_DIR: dir, TRANSACTION_TOKEN_HOURS: '0' }, false)).toThrow(/TRANSACTION_TOKEN_HOURS/);

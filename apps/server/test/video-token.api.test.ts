@@ -139,7 +139,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
     expect(issued.schedule).toEqual(testSchedule);
     expect(plain.json().payload.schedule).toEqual(testSchedule);
     // A grantor that asks for two head turns (MOVIMIENTOS_VIDEO_TOKEN): they follow the digits, the stop after them.
-    await writeParams(t.db, demoId, { MOVIMIENTOS_VIDEO_TOKEN: '2' });
+    await writeParams(t, demoId, { MOVIMIENTOS_VIDEO_TOKEN: '2' });
     try {
       const turns = await t.app.inject({ method: 'POST', url: '/v1/videotoken/code', headers, payload: { uuid: headers.cliente } });
       const last = testSchedule.digitsMs[testSchedule.digitsMs.length - 1]!;
@@ -152,7 +152,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
         ],
       });
     } finally {
-      await writeParams(t.db, demoId, { MOVIMIENTOS_VIDEO_TOKEN: '0' });
+      await writeParams(t, demoId, { MOVIMIENTOS_VIDEO_TOKEN: '0' });
     }
   }, 60_000);
 
@@ -202,7 +202,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
     expect(typeof first.liveness.signals.screenMoire).toBe('number');
     expect(first.liveness.signals.screenMs).toBeLessThan(2000);
 
-    await writeParams(t.db, demoId, { RECHAZAR_CAMARA_VIRTUAL: 'true' });
+    await writeParams(t, demoId, { RECHAZAR_CAMARA_VIRTUAL: 'true' });
     try {
       // The grantor refuses virtual cameras: the OBS camera is refused (an attempt counted, the video kept)...
       const refused = await videoToken(headers, await code(headers), videos.live, 'video.webm', obs);
@@ -216,10 +216,10 @@ describe.each(engines)('face video token ($name)', (engine) => {
       expect(journeyCamera.statusCode, journeyCamera.body).toBe(200);
       expect((await stored()).camera).toMatchObject({ label: 'fake_device_0', virtualCamera: null, refused: false });
     } finally {
-      await writeParams(t.db, demoId, { RECHAZAR_CAMARA_VIRTUAL: 'false' });
+      await writeParams(t, demoId, { RECHAZAR_CAMARA_VIRTUAL: 'false' });
     }
 
-    await writeParams(t.db, demoId, { RECHAZAR_VIDEO_NO_NAVEGADOR: 'true' });
+    await writeParams(t, demoId, { RECHAZAR_VIDEO_NO_NAVEGADOR: 'true' });
     try {
       const tool = await videoToken(headers, await code(headers), videos.live, 'video.webm', fake);
       expect(tool.statusCode, tool.body).toBe(400);
@@ -227,7 +227,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
       expect((await stored()).recorder).toMatchObject({ consistent: false, refused: true });
       expect((await attempts(headers.transaccion)).attempts).toEqual({ video_token: 2 });
     } finally {
-      await writeParams(t.db, demoId, { RECHAZAR_VIDEO_NO_NAVEGADOR: 'false' });
+      await writeParams(t, demoId, { RECHAZAR_VIDEO_NO_NAVEGADOR: 'false' });
     }
   }, 300_000);
 

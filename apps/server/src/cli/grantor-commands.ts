@@ -7,6 +7,7 @@ import { ConsoleCliError, createConsoleUser } from '../features/console/cli.js';
 import { effectiveParams, isKnownParamId, managedParamIds, paramIdPattern, paramValueProblem } from '../domain/grantor-params.js';
 import type { Db } from '../store/db.js';
 import * as grantors from '../store/grantors.js';
+import type { GrantorStore } from '../store/grantors.js';
 import { generateSecretKey } from '../secret-keys/keys.js';
 import * as secretKeys from '../secret-keys/store.js';
 import type { BlobStore } from '../blob/blob-store.js';
@@ -67,14 +68,15 @@ async function requireGrantor(db: Db, id: string | undefined): Promise<grantors.
   return grantor;
 }
 
-async function create(db: Db, name: string | undefined, id: string | undefined, io: CliIO, baseUrl?: string) {
+async function create(store: GrantorStore, name: string | undefined, id: string | undefined, io: CliIO, baseUrl?: string) {
+  const { db } = store;
   const trimmed = name?.trim() ?? '';
   if (trimmed.length === 0 || trimmed.length > 200) throw new CliError('--name is required (1 to 200 characters)', 2);
   if (id !== undefined && !uuid.safeParse(id).success) throw new CliError(`--id must be a uuid, got ${id}`, 2);
   const grantorId = (id ?? randomUUID()).toLowerCase();
   if (await grantors.findGrantorById(db, grantorId)) throw new CliError(`a grantor with id ${grantorId} already exists`);
   const apiKey = generateApiKey();
-  await grantors.insertGrantor(db, { id: grantorId, name: trimmed, apiKey });
+  await grantors.insertGrantor(store, { id: grantorId, name: trimmed, apiKey });
   io.out(`Grantor created: ${trimmed}`);
   io.out(`  id:      ${grantorId}`);
   io.out(`  api key: ${apiKey}`);
@@ -88,7 +90,8 @@ function parseAssignment(text: string): [string, string] {
   return [text.slice(0, at), text.slice(at + 1)];
 }
 
-async function set(db: Db, id: string | undefined, assignments: string[], io: CliIO) {
+async function set(store: GrantorStore, id: string | undefined, assignments: string[], io: CliIO) {
+  const { db } = store;
   const grantor = await requireGrantor(db, id);
   if (assignments.length === 0) throw new CliError('nothing to set: pass IDCAMPO=valor pairs', 2);
   const values: Record<string, string> = {};
@@ -101,14 +104,15 @@ async function set(db: Db, id: string | undefined, assignments: string[], io: Cl
     if (!isKnownParamId(idCampo)) io.err(`warning: ${idCampo} is not one of the known parameters; stored anyway`);
     values[idCampo] = valor;
   }
-  await grantors.writeParams(db, grantor.id, values);
+  await grantors.writeParams(store, grantor.id, values);
   io.out(`Updated ${Object.keys(values).length} parameter(s) of ${grantor.id}: ${Object.keys(values).join(', ')}`);
 }
 
-async function rotateKey(db: Db, id: string | undefined, io: CliIO, baseUrl?: string) {
+async function rotateKey(store: GrantorStore, id: string | undefined, io: CliIO, baseUrl?: string) {
+  const { db } = store;
   const grantor = await requireGrantor(db, id);
   const apiKey = generateApiKey();
-  await grantors.replaceApiKey(db, grantor.id, apiKey);
+  await grantors.replaceApiKey(store, grantor.id, apiKey);
   io.out(`New api key for ${grantor.id}: ${apiKey}`);
   if (baseUrl) io.out(`  flow: ${baseUrl}/${apiKey}`);
   io.out('The previous key no longer works. The new key is shown only now.');
@@ -127,9 +131,10 @@ async function list(db: Db, io: CliIO) {
   }
 }
 
-async function show(db: Db, id: string | undefined, io: CliIO) {
+async function show(store: GrantorStore, id: string | undefined, io: CliIO) {
+  const { db } = store;
   const grantor = await requireGrantor(db, id);
-  const stored = await grantors.readStoredParams(db, grantor.id);
+  const stored = await grantors.readStoredParams(store, grantor.id);
   io.out(`${grantor.name} (${grantor.active ? 'active' : 'inactive'})`);
   io.out(`  id:         ${grantor.id}`);
   io.out(`  key prefix: ${grantor.apikeyPrefix}…`);
@@ -141,9 +146,10 @@ async function show(db: Db, id: string | undefined, io: CliIO) {
   }
 }
 
-async function setActive(db: Db, id: string | undefined, active: boolean, io: CliIO) {
+async function setActive(store: GrantorStore, id: string | undefined, active: boolean, io: CliIO) {
+  const { db } = store;
   const grantor = await requireGrantor(db, id);
-  await grantors.setGrantorActive(db, grantor.id, active);
+  await grantors.setGrantorActive(store, grantor.id, active);
   io.out(`${grantor.id} is now ${active ? 'active' : 'inactive: its api key is refused'}`);
 }
 
@@ -225,7 +231,15 @@ function failureExitCode(error: unknown, io: CliIO): number {
 }
 
 /** Runs one command; returns the process exit code. Errors are written to io.err. */
-export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseUrl?: string, openCipher?: () => DataCipher, openBlobs?: (cipher: DataCipher) => BlobStore): Promise<number> {
+export async function runGrantorCommand(
+  store: GrantorStore,
+  argv: string[],
+  io: CliIO,
+  baseUrl?: string,
+  openCipher?: () => DataCipher,
+  openBlobs?: (cipher: DataCipher) => BlobStore,
+): Promise<number> {
+  const { db } = store;
   // The blob store is opened only by the commands that delete, and closed when the command ends.
   let blobs: BlobStore | undefined;
   const withData = (command: string) => {
@@ -247,25 +261,25 @@ export async function runGrantorCommand(db: Db, argv: string[], io: CliIO, baseU
     }
     switch (command) {
       case 'create':
-        await create(db, values.name, values.id, io, baseUrl);
+        await create(store, values.name, values.id, io, baseUrl);
         break;
       case 'set':
-        await set(db, target, rest, io);
+        await set(store, target, rest, io);
         break;
       case 'rotate-key':
-        await rotateKey(db, target, io, baseUrl);
+        await rotateKey(store, target, io, baseUrl);
         break;
       case 'list':
         await list(db, io);
         break;
       case 'show':
-        await show(db, target, io);
+        await show(store, target, io);
         break;
       case 'deactivate':
-        await setActive(db, target, false, io);
+        await setActive(store, target, false, io);
         break;
       case 'activate':
-        await setActive(db, target, true, io);
+        await setActive(store, target, true, io);
         break;
       case 'secret-create':
         await secretCreate(db, target, values.label, io);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { AppCaches } from '../caches.js';
 import { cliBaseUrl } from '../public-url-file.js';
 import { loadCliConfig } from './cli-config.js';
 import { createDatabase } from '../store/db.js';
@@ -30,7 +31,8 @@ async function main(): Promise<number> {
       for (const warning of loaded.warnings) io.err(`warning: ${warning}`);
       return createDataCipher(loaded.key);
     };
-    return await runGrantorCommand(db, process.argv.slice(2), io, cliBaseUrl(config), openCipher, (cipher) => createBlobStore(config, cipher));
+    // This process's own caches: the service's nodes see a change within their read caches' 5 s.
+    return await runGrantorCommand({ db, caches: new AppCaches() }, process.argv.slice(2), io, cliBaseUrl(config), openCipher, (cipher) => createBlobStore(config, cipher));
   } catch (error) {
     io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

@@ -1,5 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { AppCaches } from '../caches.js';
 import type { Config } from '../config.js';
 import { loadLinkKey } from './link-key.js';
 
@@ -23,11 +24,13 @@ export interface TransactionTokens {
   verify(token: string, now?: Date): Promise<TransactionClaims | { refused: 'expired' | 'invalid' }>;
 }
 
-const byConfig = new WeakMap<object, TransactionTokens>();
+/** The app's token issuer and verifier, its key derived once and kept in the app's caches. */
+export function transactionTokens(deps: { config: Pick<Config, 'resultLinkKey' | 'dataDir' | 'database' | 'dataEncryptionKey' | 'transactionTokenHours'>; caches: AppCaches }): TransactionTokens {
+  return deps.caches.slot('auth.transactionTokens', () => createTransactionTokens(deps.config));
+}
 
-export function transactionTokens(config: Pick<Config, 'resultLinkKey' | 'dataDir' | 'database' | 'dataEncryptionKey' | 'transactionTokenHours'>): TransactionTokens {
-  const cached = byConfig.get(config);
-  if (cached) return cached;
+/** Issues and verifies transaction tokens with the key derived from the config's result-link key. */
+export function createTransactionTokens(config: Pick<Config, 'resultLinkKey' | 'dataDir' | 'database' | 'dataEncryptionKey' | 'transactionTokenHours'>): TransactionTokens {
   const key = Buffer.from(hkdfSync('sha256', loadLinkKey(config).key, Buffer.alloc(0), 'kyc transaction token v1', 32));
   const tokens: TransactionTokens = {
     issue: (claims, now = new Date()) => {
@@ -50,6 +53,5 @@ export function transactionTokens(config: Pick<Config, 'resultLinkKey' | 'dataDi
       }
     },
   };
-  byConfig.set(config, tokens);
   return tokens;
 }

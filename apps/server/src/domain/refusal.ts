@@ -20,6 +20,9 @@ export type Reason =
   | 'journey_out_of_order'
   | 'attempts_exhausted'
   | 'server_busy'
+  | 'service_closing'
+  | 'connections_per_ip'
+  | 'realtime_answered'
   // The face video.
   | 'video_too_long'
   | 'video_unusable'
@@ -35,6 +38,12 @@ export type Reason =
   | 'face_not_live'
   | 'face_spoof'
   | 'video_source_refused'
+  // Comparing two faces (POST /v1/faces/compare, a server-to-server call: no client text unless the refusal carries one).
+  | 'compare_face_missing'
+  | 'compare_faces_several'
+  | 'compare_image_too_small'
+  | 'compare_video_timeout'
+  | 'compare_decoder_missing'
   // Result links.
   | 'link_credential_missing'
   | 'link_malformed'

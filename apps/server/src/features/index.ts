@@ -90,10 +90,11 @@ export const features: readonly Feature[] = [
   },
   {
     name: 'postal',
-    routes: (app, { db }) =>
+    routes: (app, deps) =>
       postalRoutes(app, {
-        db,
-        resolveTransaction: (_request, headers) => authorizeTransaction(db, headers),
+        db: deps.db,
+        caches: deps.caches,
+        resolveTransaction: (_request, headers) => authorizeTransaction(deps, headers),
         openApi: { tags: ['postal-codes'], errorResponses },
       }),
   },

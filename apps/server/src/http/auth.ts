@@ -1,31 +1,27 @@
 import { errorTexts, transactionTokenHeader, type TrxHeaders } from '@kyc/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppCaches } from '../caches.js';
 import type { Config } from '../config.js';
 import { transactionTokens } from '../crypto/transaction-token.js';
 import { assertTransactionAvailable, decideTransaction, normalizeId } from '../domain/transactions.js';
 import { RefusedError } from '../domain/refusal.js';
 import type { Db } from '../store/db.js';
-import { findGrantorByApiKey, type Grantor } from '../store/grantors.js';
+import { findGrantorByApiKey, type Grantor, type GrantorStore } from '../store/grantors.js';
 import { findClientLock, findTransaction, insertTransactionIfAbsent, type TransactionRecord } from '../store/transactions.js';
 
 /** Who a transaction belongs to: all a request needs to be authorised. It never changes once created. */
 export type TransactionOwnership = Pick<TransactionRecord, 'uuidTrx' | 'uuidUser' | 'grantorId'>;
 
-// Ownership is immutable, so known transactions are authorised without a database round trip.
-const knownOwnershipByDb = new WeakMap<Db, Map<string, TransactionOwnership>>();
+// Ownership is immutable, so known transactions are authorised without a database round trip (the app's caches keep
+// them; whether a known transaction is still available is read from the database on every call).
 const maxKnownOwnership = 20_000;
 
-function knownOwnership(db: Db): Map<string, TransactionOwnership> {
-  let known = knownOwnershipByDb.get(db);
-  if (!known) {
-    known = new Map();
-    knownOwnershipByDb.set(db, known);
-  }
-  return known;
+function knownOwnership(caches: AppCaches): Map<string, TransactionOwnership> {
+  return caches.slot('auth.knownOwnership', () => new Map<string, TransactionOwnership>());
 }
 
-function remember(db: Db, ownership: TransactionOwnership): void {
-  const known = knownOwnership(db);
+function remember(caches: AppCaches, ownership: TransactionOwnership): void {
+  const known = knownOwnership(caches);
   if (known.size >= maxKnownOwnership) known.clear();
   known.set(ownership.uuidTrx, { uuidTrx: ownership.uuidTrx, uuidUser: ownership.uuidUser, grantorId: ownership.grantorId });
 }
@@ -40,8 +36,8 @@ export async function assertStoredTransactionAvailable(db: Db, uuidTrx: string):
 }
 
 /** The active grantor of the api key, or 401 with the spec's 'Verifica tu URL' text for the user. */
-export async function requireGrantor(db: Db, apiKey: string): Promise<Grantor> {
-  const grantor = await findGrantorByApiKey(db, apiKey);
+export async function requireGrantor(store: GrantorStore, apiKey: string): Promise<Grantor> {
+  const grantor = await findGrantorByApiKey(store, apiKey);
   if (!grantor) throw new HttpError(401, 'Invalid api key', errorTexts.badUrl);
   return grantor;
 }
@@ -51,10 +47,14 @@ export async function requireGrantor(db: Db, apiKey: string): Promise<Grantor> {
  * belongs to another grantor or another user, 451/410 once blocked or erased (assertTransactionAvailable). Safe
  * under concurrent first calls: the insert is a no-op when the id exists and ownership is checked on the stored row.
  */
-export async function openTransaction(db: Db, grantor: Grantor, headers: Pick<TrxHeaders, 'transaccion' | 'cliente'>): Promise<{ transaction: TransactionOwnership; created: boolean }> {
+export async function openTransaction(
+  { db, caches }: GrantorStore,
+  grantor: Grantor,
+  headers: Pick<TrxHeaders, 'transaccion' | 'cliente'>,
+): Promise<{ transaction: TransactionOwnership; created: boolean }> {
   const uuidTrx = normalizeId(headers.transaccion);
   const request = { grantorId: grantor.id, uuidUser: normalizeId(headers.cliente) };
-  const known = knownOwnership(db).get(uuidTrx);
+  const known = knownOwnership(caches).get(uuidTrx);
   if (known) {
     const decision = decideTransaction(known, request);
     if (decision.kind === 'refuse') throw new RefusedError(decision.reason, decision.message);
@@ -76,20 +76,21 @@ export async function openTransaction(db: Db, grantor: Grantor, headers: Pick<Tr
   if (decision.kind === 'refuse') throw new RefusedError(decision.reason, decision.message);
   if (!existing) throw new Error(`transaction ${uuidTrx} vanished after insert`);
   assertTransactionAvailable(existing);
-  remember(db, existing);
+  remember(caches, existing);
   return { transaction: existing, created };
 }
 
 /** Grantor of the key and the transaction of the headers, in that order (401 before 403). */
-export async function authorizeTransaction(db: Db, headers: TrxHeaders) {
-  const grantor = await requireGrantor(db, headers.apikey);
-  const { transaction, created } = await openTransaction(db, grantor, headers);
+export async function authorizeTransaction(store: GrantorStore, headers: TrxHeaders) {
+  const grantor = await requireGrantor(store, headers.apikey);
+  const { transaction, created } = await openTransaction(store, grantor, headers);
   return { grantor, transaction, created };
 }
 
 /** What the credential checks of issue #15 read besides the database. */
 export interface AuthDeps {
   db: Db;
+  caches: AppCaches;
   config: Pick<Config, 'demoGrantor' | 'resultLinkKey' | 'dataDir' | 'database' | 'dataEncryptionKey' | 'transactionTokenHours'>;
 }
 
@@ -107,7 +108,7 @@ function rawHeader(request: FastifyRequest, name: string): string | undefined {
  */
 export async function authorizeTransactionRead(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, headers: TrxHeaders) {
   const grantor = await requireReadCredential(deps, request, reply, headers);
-  const { transaction, created } = await openTransaction(deps.db, grantor, headers);
+  const { transaction, created } = await openTransaction(deps, grantor, headers);
   return { grantor, transaction, created };
 }
 
@@ -116,10 +117,10 @@ export async function authorizeTransactionRead(deps: AuthDeps, request: FastifyR
  * the transaction: for calls that then authorise it another way (the journey's order check). Returns the grantor.
  */
 export async function requireReadCredential(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, headers: TrxHeaders): Promise<Grantor> {
-  const grantor = await requireGrantor(deps.db, headers.apikey);
+  const grantor = await requireGrantor(deps, headers.apikey);
   const token = rawHeader(request, transactionTokenHeader);
   if (token !== undefined) {
-    const claims = await transactionTokens(deps.config).verify(token);
+    const claims = await transactionTokens(deps).verify(token);
     if ('refused' in claims) {
       throw new HttpError(401, claims.refused === 'expired' ? 'The transaction token expired' : `Invalid ${transactionTokenHeader}`);
     }
@@ -129,7 +130,7 @@ export async function requireReadCredential(deps: AuthDeps, request: FastifyRequ
   } else if (rawHeader(request, 'authorization') === undefined) {
     throw new HttpError(401, `This call answers the person's data: the publishable api key is not enough; send ${tokenHint}`);
   } else {
-    const caller = await requireSecretKey(deps.db, request, reply, { demoGrantor: deps.config.demoGrantor });
+    const caller = await requireSecretKey(deps, request, reply, { demoGrantor: deps.config.demoGrantor });
     if (caller.grantor.id !== grantor.id) throw new HttpError(403, "The secret server key belongs to another grantor than the api key's");
   }
   return grantor;
@@ -140,7 +141,7 @@ export async function requireReadCredential(deps: AuthDeps, request: FastifyRequ
  * it. Unknown transaction 404; another grantor's 403.
  */
 export async function authorizeServerRead(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, uuidTrx: string): Promise<{ caller: ServerCaller; transaction: TransactionRecord }> {
-  const caller = await requireSecretKey(deps.db, request, reply, { demoGrantor: deps.config.demoGrantor });
+  const caller = await requireSecretKey(deps, request, reply, { demoGrantor: deps.config.demoGrantor });
   const transaction = await findTransaction(deps.db, normalizeId(uuidTrx));
   if (!transaction) throw new HttpError(404, 'Transaction not found');
   if (transaction.grantorId !== caller.grantor.id) throw new HttpError(403, 'This transaction belongs to another grantor than the secret server key');
@@ -149,7 +150,7 @@ export async function authorizeServerRead(deps: AuthDeps, request: FastifyReques
 }
 
 /** The transaction token of a transaction that has just been created, in the X-Transaction-Token response header. */
-export async function issueTransactionToken(deps: Pick<AuthDeps, 'config'>, reply: FastifyReply, grantor: Grantor, transaction: TransactionOwnership): Promise<void> {
-  const token = await transactionTokens(deps.config).issue({ uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id });
+export async function issueTransactionToken(deps: Pick<AuthDeps, 'config' | 'caches'>, reply: FastifyReply, grantor: Grantor, transaction: TransactionOwnership): Promise<void> {
+  const token = await transactionTokens(deps).issue({ uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id });
   reply.header(transactionTokenHeader, token);
 }

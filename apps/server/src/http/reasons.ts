@@ -27,6 +27,9 @@ export const reasonReplies: { readonly [R in Reason]: ReasonReply } = {
   journey_out_of_order: { status: 409 },
   attempts_exhausted: { status: 429, client: errorTexts.attemptsExceeded },
   server_busy: { status: 503, client: errorTexts.serviceUnavailable },
+  service_closing: { status: 503, client: errorTexts.serviceUnavailable },
+  connections_per_ip: { status: 429, client: errorTexts.tooManyRequests },
+  realtime_answered: { status: 409 },
 
   video_too_long: { status: 413, client: errorTexts.watchdog },
   video_unusable: { status: 415, client: errorTexts.watchdog },
@@ -42,6 +45,12 @@ export const reasonReplies: { readonly [R in Reason]: ReasonReply } = {
   face_not_live: { status: 400 },
   face_spoof: { status: 404, client: errorTexts.attemptsExceeded },
   video_source_refused: { status: 400, client: errorTexts.watchdog },
+
+  compare_face_missing: { status: 422 },
+  compare_faces_several: { status: 422 },
+  compare_image_too_small: { status: 422 },
+  compare_video_timeout: { status: 422 },
+  compare_decoder_missing: { status: 503 },
 
   link_credential_missing: { status: 401 },
   link_malformed: { status: 400 },

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../store/db.js';
-import { findGrantorByApiKey } from '../store/grantors.js';
+import { findGrantorByApiKey, type GrantorStore } from '../store/grantors.js';
 import { demoSecretKeyId } from '../secret-keys/keys.js';
 import { findSecretKey, touchSecretKey, type SecretKey } from '../secret-keys/store.js';
 import { HttpError } from './errors.js';
@@ -31,16 +30,17 @@ function refuse(reply: FastifyReply, message: string, error: 'invalid_request' |
  * with a JSON error naming what is wrong: no header, not a bearer credential, the grantor's publishable api key
  * (it is in the flow's URL, so it proves nothing), an unknown or revoked key, an inactive grantor.
  */
-export async function requireSecretKey(db: Db, request: FastifyRequest, reply: FastifyReply, options: SecretAuthOptions): Promise<ServerCaller> {
+export async function requireSecretKey(store: GrantorStore, request: FastifyRequest, reply: FastifyReply, options: SecretAuthOptions): Promise<ServerCaller> {
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') {
     throw refuse(reply, 'Missing Authorization header: send Authorization: Bearer <secret server key>', 'invalid_request');
   }
   const token = bearerPattern.exec(header)?.[1];
   if (!token) throw refuse(reply, 'Malformed Authorization header: expected Bearer <secret server key>', 'invalid_request');
+  const { db } = store;
   const found = await findSecretKey(db, token);
   if (!found) {
-    if (await findGrantorByApiKey(db, token)) {
+    if (await findGrantorByApiKey(store, token)) {
       throw refuse(reply, "That is the grantor's publishable api key: this call needs a secret server key (kyc-grantor secret-create)", 'invalid_token');
     }
     throw refuse(reply, 'Unknown secret server key', 'invalid_token');

@@ -15,6 +15,7 @@ describe.each(engines)('postal:import command on $name', (engine) => {
   const run = (...argv: string[]) =>
     runPostalImportCli(argv, {
       openDb: () => database.db,
+      caches: database.caches,
       keepOpen: true,
       out: (line) => out.push(line),
       err: (line) => err.push(line),
@@ -58,7 +59,7 @@ describe.each(engines)('postal:import command on $name', (engine) => {
 
   it('imports the project sample with --sample, and --if-empty skips a catalogue that has rows', async () => {
     expect(await run('--sample', '--if-empty')).toBe(0);
-    expect(await lookupPostalCode(database.db, sampleCatalogueFacts.singleSettlement.cp)).toEqual(sampleCatalogueFacts.singleSettlement.settlements);
+    expect(await lookupPostalCode(database, sampleCatalogueFacts.singleSettlement.cp)).toEqual(sampleCatalogueFacts.singleSettlement.settlements);
     expect(await run('--sample', '--if-empty')).toBe(0);
     expect(out.at(-1)).toBe(`Códigos postales: el catálogo ya tiene ${sampleCatalogueFacts.handWrittenRows} asentamientos; no se importó nada.`);
     const imports = await database.db.selectFrom('postal_catalogue_imports').select('source_name').execute();

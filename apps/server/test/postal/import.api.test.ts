@@ -25,7 +25,7 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
 
   it('loads the official-format sample and records the import', async () => {
     const messages: string[] = [];
-    const report = await importPostalCatalogue(database.db, catalogue.sampleFile, { log: (message) => messages.push(message) });
+    const report = await importPostalCatalogue(database, catalogue.sampleFile, { log: (message) => messages.push(message) });
     const hash = createHash('sha256')
       .update(await readFile(catalogue.sampleFile))
       .digest('hex');
@@ -54,9 +54,9 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
   });
 
   it('is idempotent: the same file twice gives the same catalogue', async () => {
-    await importPostalCatalogue(database.db, catalogue.sampleFile);
+    await importPostalCatalogue(database, catalogue.sampleFile);
     const first = await catalogueSnapshot(database.db);
-    await importPostalCatalogue(database.db, catalogue.sampleFile);
+    await importPostalCatalogue(database, catalogue.sampleFile);
     expect(await catalogueSnapshot(database.db)).toEqual(first);
     expect(first).toHaveLength(sampleCatalogueFacts.handWrittenRows);
     const imports = await database.db.selectFrom('postal_catalogue_imports').select('sha256').execute();
@@ -64,16 +64,16 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
   });
 
   it('replaces the whole catalogue and the cached lookups with a new file', async () => {
-    await importPostalCatalogue(database.db, catalogue.sampleFile);
-    expect(await lookupPostalCode(database.db, '06700')).toEqual(sampleCatalogueFacts.singleSettlement.settlements);
+    await importPostalCatalogue(database, catalogue.sampleFile);
+    expect(await lookupPostalCode(database, '06700')).toEqual(sampleCatalogueFacts.singleSettlement.settlements);
 
     const csv = catalogue.folder.file('nuevo.csv.gz');
     await writeFile(csv, gzipSync('d_codigo,d_asenta,D_mnpio,d_estado,c_estado,c_mnpio,id_asenta_cpcons\n' + '06700,Roma Norte Ampliación,Cuauhtémoc,Ciudad de México,09,015,0900\n'));
-    const report = await importPostalCatalogue(database.db, csv);
+    const report = await importPostalCatalogue(database, csv);
     expect(report.rowsLoaded).toBe(1);
     expect(await countPostalSettlements(database.db)).toBe(1);
-    expect(await lookupPostalCode(database.db, '06700')).toEqual([{ municipio: 'Cuauhtémoc', estado: 'Ciudad de México', asentamiento: 'Roma Norte Ampliación' }]);
-    expect(await lookupPostalCode(database.db, sampleCatalogueFacts.severalSettlements.cp)).toEqual([]);
+    expect(await lookupPostalCode(database, '06700')).toEqual([{ municipio: 'Cuauhtémoc', estado: 'Ciudad de México', asentamiento: 'Roma Norte Ampliación' }]);
+    expect(await lookupPostalCode(database, sampleCatalogueFacts.severalSettlements.cp)).toEqual([]);
   });
 
   it('loads a file whose rejected rows stay within the allowed share, reporting them', async () => {
@@ -83,7 +83,7 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
     const file = catalogue.folder.file('casi-bien.txt');
     await writeFile(file, lines.join('\n'));
 
-    const report = await importPostalCatalogue(database.db, file);
+    const report = await importPostalCatalogue(database, file);
     expect(report).toMatchObject({
       rowsRead: 40,
       rowsLoaded: 39,
@@ -91,7 +91,7 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
       rejections: [{ line: 41, reason: 'd_codigo no válido: "123" (se esperan 5 dígitos)' }],
     });
     expect(await countPostalSettlements(database.db)).toBe(39);
-    await expect(importPostalCatalogue(database.db, file, { maxRejectedShare: 0 })).rejects.toThrow(/más del 0.0 %/);
+    await expect(importPostalCatalogue(database, file, { maxRejectedShare: 0 })).rejects.toThrow(/más del 0.0 %/);
   });
 
   it('keeps at most the first 20 rejections in file order', async () => {
@@ -100,7 +100,7 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
     for (let i = 0; i < 25; i += 1) lines.push(roma('9999', 'x'));
     const file = catalogue.folder.file('muchos-rechazos.txt');
     await writeFile(file, lines.join('\n'));
-    const report = await importPostalCatalogue(database.db, file);
+    const report = await importPostalCatalogue(database, file);
     expect(report.rowsRejected).toBe(25);
     expect(report.rejections.map((r) => r.line)).toEqual(Array.from({ length: 20 }, (_, i) => 602 + i));
   });
@@ -121,21 +121,21 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
     ];
 
     it.each(malformed)('%s', async (_name, content, message) => {
-      await importPostalCatalogue(database.db, catalogue.sampleFile);
+      await importPostalCatalogue(database, catalogue.sampleFile);
       const before = await catalogueSnapshot(database.db);
       const file = catalogue.folder.file(`malformado-${engine.name}.txt`);
       await writeFile(file, content);
 
-      const failure = importPostalCatalogue(database.db, file);
+      const failure = importPostalCatalogue(database, file);
       await expect(failure).rejects.toThrow(PostalImportError);
       await expect(failure).rejects.toThrow(message);
       expect(await catalogueSnapshot(database.db)).toEqual(before);
       expect(await database.db.selectFrom('postal_catalogue_imports').select('id').execute()).toHaveLength(1);
-      expect(await lookupPostalCode(database.db, '06700')).toEqual(sampleCatalogueFacts.singleSettlement.settlements);
+      expect(await lookupPostalCode(database, '06700')).toEqual(sampleCatalogueFacts.singleSettlement.settlements);
     });
 
     it('a database failure in the middle of the load', async () => {
-      await importPostalCatalogue(database.db, catalogue.sampleFile);
+      await importPostalCatalogue(database, catalogue.sampleFile);
       const before = await catalogueSnapshot(database.db);
       const file = catalogue.folder.file(`grande-${engine.name}.txt`);
       await writeSampleCatalogue(file, { rows: 3_500 });
@@ -147,21 +147,21 @@ describe.each(engines)('importPostalCatalogue on $name', (engine) => {
           return result;
         },
       });
-      await expect(importPostalCatalogue(failing, file)).rejects.toThrow('disk full');
+      await expect(importPostalCatalogue({ db: failing, caches: database.caches }, file)).rejects.toThrow('disk full');
       expect(fullBatches).toBe(2);
       expect(await catalogueSnapshot(database.db)).toEqual(before);
     });
 
     it('a file that does not exist', async () => {
-      await importPostalCatalogue(database.db, catalogue.sampleFile);
-      await expect(importPostalCatalogue(database.db, catalogue.folder.file('no-existe.txt'))).rejects.toThrow(/No se pudo abrir el archivo .*no-existe\.txt/);
+      await importPostalCatalogue(database, catalogue.sampleFile);
+      await expect(importPostalCatalogue(database, catalogue.folder.file('no-existe.txt'))).rejects.toThrow(/No se pudo abrir el archivo .*no-existe\.txt/);
       expect(await countPostalSettlements(database.db)).toBe(sampleCatalogueFacts.handWrittenRows);
     });
 
     it('carries the counts and first rejections of the refused file', async () => {
       const file = catalogue.folder.file(`todo-mal-${engine.name}.txt`);
       await writeFile(file, `${officialColumns}\n${roma('0001', '123')}\n`);
-      const error = await importPostalCatalogue(database.db, file).catch((e: unknown) => e);
+      const error = await importPostalCatalogue(database, file).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PostalImportError);
       expect(error).toMatchObject({ rowsRead: 1, rowsRejected: 1, rejections: [{ line: 2 }] });
     });

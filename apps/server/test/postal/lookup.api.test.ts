@@ -17,7 +17,7 @@ describe.each(engines)('postal-code lookup on $name', (engine) => {
   let database: TestDatabase;
   beforeEach(async () => {
     database = await engine.open();
-    await importPostalCatalogue(database.db, catalogue.sampleFile);
+    await importPostalCatalogue(database, catalogue.sampleFile);
   });
   afterEach(async () => {
     await database.close();
@@ -25,28 +25,28 @@ describe.each(engines)('postal-code lookup on $name', (engine) => {
 
   describe('lookupPostalCode', () => {
     it('returns the one settlement of a code', async () => {
-      expect(await lookupPostalCode(database.db, singleSettlement.cp)).toEqual(singleSettlement.settlements);
+      expect(await lookupPostalCode(database, singleSettlement.cp)).toEqual(singleSettlement.settlements);
     });
 
     it('returns several settlements distinct and in Spanish alphabetical order', async () => {
-      expect(await lookupPostalCode(database.db, severalSettlements.cp)).toEqual(severalSettlements.settlements);
+      expect(await lookupPostalCode(database, severalSettlements.cp)).toEqual(severalSettlements.settlements);
       expect(await queryPostalCode(database.db, severalSettlements.cp)).toEqual(severalSettlements.settlements);
     });
 
     it('decodes Ñ and accents of the Latin-1 file', async () => {
-      expect(await lookupPostalCode(database.db, withEnye.cp)).toEqual(withEnye.settlements);
+      expect(await lookupPostalCode(database, withEnye.cp)).toEqual(withEnye.settlements);
     });
 
     it('returns an empty list for an unknown or malformed code', async () => {
-      expect(await lookupPostalCode(database.db, unknownCode)).toEqual([]);
-      expect(await lookupPostalCode(database.db, '6700')).toEqual([]);
-      expect(await lookupPostalCode(database.db, "06700' or '1'='1")).toEqual([]);
+      expect(await lookupPostalCode(database, unknownCode)).toEqual([]);
+      expect(await lookupPostalCode(database, '6700')).toEqual([]);
+      expect(await lookupPostalCode(database, "06700' or '1'='1")).toEqual([]);
     });
 
     it('serves repeated lookups from the cache without sharing mutable results', async () => {
-      const first = await lookupPostalCode(database.db, severalSettlements.cp);
+      const first = await lookupPostalCode(database, severalSettlements.cp);
       first.pop();
-      const second = await lookupPostalCode(database.db, severalSettlements.cp);
+      const second = await lookupPostalCode(database, severalSettlements.cp);
       expect(second).toEqual(severalSettlements.settlements);
       expect(Object.isFrozen(second[0])).toBe(true);
     });
@@ -71,7 +71,7 @@ describe.each(engines)('postal-code lookup on $name', (engine) => {
         }
         return { grantorId: 'demo' };
       };
-      await app.register(postalRoutes, { db: database.db, resolveTransaction });
+      await app.register(postalRoutes, { db: database.db, caches: database.caches, resolveTransaction });
       await app.ready();
     });
     afterEach(async () => {
@@ -135,6 +135,7 @@ describe.each(engines)('postal-code lookup on $name', (engine) => {
       documented.setSerializerCompiler(serializerCompiler);
       await postalRoutes(documented, {
         db: database.db,
+        caches: database.caches,
         resolveTransaction: async () => undefined,
         openApi: { tags: ['postal-codes'], errorResponses: { '4xx': errorBody, '5xx': errorBody } },
       });

@@ -9,9 +9,12 @@ import { afterAll, beforeAll } from 'vitest';
 import { writeSampleCatalogue } from '../../src/features/postal/sample.js';
 import { postalCatalogueMigration } from '../../src/features/postal/migration.js';
 import type { PostalTables } from '../../src/features/postal/tables.js';
+import { AppCaches } from '../../src/caches.js';
 
 export interface TestDatabase {
   db: Kysely<PostalTables>;
+  /** The caches the lookups of these tests go through (the import empties them). */
+  caches: AppCaches;
   /** Destroys the database; later calls do nothing. */
   close(): Promise<void>;
 }
@@ -53,7 +56,7 @@ const sqliteEngine: TestEngine = {
       await close();
       throw error;
     }
-    return { db, close };
+    return { caches: new AppCaches(), db, close };
   },
 };
 
@@ -82,7 +85,7 @@ function postgresEngine(url: string): TestEngine {
         await close();
         throw error;
       }
-      return { db, close };
+      return { caches: new AppCaches(), db, close };
     },
   };
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataCipher } from '../../src/crypto/data-cipher.js';
 import { insertEndpoint } from '../../src/features/webhooks/store.js';
 import { writeParams } from '../../src/store/grantors.js';
+import { AppCaches } from '../../src/caches.js';
 import { createDatabase, type Db } from '../../src/store/db.js';
 import { waitFor } from '../results/support.js';
 import { auditEvent, demoId, lifecycleEvent, trxHeaders } from '../support/fixtures.js';
@@ -139,7 +140,8 @@ describe.skipIf(!adminUrl)('two API nodes and a worker on PostgreSQL, s3rver and
     nodes.worker = await startNode('worker', 'worker', env);
     db = createDatabase({ kind: 'postgres', url: dbUrl });
     // Two tries at the back (the default is 3): the attempts test spends them on two nodes with fewer OCR reads.
-    await writeParams(db, demoId, { INTENTOS_ID_REVERSO: '2' });
+    // This test's own caches: the nodes are other processes, started after the write.
+    await writeParams({ db, caches: new AppCaches() }, demoId, { INTENTOS_ID_REVERSO: '2' });
     [nodes.a, nodes.b] = await Promise.all([startNode('api-a', 'api', env), startNode('api-b', 'api', env)]);
     proxy = await startProxy(apiNodes);
     await insertEndpoint(db, createDataCipher(dataKey), { grantorId: demoId, url: hookUrl, secret: randomBytes(32).toString('base64') });

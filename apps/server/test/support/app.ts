@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildApp, type BuildOptions } from '../../src/app.js';
+import { AppCaches } from '../../src/caches.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { ZodApp } from '../../src/http/deps.js';
 import { createDatabase, type Db } from '../../src/store/db.js';
@@ -26,6 +27,8 @@ export interface TestDatabase {
   dataDir: string;
   /** The s3rver holding the blobs when TEST_BLOB_STORE=s3; undefined: files under dataDir/blobs. */
   s3: S3Server | undefined;
+  /** The caches of the app started on `db` (startTestApp): writes made by the test through `db` empty them. */
+  caches: AppCaches;
   close(): Promise<void>;
 }
 
@@ -87,7 +90,7 @@ export async function createTestDatabase(engine: Engine, env: Record<string, str
     await close();
     throw error;
   }
-  return { db, config, database, dataDir, s3, close };
+  return { db, config, database, dataDir, s3, caches: new AppCaches(), close };
 }
 
 export interface TestApp extends TestDatabase {
@@ -95,10 +98,10 @@ export interface TestApp extends TestDatabase {
 }
 
 /** The whole service (buildApp) on a fresh database, ready for app.inject. */
-export async function startTestApp(engine: Engine, env: Record<string, string> = {}, options: Omit<BuildOptions, 'db'> = {}): Promise<TestApp> {
+export async function startTestApp(engine: Engine, env: Record<string, string> = {}, options: Omit<BuildOptions, 'db' | 'caches'> = {}): Promise<TestApp> {
   const database = await createTestDatabase(engine, env);
   try {
-    const app = await buildApp(database.config, { ...options, db: database.db });
+    const app = await buildApp(database.config, { ...options, db: database.db, caches: database.caches });
     return {
       ...database,
       app,

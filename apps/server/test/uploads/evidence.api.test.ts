@@ -14,7 +14,7 @@ describe.each(engines)('evidence repository ($name)', (engine) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase(engine);
-    await insertGrantor(t.db, { id: demoId, name: 'Demo', apiKey: 'evidence-test-key' });
+    await insertGrantor(t, { id: demoId, name: 'Demo', apiKey: 'evidence-test-key' });
     await insertTransactionIfAbsent(t.db, { uuidTrx, uuidUser, grantorId: demoId });
   });
   afterAll(async () => t?.close());

@@ -64,7 +64,7 @@ describe.each(engines)('POST /v1/file, proof of address ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, { UPLOAD_LIMIT: String(uploadLimit) });
-    await insertGrantor(t.db, { id: randomUUID(), name: 'Crédito Norte', apiKey: otherKey });
+    await insertGrantor(t, { id: randomUUID(), name: 'Crédito Norte', apiKey: otherKey });
     png = await imageSample('png');
   });
   afterAll(async () => t?.close());

@@ -50,7 +50,7 @@ export function registerCaseFileRoutes(app: ZodApp, kit: ConsoleKit, links: Redo
   app.get(consolePaths.caseFile, { schema: { ...hidden, params: caseParams, querystring: grantorQuery, response: { 200: consoleCaseFile, ...errors } } }, async (request, reply) => {
     const { user } = await kit.signedIn(request, reply);
     const { row, transaction, grantorId } = await visibleCase(request, user, request.params.uuidTrx, request.query.grantorId);
-    const file = await readCaseFile(db, cipher, { row, uuidUser: transaction.uuidUser, grantorId, mayReview: reviewerRoles.has(user.role) });
+    const file = await readCaseFile(kit, { row, uuidUser: transaction.uuidUser, grantorId, mayReview: reviewerRoles.has(user.role) });
     await store.audit(db, { action: 'case_file_viewed', userId: user.id, grantorId, ip: request.ip, detail: { uuidTrx: row.uuidTrx } });
     return file;
   });
@@ -82,7 +82,7 @@ export function registerCaseFileRoutes(app: ZodApp, kit: ConsoleKit, links: Redo
     if (!(await findOutcome(db, row.uuidTrx))) {
       throw new HttpError(409, 'The case is not finished: only a finished case is reviewed', 'Este expediente todavía no termina; podrás revisarlo cuando concluya.');
     }
-    const before = await readCaseFile(db, cipher, { row, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
+    const before = await readCaseFile(kit, { row, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
     const { decision, reason, note, step, channels } = request.body;
     const base = { uuidTrx: row.uuidTrx, uuidUser: transaction.uuidUser, grantorId, userId: user.id, ip: request.ip, reason, note, flag: before.score.flag };
     if (decision === 'redo' && step && channels) await askRedo({ db, cipher, links }, { ...base, step, channels });
@@ -90,6 +90,6 @@ export function registerCaseFileRoutes(app: ZodApp, kit: ConsoleKit, links: Redo
       throw new HttpError(409, 'The case was already reviewed', 'Este expediente ya fue revisado.');
     }
     const { row: after } = await visibleCase(request, user, uuidTrx, grantorId);
-    return readCaseFile(db, cipher, { row: after, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
+    return readCaseFile(kit, { row: after, uuidUser: transaction.uuidUser, grantorId, mayReview: true });
   });
 }

@@ -8,10 +8,9 @@ import {
   type ConsoleReview,
   type ConsoleReviewReason,
 } from '@kyc/contracts';
-import type { DataCipher } from '../../crypto/data-cipher.js';
+import type { Deps } from '../../deps.js';
 import { ownerParams } from '../../domain/grantor-params.js';
 import { evidenceKind, type ConsentAcceptance, type CurpCheck, type HologramMeasure, type IneCheck, type ProofReading, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
-import type { Db } from '../../store/db.js';
 import { listEvidenceWithPayload, type EvidenceRecord } from '../../store/evidence.js';
 import { findGrantorById, readStoredParams } from '../../store/grantors.js';
 import { listAuditEvents, listLifecycleEvents } from '../events/store.js';
@@ -135,7 +134,12 @@ function redoTimeline(redo: ConsoleRedo | undefined): ConsoleCaseFile['timeline'
  * (evidence, lifecycle and audit events, scoreOf), decrypted here on the server. The caller has checked that the
  * user may see the case.
  */
-export async function readCaseFile(db: Db, cipher: DataCipher, input: { row: ConsoleCase; uuidUser: string; grantorId: string; mayReview: boolean }, now: Date = new Date()): Promise<ConsoleCaseFile> {
+export async function readCaseFile(
+  deps: Pick<Deps, 'db' | 'cipher' | 'caches'>,
+  input: { row: ConsoleCase; uuidUser: string; grantorId: string; mayReview: boolean },
+  now: Date = new Date(),
+): Promise<ConsoleCaseFile> {
+  const { db, cipher } = deps;
   const uuidTrx = input.row.uuidTrx;
   const grantor = await findGrantorById(db, input.grantorId);
   if (!grantor) throw new Error(`grantor ${input.grantorId} not found`);
@@ -145,7 +149,7 @@ export async function readCaseFile(db: Db, cipher: DataCipher, input: { row: Con
     listAuditEvents(db, cipher, uuidTrx),
     findOutcome(db, uuidTrx),
     reviewOf(db, cipher, uuidTrx),
-    readStoredParams(db, grantor.id),
+    readStoredParams(deps, grantor.id),
     latestRedo(db, cipher, uuidTrx, now),
     redoContacts(db, cipher, uuidTrx),
   ]);

@@ -80,7 +80,7 @@ const bundleRoles: ReadonlySet<store.Role> = new Set(['admin', 'reviewer']);
 
 /** The stored bundle when nothing was added since; otherwise a new one, time-stamped and kept as evidence. */
 async function caseBundle(
-  deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config'>,
+  deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config' | 'caches'>,
   request: FastifyRequest,
   trx: { uuidTrx: string; uuidUser: string; grantorId: string },
 ): Promise<{ key: string; sha256: string | null; reused: boolean }> {
@@ -104,8 +104,8 @@ async function caseBundle(
  * holder-photo comparison, and the evidence bundle as a download. Each is decrypted here for a user who may see the
  * case (visibleCase: another grantor's case 404, a blocked one 451), never cached (no-store), and audited.
  */
-export function registerCaseMediaRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config'>, helpers: ConsoleRouteHelpers): void {
-  const { db, cipher, blobs, config } = deps;
+export function registerCaseMediaRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config' | 'caches'>, helpers: ConsoleRouteHelpers): void {
+  const { db, blobs } = deps;
   const { requireSession, touch, noStore, errors, visibleCase } = helpers;
 
   async function openCase(request: FastifyRequest, reply: FastifyReply, ids: { uuidTrx: string; grantorId?: string | undefined }) {
@@ -174,7 +174,7 @@ export function registerCaseMediaRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'ci
     if (!(await findOutcome(db, row.uuidTrx))) {
       throw new HttpError(409, 'The case is not finished: its bundle is built once it is', 'Podrás descargar el expediente cuando el proceso concluya.');
     }
-    const { key, sha256, reused } = await caseBundle({ db, cipher, blobs, config }, request, { uuidTrx: row.uuidTrx, uuidUser: transaction.uuidUser, grantorId });
+    const { key, sha256, reused } = await caseBundle(deps, request, { uuidTrx: row.uuidTrx, uuidUser: transaction.uuidUser, grantorId });
     const blob = await blobs.get(key);
     await store.audit(db, { action: 'case_bundle_downloaded', userId: user.id, grantorId, ip: request.ip, detail: { uuidTrx: row.uuidTrx, sha256, reused } });
     return reply

@@ -69,7 +69,7 @@ export function registerCaseRoutes(app: ZodApp, kit: ConsoleKit): void {
 
   async function listPage(request: FastifyRequest, user: store.ConsoleUser, query: CaseQuery) {
     const grantorId = grantorOf(user, query.grantorId);
-    await scoreFinishedCases(db, cipher, grantorId);
+    await scoreFinishedCases(kit, grantorId);
     const page = await listCases(db, cipher, {
       grantorId,
       status: query.status as CaseStatus | undefined,

@@ -1,3 +1,5 @@
+import type { AppCaches } from '../../caches.js';
+import type { Deps } from '../../deps.js';
 import type { ExpressionBuilder } from 'kysely';
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import { ownerParams } from '../../domain/grantor-params.js';
@@ -154,24 +156,20 @@ function rowStatus(row: { flag: string | null; review_decision: string | null; f
  * Per database and grantor, a time before which every finished case was found flagged (in this process): the list's
  * look for unscored cases then reads the outcomes' finish-time index from there instead of every finished case of the
  * grantor (160 ms of CPU a list request at 100,000 cases on SQLite, bench 'console'). A new process looks once in full.
+ * Kept in the app's caches.
  */
-const scoredThroughByDb = new WeakMap<Db, Map<string, string>>();
 const scoredMarginMs = 10 * 60_000;
-function scoredThrough(db: Db): Map<string, string> {
-  let map = scoredThroughByDb.get(db);
-  if (!map) {
-    map = new Map();
-    scoredThroughByDb.set(db, map);
-  }
-  return map;
+function scoredThrough(caches: AppCaches): Map<string, string> {
+  return caches.slot('console.scoredThrough', () => new Map<string, string>());
 }
 
 /**
  * Scores the grantor's finished cases that have no flag yet (as of when they finished), so that the status
  * filter sees them. Bounded per call; in steady state only the cases finished since the last look are scored.
  */
-export async function scoreFinishedCases(db: Db, cipher: DataCipher, grantorId: string, max = 50, now: Date = new Date()): Promise<number> {
-  const since = scoredThrough(db).get(grantorId);
+export async function scoreFinishedCases(deps: Pick<Deps, 'db' | 'cipher' | 'caches'>, grantorId: string, max = 50, now: Date = new Date()): Promise<number> {
+  const { db, cipher, caches } = deps;
+  const since = scoredThrough(caches).get(grantorId);
   let pending: { uuid_trx: string; finished_at: string }[];
   let caughtUp: boolean;
   if (since) {
@@ -203,11 +201,11 @@ export async function scoreFinishedCases(db: Db, cipher: DataCipher, grantorId: 
     caughtUp = pending.length < max;
   }
   // Caught up: later looks read only the cases finished since (minus a margin for a finish still being committed).
-  if (caughtUp) scoredThrough(db).set(grantorId, new Date(now.getTime() - scoredMarginMs).toISOString());
+  if (caughtUp) scoredThrough(caches).set(grantorId, new Date(now.getTime() - scoredMarginMs).toISOString());
   if (pending.length === 0) return 0;
   const grantor = await findGrantorById(db, grantorId);
   if (!grantor) return 0;
-  const params = ownerParams(grantor, await readStoredParams(db, grantorId), '');
+  const params = ownerParams(grantor, await readStoredParams(deps, grantorId), '');
   for (const row of pending) {
     const result = await scoreOf(db, cipher, row.uuid_trx, params, new Date(row.finished_at));
     await recordCaseFlag(db, { uuidTrx: row.uuid_trx, grantorId, flag: result.flag });

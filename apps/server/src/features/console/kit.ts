@@ -43,7 +43,7 @@ export const reviewerRoles: ReadonlySet<store.Role> = new Set(['admin', 'reviewe
  * What every console route file shares: the session cookie, the session and CSRF checks, the common error
  * responses and the `no-store` header. Built once per app by registerConsoleRoutes.
  */
-export function createConsoleKit({ db, cipher, blobs }: Pick<Deps, 'db' | 'cipher' | 'blobs'>, config: ConsoleConfig) {
+export function createConsoleKit({ db, cipher, blobs, caches }: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'caches'>, config: ConsoleConfig) {
   const times: store.SessionTimes = { idleMs: config.sessionIdleMinutes * 60_000, absoluteMs: config.sessionAbsoluteHours * 3_600_000 };
   const csrfKey = cipher.deriveKey('console-csrf');
   const csrfToken = (idHash: string) => createHmac('sha256', csrfKey).update(idHash).digest('base64url');
@@ -107,6 +107,7 @@ export function createConsoleKit({ db, cipher, blobs }: Pick<Deps, 'db' | 'ciphe
     db,
     cipher,
     blobs,
+    caches,
     config,
     times,
     errors,

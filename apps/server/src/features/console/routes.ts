@@ -22,7 +22,7 @@ export { ipLockout, userLockout } from './session-routes.js';
 const areas: Array<(app: ZodApp, kit: ReturnType<typeof createConsoleKit>) => void> = [registerSessionRoutes, registerCaseRoutes, registerWebhookRoutes, registerSettingsRoutes, registerUserRoutes];
 
 /** The funnel and the case file's media (video, frames, evidence bundle), which also read the service's config. */
-function registerInsightRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config'>, kit: ReturnType<typeof createConsoleKit>): void {
+function registerInsightRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config' | 'caches'>, kit: ReturnType<typeof createConsoleKit>): void {
   const helpers: ConsoleRouteHelpers = {
     requireSession: (request, reply) => kit.requireSession(request, reply),
     requireCsrf: kit.requireCsrf,
@@ -37,7 +37,7 @@ function registerInsightRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | '
   registerCaseMediaRoutes(app, deps, helpers);
 }
 
-export function registerConsoleRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config'>, config: ConsoleConfig): void {
+export function registerConsoleRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config' | 'caches'>, config: ConsoleConfig): void {
   const kit = createConsoleKit(deps, config);
   for (const register of areas) register(app, kit);
   registerCaseFileRoutes(app, kit, redoLinksOf(deps.config));

@@ -44,7 +44,7 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
 
   async function paramsOf(grantorId: string) {
     const grantor = (await findGrantorById(db, grantorId))!;
-    const stored = await readStoredParams(db, grantorId);
+    const stored = await readStoredParams(kit, grantorId);
     const list = effectiveParams(grantor, stored).filter((p) => !managedParamIds.has(p.idCampo) && isKnownParamId(p.idCampo));
     return { params: list.map((p) => ({ id: p.idCampo, value: p.valor, defaultValue: grantorParamDefaults[p.idCampo as keyof typeof grantorParamDefaults], stored: p.idCampo in stored })) };
   }
@@ -65,8 +65,8 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
     if (Object.keys(fields).length > 0) return fieldErrors(reply, fields);
     const entries = Object.entries(request.body.values);
     const cleared = entries.filter(([, v]) => v === '').map(([k]) => k);
-    await writeParams(db, grantorId, Object.fromEntries(entries.filter(([, v]) => v !== '')));
-    await deleteParams(db, grantorId, cleared);
+    await writeParams(kit, grantorId, Object.fromEntries(entries.filter(([, v]) => v !== '')));
+    await deleteParams(kit, grantorId, cleared);
     // The names changed, not the values: a text may hold a contact's data.
     await audit(request, user, 'params_updated', { changed: entries.map(([k]) => k).sort(), cleared });
     return paramsOf(grantorId);

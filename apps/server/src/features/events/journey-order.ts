@@ -41,13 +41,13 @@ export async function recordedSteps(db: Db, cipher: DataCipher, uuidTrx: string,
  * capture on a finished, cancelled or locked transaction (nothing read), then 409 with the due step's text when a step the call depends on is not recorded. A transaction that does not exist yet has
  * recorded nothing, so it is refused without being created when the call needs any step.
  */
-export async function authorizeInOrder(deps: Pick<Deps, 'db' | 'cipher'>, headers: TrxHeaders, call: OrderedCall) {
+export async function authorizeInOrder(deps: Pick<Deps, 'db' | 'cipher' | 'caches'>, headers: TrxHeaders, call: OrderedCall) {
   const { db, cipher } = deps;
-  const grantor = await requireGrantor(db, headers.apikey);
-  const params = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
+  const grantor = await requireGrantor(deps, headers.apikey);
+  const params = ownerParams(grantor, await readStoredParams(deps, grantor.id), headers.apikey);
   const needed = stepsFor(call, params);
   if (needed.length > 0 && !(await findTransaction(db, normalizeId(headers.transaccion)))) throw outOfOrder(needed[0]!);
-  const authorized = await authorizeTransaction(db, headers);
+  const authorized = await authorizeTransaction(deps, headers);
   // A capture changes the transaction: not once it is finished, cancelled or locked. The result's documents are read
   // after the end, so they only need the face video (the e-mail checks openness itself).
   if (call !== 'result') await assertTransactionOpen(db, authorized.transaction.uuidTrx);
@@ -64,6 +64,6 @@ export async function assertInOrder(deps: Pick<Deps, 'db' | 'cipher'>, uuidTrx: 
 }
 
 /** The order check for a grantor already authorised (the real-time start message, after its transaction check). */
-export async function assertGrantorInOrder(deps: Pick<Deps, 'db' | 'cipher'>, grantor: Grantor, apiKey: string, uuidTrx: string, call: OrderedCall): Promise<void> {
-  await assertInOrder(deps, uuidTrx, call, ownerParams(grantor, await readStoredParams(deps.db, grantor.id), apiKey));
+export async function assertGrantorInOrder(deps: Pick<Deps, 'db' | 'cipher' | 'caches'>, grantor: Grantor, apiKey: string, uuidTrx: string, call: OrderedCall): Promise<void> {
+  await assertInOrder(deps, uuidTrx, call, ownerParams(grantor, await readStoredParams(deps, grantor.id), apiKey));
 }

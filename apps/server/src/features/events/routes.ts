@@ -8,7 +8,7 @@ import { findOutcome, recordOutcome } from '../results/outcomes.js';
 import { recordCaseIdentity } from '../console/case-index.js';
 import { announceVerificationEnd, verificationEndOf } from '../webhooks/verification-events.js';
 import { ownerParams } from '../../domain/grantor-params.js';
-import { readStoredParams } from '../../store/grantors.js';
+import { loadStoredParams } from '../../store/grantors.js';
 import { addEvidence, listEvidence } from '../../store/evidence.js';
 import { insertAuditEvent, insertLifecycleEvent, listAuditEvents, listLifecycleEvents, takeEventSlot } from './store.js';
 import { readAttempts } from '../../store/attempts.js';
@@ -69,7 +69,7 @@ async function storeLifecycleEvent(
   // 'Cancelar proceso' closes the transaction: Back or a replayed call cannot resume it (docs/flow.md §4).
   if (end?.reason === 'cancelled') await setCancelled(tx, transaction.uuidTrx, now);
   if (end) {
-    const params = ownerParams(grantor, await readStoredParams(tx, grantor.id), event.apiKey);
+    const params = ownerParams(grantor, await loadStoredParams(tx, grantor.id), event.apiKey);
     await announceVerificationEnd(tx, cipher, { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, step: body.step, end, params }, now);
   }
   return eventId;
@@ -95,7 +95,7 @@ function registerLifecycleRoute(app: ZodApp, deps: Deps, maxEvents: number): voi
       if (!sameId(body.trx_id, headers.transaccion) || !sameId(body.client_id, headers.cliente)) {
         throw new HttpError(400, 'Invalid request: body trx_id and client_id must equal the transaccion and cliente headers');
       }
-      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const { grantor, transaction } = await authorizeTransaction(deps, headers);
       const now = new Date();
       const id = await db.transaction().execute((tx) => storeLifecycleEvent(tx, cipher, { grantor, transaction, body, apiKey: headers.apikey, maxEvents }, now));
       if (body.nombreCompleto) await recordCaseIdentity(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, name: body.nombreCompleto });
@@ -124,7 +124,7 @@ function registerAuditRoute(app: ZodApp, deps: Deps, maxEvents: number): void {
       if (!sameId(body.uuid_trx, headers.transaccion) || !sameId(body.uuid_clt, headers.cliente)) {
         throw new HttpError(400, 'Invalid request: body uuid_trx and uuid_clt must equal the transaccion and cliente headers');
       }
-      const { grantor, transaction } = await authorizeTransaction(db, headers);
+      const { grantor, transaction } = await authorizeTransaction(deps, headers);
       // The api key some clients copy into the body is a secret: it is never stored. The client's address and
       // browser are kept with the event because an acceptance is evidence (who accepted, from where).
       const { apikey: _secret, ...fields } = body;
@@ -167,7 +167,7 @@ function registerTransactionEventsRoute(app: ZodApp, deps: Deps): void {
     },
     handler: async (request, reply) => {
       // A server-to-server read: the publishable key of the flow's URL is not enough (issue #15).
-      const { transaction } = await authorizeServerRead({ db, config }, request, reply, request.params.uuidTrx);
+      const { transaction } = await authorizeServerRead(deps, request, reply, request.params.uuidTrx);
       const [attempts, lifecycle, auditEvents, evidence] = await Promise.all([
         readAttempts(db, transaction.uuidTrx),
         listLifecycleEvents(db, cipher, transaction.uuidTrx),

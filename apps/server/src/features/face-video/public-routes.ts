@@ -40,7 +40,7 @@ export function registerPublicVideoTokenRoutes(app: ZodApp, deps: Deps): void {
       sameUser(auth, fields.uuid ?? '');
       const { link } = auth;
       await checkCodePhoto(face, file);
-      const codes = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule, prompts: motionPromptCount(await readStoredParams(db, link.grantorId)) });
+      const codes = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule, prompts: motionPromptCount(await readStoredParams(deps, link.grantorId)) });
       await insertCode(db, cipher, { uuidTrx: link.uuidTrx, grantorId: link.grantorId, ...codes, origin: 'otp' });
       request.log.info({ grantorId: link.grantorId, uuidTrx: link.uuidTrx, linkId: link.linkId }, 'link-flow video-token code issued');
       reply.header('cache-control', 'no-store');

@@ -67,7 +67,8 @@ function logDecision(log: FastifyBaseLogger, transaction: { grantorId: string; u
  * `POST /v1/videotoken/code` (a code without a photo) and `POST /v2/videotoken` (the video reading the code:
  * face match, liveness, spoken code; decided by domain/video-token).
  */
-export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blobs, face, speech }: Deps): void {
+export function registerVideoTokenRoutes(app: ZodApp, deps: Deps): void {
+  const { config, db, cipher, blobs, face, speech } = deps;
   const limits = uploadLimits(config);
 
   async function lockedCheck(uuidTrx: string) {
@@ -75,7 +76,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
   }
 
   async function storeCode(grantorId: string, uuidTrx: string, origin: 'otp' | 'code') {
-    const issued = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule, prompts: motionPromptCount(await readStoredParams(db, grantorId)) });
+    const issued = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule, prompts: motionPromptCount(await readStoredParams(deps, grantorId)) });
     await insertCode(db, cipher, { uuidTrx, grantorId, ...issued, origin });
     return issued;
   }
@@ -85,7 +86,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
     url: calls.otp.path,
     schema: multipartRouteSchema(calls.otp, 'face-video'),
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'faceVideo');
+      const { grantor, transaction } = await authorizeInOrder(deps, request.headers, 'faceVideo');
       await lockedCheck(transaction.uuidTrx);
       const { fields, file } = await readUpload(request, calls.otp.multipart, { limits, retryMessage: faceMessages.noFace });
       if (normalizeId(fields.uuid ?? '') !== transaction.uuidUser) throw new HttpError(400, 'Invalid request: multipart field uuid must equal the cliente header');
@@ -108,7 +109,7 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
       response: { 200: calls.videoTokenCode.response, ...errorResponses },
     },
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'faceVideo');
+      const { grantor, transaction } = await authorizeInOrder(deps, request.headers, 'faceVideo');
       if (normalizeId(request.body.uuid) !== transaction.uuidUser) throw new HttpError(400, 'Invalid request: body field uuid must equal the cliente header');
       await lockedCheck(transaction.uuidTrx);
       const issued = await storeCode(grantor.id, transaction.uuidTrx, 'code');
@@ -122,9 +123,9 @@ export function registerVideoTokenRoutes(app: ZodApp, { config, db, cipher, blob
     url: calls.videoToken.path,
     schema: multipartRouteSchema(calls.videoToken, 'face-video'),
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'faceVideo');
+      const { grantor, transaction } = await authorizeInOrder(deps, request.headers, 'faceVideo');
       await lockedCheck(transaction.uuidTrx);
-      const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
+      const params = ownerParams(grantor, await readStoredParams(deps, grantor.id), request.headers.apikey);
       const { fields, file } = await readUpload(request, calls.videoToken.multipart, { limits, retryMessage: errorTexts.watchdog });
       if (normalizeId(fields.uuidUser ?? '') !== transaction.uuidUser) {
         throw new HttpError(400, 'Invalid request: multipart field uuidUser must equal the cliente header');

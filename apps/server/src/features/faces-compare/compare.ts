@@ -9,22 +9,34 @@ import sharp from 'sharp';
 import { measureFrame } from '../face-video/frame-measures.js';
 import { faceSimilarity } from '../../engines/face/similarity.js';
 import type { FaceEngine, FaceObservation, RgbImage } from '../../engines/face/types.js';
-import { decodeMedia, MediaError, type DecodedMedia } from '../../engines/media/decode.js';
+import { decodeMedia, MediaError, type DecodedMedia, type MediaErrorReason } from '../../engines/media/decode.js';
+import { RefusedError, type Reason } from '../../domain/refusal.js';
 
 export type Which = 'reference' | 'probe';
 
-/** A file that cannot be compared: the status, what is wrong and which file it is. */
-export class FaceCompareError extends Error {
+/** A file that cannot be compared: why (a reason of the HTTP layer's table, http/reasons.ts), what is wrong and which file it is. */
+export class FaceCompareError extends RefusedError {
   override name = 'FaceCompareError';
   constructor(
-    readonly status: number,
+    reason: Reason,
     message: string,
     readonly which: Which,
-    readonly messageClient?: string,
+    messageClient?: string,
   ) {
-    super(message);
+    super(reason, message, messageClient);
   }
 }
+
+/** Why a probe video cannot be used, for each way decoding it fails. */
+const videoRefusals: Record<MediaErrorReason, Reason> = {
+  too_long: 'payload_too_large',
+  no_video_stream: 'unsupported_media_type',
+  empty: 'invalid_request',
+  corrupt: 'invalid_request',
+  too_short: 'invalid_request',
+  timeout: 'compare_video_timeout',
+  ffmpeg_missing: 'compare_decoder_missing',
+};
 
 /** Faces at least this share of the largest face's area are "of similar size": whose face to compare is ambiguous. */
 export const SIMILAR_FACE_AREA = 0.4;
@@ -55,12 +67,12 @@ export function dominantFace(faces: readonly FaceObservation[]): DominantFace {
 }
 
 function noFace(which: Which, what: 'image' | 'video'): FaceCompareError {
-  return new FaceCompareError(422, `No face was found in the ${label[which]} ${what} (field ${which})`, which, `No se encontró un rostro en ${spanish[which]}.`);
+  return new FaceCompareError('compare_face_missing', `No face was found in the ${label[which]} ${what} (field ${which})`, which, `No se encontró un rostro en ${spanish[which]}.`);
 }
 
 function severalFaces(which: Which, what: 'image' | 'video', count: number): FaceCompareError {
   return new FaceCompareError(
-    422,
+    'compare_faces_several',
     `The ${label[which]} ${what} (field ${which}) shows ${count} faces of similar size: send one person's face`,
     which,
     `Se encontró más de un rostro en ${spanish[which]}.`,
@@ -78,7 +90,7 @@ export async function imageToRgb(buffer: Buffer, which: Which): Promise<RgbImage
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch {
-    throw new FaceCompareError(400, `The ${label[which]} file (field ${which}) is not a readable image`, which);
+    throw new FaceCompareError('invalid_request', `The ${label[which]} file (field ${which}) is not a readable image`, which);
   }
 }
 
@@ -98,19 +110,18 @@ export async function describeImage(engine: FaceEngine, image: RgbImage, which: 
   if (found.kind === 'none') throw noFace(which, 'image');
   if (found.kind === 'several') throw severalFaces(which, 'image', found.count);
   if (!found.face.embedding || found.face.embedding.length === 0) {
-    throw new FaceCompareError(422, `The face in the ${label[which]} image (field ${which}) could not be described`, which, `No se encontró un rostro en ${spanish[which]}.`);
+    throw new FaceCompareError('compare_face_missing', `The face in the ${label[which]} image (field ${which}) could not be described`, which, `No se encontró un rostro en ${spanish[which]}.`);
   }
   return { face: found.face, embedding: found.face.embedding, width: image.width, height: image.height };
 }
 
-/** The video's frames, or FaceCompareError with a status for each way a file is not a usable video. */
+/** The video's frames, or FaceCompareError with a reason for each way a file is not a usable video. */
 export async function decodeProbeVideo(buffer: Buffer): Promise<DecodedMedia> {
   try {
     return await decodeMedia({ buffer }, { fps: VIDEO_FPS, maxSide: 640, maxDurationMs: 30_000, minDurationMs: 0 });
   } catch (error) {
     if (!(error instanceof MediaError)) throw error;
-    const status = { too_long: 413, no_video_stream: 415, empty: 400, corrupt: 400, too_short: 400, timeout: 422, ffmpeg_missing: 503 }[error.reason];
-    throw new FaceCompareError(status, `The probe video (field probe) cannot be used: ${error.message}`, 'probe');
+    throw new FaceCompareError(videoRefusals[error.reason], `The probe video (field probe) cannot be used: ${error.message}`, 'probe');
   }
 }
 

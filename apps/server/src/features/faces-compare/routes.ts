@@ -31,14 +31,14 @@ async function checkImageFile(file: UploadedFile, which: Which): Promise<void> {
     await checkContent(file, compareImageLimits);
   } catch (error) {
     if (!(error instanceof ContentRejectedError)) throw error;
-    const status = error.reason === 'too_large' ? 413 : error.reason === 'too_small' ? 422 : 400;
-    throw new FaceCompareError(status, `The ${which} file (field ${which}) cannot be used: ${error.message}`, which);
+    const reason = error.reason === 'too_large' ? 'payload_too_large' : error.reason === 'too_small' ? 'compare_image_too_small' : 'invalid_request';
+    throw new FaceCompareError(reason, `The ${which} file (field ${which}) cannot be used: ${error.message}`, which);
   }
 }
 
 /** The HTTP refusal of an error the comparison answers (and audits), undefined for a server failure. */
 function refusalOf(error: unknown): HttpError | undefined {
-  if (error instanceof FaceCompareError) return new HttpError(error.status, error.message, error.messageClient);
+  // FaceCompareError is a RefusedError: its status and texts come from the reasons table.
   if (error instanceof RefusedError) return refusedHttpError(error);
   return error instanceof HttpError ? error : undefined;
 }
@@ -106,7 +106,8 @@ async function compareUploads(face: Deps['face'], files: { reference: UploadedFi
  * similarity, the grantor's UMBRAL_ROSTRO and the decision out. Authorised by a secret server key. Only an audit
  * row with ids and the outcome is kept (server_audit_events); the files and descriptors are dropped.
  */
-export function registerFacesCompareRoutes(app: ZodApp, { config, db, face }: Deps): void {
+export function registerFacesCompareRoutes(app: ZodApp, deps: Deps): void {
+  const { config, db, face } = deps;
   const limits = uploadLimits(config);
 
   async function audit(caller: ServerCaller, requestId: string, status: number, outcome: 'match' | 'no_match' | 'refused', detail: Record<string, unknown>) {
@@ -132,10 +133,10 @@ export function registerFacesCompareRoutes(app: ZodApp, { config, db, face }: De
     // The body schema documents the multipart files for /openapi.json; the files themselves are read and checked by readFiles.
     validatorCompiler: () => (data: unknown) => ({ value: data }),
     handler: async (request, reply) => {
-      const caller = await requireSecretKey(db, request, reply, { demoGrantor: config.demoGrantor });
+      const caller = await requireSecretKey(deps, request, reply, { demoGrantor: config.demoGrantor });
       try {
         const files = await readFiles(request, call.multipart, limits);
-        const threshold = faceThreshold(effectiveParams(caller.grantor, await readStoredParams(db, caller.grantor.id)));
+        const threshold = faceThreshold(effectiveParams(caller.grantor, await readStoredParams(deps, caller.grantor.id)));
         const payload = await compareUploads(face, files, threshold);
         await audit(caller, request.id, 200, payload.match ? 'match' : 'no_match', { similarity: payload.similarity, threshold, probe: payload.probe.kind, frames: payload.probe.frames ?? null });
         request.log.info({ grantorId: caller.grantor.id, secretKeyId: caller.key.id, match: payload.match, similarity: payload.similarity, threshold, probe: payload.probe.kind }, 'faces compared');

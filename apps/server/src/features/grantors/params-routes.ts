@@ -11,11 +11,13 @@ import { errorResponses, HttpError } from '../../http/errors.js';
  * The owner document, serialized by the route's serializer and encoded to UTF-8 once per stored-parameter
  * snapshot: it depends only on that snapshot (replaced whenever the read cache reloads it), the grantor's id and
  * name and the caller's key. Serializing and encoding it on every request were the largest costs of the flow's
- * hottest call after the socket write.
+ * hottest call after the socket write. Kept in the app's caches, per snapshot (a WeakMap: a replaced snapshot's
+ * documents go with it).
  */
-const ownerDocuments = new WeakMap<Readonly<Record<string, string>>, Map<string, Buffer>>();
+type OwnerDocuments = WeakMap<Readonly<Record<string, string>>, Map<string, Buffer>>;
 
 function ownerDocument(
+  ownerDocuments: OwnerDocuments,
   grantor: { id: string; name: string },
   stored: Readonly<Record<string, string>>,
   apiKey: string,
@@ -38,7 +40,8 @@ function ownerDocument(
   return document;
 }
 
-export function registerParamsRoutes(app: ZodApp, { db, config }: Deps): void {
+export function registerParamsRoutes(app: ZodApp, deps: Deps): void {
+  const { db, caches } = deps;
   const own = calls.grantorParams;
   app.route({
     method: own.method,
@@ -52,13 +55,14 @@ export function registerParamsRoutes(app: ZodApp, { db, config }: Deps): void {
     },
     // The api key decides the grantor; the optional idOtorgante query of docs/flow.md §7 is accepted and not trusted.
     handler: async (request, reply) => {
-      const { grantor, transaction, created } = await authorizeTransaction(db, request.headers);
+      const { grantor, transaction, created } = await authorizeTransaction(deps, request.headers);
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, created }, created ? 'transaction created' : 'transaction resumed');
       // Only the call that created the transaction gets its token: a resumed transaction's token is already with the
       // browser that started it, and the publishable key must not mint one for a stranger's transaction (issue #15).
-      if (created) await issueTransactionToken({ config }, reply, grantor, transaction);
-      const stored = await readStoredParams(db, grantor.id);
-      const document = ownerDocument(grantor, stored, request.headers.apikey, (payload) => reply.serialize(payload));
+      if (created) await issueTransactionToken(deps, reply, grantor, transaction);
+      const stored = await readStoredParams(deps, grantor.id);
+      const ownerDocuments = caches.slot<OwnerDocuments>('grantors.ownerDocuments', () => new WeakMap());
+      const document = ownerDocument(ownerDocuments, grantor, stored, request.headers.apikey, (payload) => reply.serialize(payload));
       // Bytes are sent as they are, under the content type the route's serializer would have set.
       const untyped: FastifyReply = reply;
       return untyped.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(document);
@@ -79,7 +83,7 @@ export function registerParamsRoutes(app: ZodApp, { db, config }: Deps): void {
     handler: async (request, reply) => {
       const grantor = await findGrantorById(db, normalizeId(request.params.idOtorgante));
       if (!grantor?.active) throw new HttpError(404, 'Grantor not found', errorTexts.badUrl);
-      const stored = await readStoredParams(db, grantor.id);
+      const stored = await readStoredParams(deps, grantor.id);
       reply.header('cache-control', 'no-cache');
       return { status: 200 as const, payload: publicParams(grantor, stored) };
     },

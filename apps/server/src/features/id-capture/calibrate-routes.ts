@@ -65,8 +65,8 @@ async function storeCalibration(
  * tracked and the change of its specular highlights measured; the video is kept encrypted and the measure is
  * stored as the `holograma` evidence and returned.
  */
-export function registerIdCalibrateRoutes(app: ZodApp, { config, db, cipher, blobs }: Deps): void {
-  const deps = { db, cipher };
+export function registerIdCalibrateRoutes(app: ZodApp, { config, db, cipher, blobs, caches }: Deps): void {
+  const deps = { db, cipher, caches };
   const call = calls.idCalibrate;
   const limits = uploadLimits(config);
   const measure = boundedMeasure();

@@ -53,7 +53,7 @@ export function registerOcrRoutes(app: ZodApp, deps: Deps): void {
     handler: async (request, reply) => {
       // Consent before any capture (409, nothing read); the back also needs a usable front (below).
       const { grantor, transaction, params: orderParams } = await authorizeInOrder(deps, request.headers, 'idFront');
-      const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
+      const params = ownerParams(grantor, await readStoredParams(deps, grantor.id), request.headers.apikey);
       const now = new Date();
       const { fields, file } = await readUpload(request, call.multipart, { limits, retryMessage: errorTexts.idUnreadable });
       if (normalizeId(fields.uuidUser ?? '') !== transaction.uuidUser) {

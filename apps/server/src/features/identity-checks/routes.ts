@@ -74,15 +74,15 @@ function registerRenapoRoute(app: ZodApp, deps: Deps, gateways: IdentityCheckGat
     url: renapo.path,
     schema: { summary: renapo.summary, tags: ['identification'], headers: renapo.headers, body: renapo.body, response: { 200: renapo.response, ...errorResponses } },
     handler: async (request, reply) => {
-      await requireReadCredential({ db, config }, request, reply, request.headers);
-      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'identityCheck');
+      await requireReadCredential(deps, request, reply, request.headers);
+      const { grantor, transaction } = await authorizeInOrder(deps, request.headers, 'identityCheck');
       requireOwnUser(request.body.uuid, transaction.uuidUser);
       const curp = normaliseCurp(request.body.curp);
       if (!/^[A-Z0-9Ñ]+$/.test(curp)) throw new HttpError(400, 'Invalid request: body field curp must be letters and digits');
       // The review console finds the case by this CURP (blind index), whether or not it is checked here.
       await recordCaseIdentity(db, cipher, { uuidTrx: transaction.uuidTrx, grantorId: grantor.id, curp });
       reply.header('cache-control', 'no-store');
-      const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
+      const params = ownerParams(grantor, await readStoredParams(deps, grantor.id), request.headers.apikey);
       if (!paramEnabled(params, 'ENABLE_RENAPO')) {
         request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx }, 'CURP check skipped: ENABLE_RENAPO is off');
         const skipped: CurpCheck = { curp, outcome: 'not_checked', checks: [], source: 'disabled' };
@@ -105,14 +105,14 @@ function registerIneRoute(app: ZodApp, deps: Deps, gateways: IdentityCheckGatewa
     url: ine.path,
     schema: { summary: ine.summary, tags: ['identification'], headers: ine.headers, body: ine.body, response: { 200: ine.response, ...errorResponses } },
     handler: async (request, reply) => {
-      await requireReadCredential({ db, config }, request, reply, request.headers);
-      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'identityCheck');
+      await requireReadCredential(deps, request, reply, request.headers);
+      const { grantor, transaction } = await authorizeInOrder(deps, request.headers, 'identityCheck');
       requireOwnUser(request.body.uuid, transaction.uuidUser);
       assertNamedGrantor(request.headers['otorgante' as keyof typeof request.headers], grantor.id);
       const data = request.body.data as IneData;
       assertIneData(data);
       reply.header('cache-control', 'no-store');
-      const params = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
+      const params = ownerParams(grantor, await readStoredParams(deps, grantor.id), request.headers.apikey);
       if (!paramEnabled(params, 'ENABLE_INE')) {
         request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx }, 'INE check skipped: ENABLE_INE is off');
         const skipped: IneCheck = { outcome: 'not_checked', checks: [], source: 'disabled' };

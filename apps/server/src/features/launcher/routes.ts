@@ -6,16 +6,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeTransaction, requireGrantor } from '../../http/auth.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
-import type { Db } from '../../store/db.js';
-import { readStoredParams, type Grantor } from '../../store/grantors.js';
+import { readStoredParams, type Grantor, type GrantorStore } from '../../store/grantors.js';
 import { launcherTokens, LauncherTokenError, originAllowed, originOf } from './tokens.js';
 
 /** Stable path of the launcher builds: the major version is in the path, the file may change within it. */
 export const launcherPathPrefix = '/launcher/v1/';
 const launcherFiles: Record<string, string> = { 'launcher.js': 'launcher.js', 'launcher.mjs': 'launcher.mjs' };
 
-async function grantorParams(db: Db, grantor: Grantor): Promise<GrantorParam[]> {
-  return Object.entries(await readStoredParams(db, grantor.id)).map(([idCampo, valor]) => ({ idCampo, valor }));
+async function grantorParams(store: GrantorStore, grantor: Grantor): Promise<GrantorParam[]> {
+  return Object.entries(await readStoredParams(store, grantor.id)).map(([idCampo, valor]) => ({ idCampo, valor }));
 }
 
 /** The partner page calls identity and auth from its own origin: CORS for these two calls only, never with cookies. */
@@ -27,9 +26,9 @@ function allowCors(request: FastifyRequest, reply: FastifyReply): void {
   }
 }
 
-async function requireAllowedOrigin(db: Db, grantor: Grantor, origin: string | null): Promise<string> {
+async function requireAllowedOrigin(store: GrantorStore, grantor: Grantor, origin: string | null): Promise<string> {
   if (!origin) throw new HttpError(400, 'The Origin header is required: call from the partner page');
-  const allowed = paramValue(await grantorParams(db, grantor), 'ORIGENES_LAUNCHER');
+  const allowed = paramValue(await grantorParams(store, grantor), 'ORIGENES_LAUNCHER');
   if (!originAllowed(allowed, origin, grantor.launcherAnyOrigin)) {
     throw new HttpError(
       403,
@@ -41,7 +40,8 @@ async function requireAllowedOrigin(db: Db, grantor: Grantor, origin: string | n
   return origin;
 }
 
-export function registerLauncherRoutes(app: ZodApp, { db, cipher, config }: Deps): void {
+export function registerLauncherRoutes(app: ZodApp, { db, cipher, config, caches }: Deps): void {
+  const store = { db, caches };
   const tokens = launcherTokens(config.launcherJwtSecret ?? cipher.deriveKey('launcher-jwt'), config.launcherTokenTtlSeconds ?? 600);
 
   for (const call of [calls.launcherIdentity, calls.launcherAuth]) {
@@ -61,8 +61,8 @@ export function registerLauncherRoutes(app: ZodApp, { db, cipher, config }: Deps
     schema: { summary: identity.summary, tags: ['launcher'], headers: identity.headers, body: identity.body, response: { 200: identity.response, ...errorResponses } },
     onRequest: async (request, reply) => allowCors(request, reply),
     handler: async (request, reply) => {
-      const grantor = await requireGrantor(db, request.headers.apikey);
-      await requireAllowedOrigin(db, grantor, originOf(request.headers.origin));
+      const grantor = await requireGrantor(store, request.headers.apikey);
+      await requireAllowedOrigin(store, grantor, originOf(request.headers.origin));
       const uuid = (request.body.uuid ?? randomUUID()).toLowerCase();
       await db
         .insertInto('launcher_identities')
@@ -83,8 +83,8 @@ export function registerLauncherRoutes(app: ZodApp, { db, cipher, config }: Deps
     onRequest: async (request, reply) => allowCors(request, reply),
     handler: async (request, reply) => {
       const { uuid, key } = request.body.user;
-      const grantor = await requireGrantor(db, key);
-      const origin = await requireAllowedOrigin(db, grantor, originOf(request.headers.origin));
+      const grantor = await requireGrantor(store, key);
+      const origin = await requireAllowedOrigin(store, grantor, originOf(request.headers.origin));
       const known = await db.selectFrom('launcher_identities').select('uuid_user').where('grantor_id', '=', grantor.id).where('uuid_user', '=', uuid.toLowerCase()).executeTakeFirst();
       if (!known) throw new HttpError(401, 'Unknown user: call the identity endpoint first');
       const token = await tokens.issue({ uuid: uuid.toLowerCase(), grantorId: grantor.id, origin });
@@ -100,7 +100,7 @@ export function registerLauncherRoutes(app: ZodApp, { db, cipher, config }: Deps
     url: verify.path,
     schema: { summary: verify.summary, tags: ['launcher'], headers: verify.headers, body: verify.body, response: { 200: verify.response, ...errorResponses } },
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { grantor, transaction } = await authorizeTransaction(store, request.headers);
       let claims;
       try {
         claims = await tokens.verify(request.body.token);

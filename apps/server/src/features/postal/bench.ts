@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
+import type { Cached } from '../../caches.js';
 import { clearPostalLookupCache } from './cache.js';
 import { lookupPostalCode } from './lookup.js';
 import type { PostalTables } from './tables.js';
@@ -19,14 +20,14 @@ function percentile(sorted: readonly number[], share: number): number {
  * Times `lookupPostalCode` one call after another over `codes`, `rounds` times. With `cached: false` the lookup
  * cache is cleared before every call, so each one reaches the database.
  */
-export async function timePostalLookups<DB extends PostalTables>(db: Kysely<DB>, codes: readonly string[], options: { rounds?: number; cached?: boolean } = {}): Promise<LookupTimings> {
+export async function timePostalLookups<DB extends PostalTables>(target: Cached<Kysely<DB>>, codes: readonly string[], options: { rounds?: number; cached?: boolean } = {}): Promise<LookupTimings> {
   const rounds = options.rounds ?? 1;
   const durations: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
     for (const code of codes) {
-      if (options.cached === false) clearPostalLookupCache(db);
+      if (options.cached === false) clearPostalLookupCache(target.caches);
       const started = performance.now();
-      await lookupPostalCode(db, code);
+      await lookupPostalCode(target, code);
       durations.push(performance.now() - started);
     }
   }

@@ -1,3 +1,5 @@
+import type { AppCaches } from '../../caches.js';
+
 /** A settlement as the `postalcodes` call returns it. */
 export interface PostalSettlement {
   municipio: string;
@@ -61,19 +63,12 @@ export class LookupCache {
   }
 }
 
-/** One cache per database handle, so two databases in one process (tests, SQLite and PostgreSQL) never mix. */
-const caches = new WeakMap<object, LookupCache>();
-
-export function lookupCacheFor(db: object): LookupCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new LookupCache();
-    caches.set(db, cache);
-  }
-  return cache;
+/** The app's lookup cache, kept in its caches (one per app, so two databases in one process never mix). */
+export function postalLookupCache(caches: AppCaches): LookupCache {
+  return caches.slot('postal.lookup', () => new LookupCache());
 }
 
-/** Forgets every cached lookup of this database handle (done by importPostalCatalogue after it commits). */
-export function clearPostalLookupCache(db: object): void {
-  caches.get(db)?.clear();
+/** Forgets every cached lookup of this app (done by importPostalCatalogue after it commits). */
+export function clearPostalLookupCache(caches: AppCaches): void {
+  postalLookupCache(caches).clear();
 }

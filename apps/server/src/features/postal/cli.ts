@@ -1,3 +1,4 @@
+import { AppCaches } from '../../caches.js';
 import { PostalImportError, type RowRejection } from './errors.js';
 import { countPostalSettlements, defaultMaxRejectedShare, importPostalCatalogue } from './import.js';
 import { importSampleCatalogue } from './seed.js';
@@ -8,6 +9,8 @@ export interface PostalImportCliDeps<DB extends PostalTables = PostalTables> {
   /** Opens the database, migrations already run. The command destroys it at the end unless `keepOpen`. */
   openDb: () => Kysely<DB> | Promise<Kysely<DB>>;
   keepOpen?: boolean;
+  /** The caches the import empties: a running app's (a test), else this process's own (other processes see the new catalogue within their lookup cache's expiry). */
+  caches?: AppCaches;
   out?: (line: string) => void;
   err?: (line: string) => void;
 }
@@ -86,7 +89,8 @@ export async function runPostalImportCli<DB extends PostalTables>(argv: readonly
       }
     }
     if (!args.sample && args.file === undefined) throw new Error('no catalogue file');
-    const report = args.sample ? await importSampleCatalogue(db) : await importPostalCatalogue(db, args.file!, { maxRejectedShare: args.maxRejectedShare });
+    const target = { db, caches: deps.caches ?? new AppCaches() };
+    const report = args.sample ? await importSampleCatalogue(target) : await importPostalCatalogue(target, args.file!, { maxRejectedShare: args.maxRejectedShare });
     out(`Códigos postales: ${count(report.rowsLoaded)} filas cargadas, ${count(report.rowsRejected)} rechazadas ` + `en ${(report.durationMs / 1000).toFixed(2)} s`);
     for (const line of rejectionLines(report.rejections, report.rowsRejected)) out(line);
     return 0;

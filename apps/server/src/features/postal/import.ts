@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { Cached } from '../../caches.js';
 import { clearPostalLookupCache } from './cache.js';
 import { PostalImportError, type RowRejection } from './errors.js';
 import { parseCatalogue } from './parse.js';
@@ -131,7 +132,7 @@ async function replaceCatalogue(trx: Transaction<PostalTables>, batches: Batch[]
  * rejected rows than `maxRejectedShare` throws PostalImportError and leaves the catalogue as it was.
  * Importing the same file again yields the same catalogue.
  */
-export async function importPostalCatalogue<DB extends PostalTables>(db: Kysely<DB>, filePath: string, options: PostalImportOptions = {}): Promise<PostalImportReport> {
+export async function importPostalCatalogue<DB extends PostalTables>({ db, caches }: Cached<Kysely<DB>>, filePath: string, options: PostalImportOptions = {}): Promise<PostalImportReport> {
   const started = performance.now();
   const log = options.log ?? (() => {});
   const maxRejectedShare = options.maxRejectedShare ?? defaultMaxRejectedShare;
@@ -174,7 +175,7 @@ export async function importPostalCatalogue<DB extends PostalTables>(db: Kysely<
         })
         .execute();
     });
-  clearPostalLookupCache(db);
+  clearPostalLookupCache(caches);
 
   const durationMs = performance.now() - started;
   log(`Códigos postales: ${rowsLoaded} filas guardadas en ${seconds(performance.now() - parsedAt)}`);

@@ -1,4 +1,5 @@
-import { lookupCacheFor, type PostalSettlement } from './cache.js';
+import type { Cached } from '../../caches.js';
+import { postalLookupCache, type PostalSettlement } from './cache.js';
 import type { Kysely } from 'kysely';
 import { asPostalDb, type PostalTables } from './tables.js';
 
@@ -26,9 +27,9 @@ export async function queryPostalCode<DB extends PostalTables>(db: Kysely<DB>, c
  * The settlements of a postal code (empty when the code is unknown or malformed), served from an in-process
  * cache of recent codes.
  */
-export async function lookupPostalCode<DB extends PostalTables>(db: Kysely<DB>, code: string): Promise<Array<Readonly<PostalSettlement>>> {
+export async function lookupPostalCode<DB extends PostalTables>({ db, caches }: Cached<Kysely<DB>>, code: string): Promise<Array<Readonly<PostalSettlement>>> {
   if (!/^\d{5}$/.test(code)) return [];
-  const cache = lookupCacheFor(db);
+  const cache = postalLookupCache(caches);
   const cached = cache.get(code);
   if (cached) return cached.slice();
   const generation = cache.generation;

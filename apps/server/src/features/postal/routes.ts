@@ -4,11 +4,14 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifyTypePro
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { ZodType } from 'zod';
+import type { AppCaches } from '../../caches.js';
 import { lookupPostalCode } from './lookup.js';
 import type { PostalTables } from './tables.js';
 
 export interface PostalRoutesOptions<DB extends PostalTables = PostalTables> {
   db: Kysely<DB>;
+  /** The app's caches (the lookup cache lives there; the catalogue import empties it). */
+  caches: AppCaches;
   /**
    * Authenticates the api key headers and resolves the transaction of the request; throws an error carrying
    * statusCode 401/403 to refuse it. Provided by the server core. Called once the headers and the body passed
@@ -28,7 +31,7 @@ export async function postalRoutes<DB extends PostalTables, Logger extends Fasti
   app: FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, Logger, TypeProvider>,
   options: PostalRoutesOptions<DB>,
 ): Promise<void> {
-  const { db, resolveTransaction, openApi } = options;
+  const { resolveTransaction, openApi } = options;
   const call = calls.postalCodes;
   app.withTypeProvider<ZodTypeProvider>().route({
     method: call.method,
@@ -42,7 +45,7 @@ export async function postalRoutes<DB extends PostalTables, Logger extends Fasti
     },
     handler: async (request) => {
       await resolveTransaction(request, request.headers);
-      const address = await lookupPostalCode(db, request.body.address.cp);
+      const address = await lookupPostalCode(options, request.body.address.cp);
       return { status: 200 as const, payload: { address } };
     },
   });

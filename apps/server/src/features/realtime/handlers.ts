@@ -42,7 +42,8 @@ export interface RealtimeResult {
 /**
  * The decision of one recording type (face video for VIDEO_TOKEN / VIDEO_TOKEN_PDF, hologram for HOLOGRAMA).
  * It enforces its own attempts and lock, writes its own decision evidence (it may reference `blobKey`), and may
- * throw an HttpError, which is replied as `{ status, res: { status, message, message_client } }`.
+ * throw a RefusedError (its status and texts from http/reasons.ts) or an HttpError of the credential checks, either
+ * replied as `{ status, res: { status, message, message_client } }`.
  */
 export type RecordingHandler = (recording: RealtimeRecording, auth: RealtimeAuth) => Promise<RealtimeResult>;
 export type RecordingHandlers = Record<RealtimeRecordingType, RecordingHandler>;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { errorTexts } from '@kyc/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { HttpError } from '../../http/errors.js';
+import { RefusedError } from '../../domain/refusal.js';
 import type { RealtimeConfig } from './config.js';
 
 /** What the registry keeps: anything that can be closed. */
@@ -49,7 +48,7 @@ export class ConnectionRegistry<S extends Closable> {
   }
 
   async create(open: (id: string) => Promise<S>, owner?: ConnectionOwner): Promise<{ id: string; session: S; replaced?: string }> {
-    if (this.closed) throw new HttpError(503, 'The service is shutting down', errorTexts.serviceUnavailable);
+    if (this.closed) throw new RefusedError('service_closing', 'The service is shutting down');
     // The transaction's previous connection goes first: it frees its slot for the new one.
     const replaced = owner ? this.idOf(owner.uuidTrx) : undefined;
     if (replaced) {
@@ -58,11 +57,11 @@ export class ConnectionRegistry<S extends Closable> {
     }
     if (owner && this.liveFromIp(owner.ip) >= this.config.connectionsPerIp) {
       this.log.warn({ connectionsPerIp: this.config.connectionsPerIp }, 'real-time connection refused: too many from one client address');
-      throw new HttpError(429, `Too many live real-time connections from this client address (at most ${this.config.connectionsPerIp}, REALTIME_CONNECTIONS_PER_IP)`, errorTexts.tooManyRequests);
+      throw new RefusedError('connections_per_ip', `Too many live real-time connections from this client address (at most ${this.config.connectionsPerIp}, REALTIME_CONNECTIONS_PER_IP)`);
     }
     if (this.size >= this.config.maxConnections) {
       this.log.warn({ maxConnections: this.config.maxConnections }, 'real-time connection refused: at capacity');
-      throw new HttpError(503, 'Too many real-time connections; try again shortly', errorTexts.serviceUnavailable);
+      throw new RefusedError('server_busy', 'Too many real-time connections; try again shortly');
     }
     const id = randomUUID();
     this.opening += 1;
@@ -80,7 +79,7 @@ export class ConnectionRegistry<S extends Closable> {
     }
     if (this.closed) {
       await session.close();
-      throw new HttpError(503, 'The service is shutting down', errorTexts.serviceUnavailable);
+      throw new RefusedError('service_closing', 'The service is shutting down');
     }
     const expiry = setTimeout(() => {
       this.log.info({ connectionId: id }, 'real-time connection expired');

@@ -29,7 +29,7 @@ async function authorizeLinkMessage(links: LinkContext, message: RealtimeStartMe
 
 /** Who may open a connection: the transaction of the headers, by its grantor's key or by the result link's credential. */
 async function authorizeConnection(
-  db: Deps['db'],
+  store: Pick<Deps, 'db' | 'caches'>,
   links: LinkContext,
   headers: { transaccion: string; cliente: string; apikey?: string | undefined; 'x-consumer-custom-id'?: string | undefined },
 ): Promise<RealtimeAuth> {
@@ -38,7 +38,7 @@ async function authorizeConnection(
     return authorizeLinkMessage(links, { key: credential, transaccion: headers.transaccion, cliente: headers.cliente } as RealtimeStartMessage);
   }
   if (!headers.apikey) throw new HttpError(401, 'The apikey header (or the result link credential in X-Consumer-Custom-ID) is required', errorTexts.badUrl);
-  const { grantor, transaction } = await authorizeTransaction(db, { apikey: headers.apikey, transaccion: headers.transaccion, cliente: headers.cliente });
+  const { grantor, transaction } = await authorizeTransaction(store, { apikey: headers.apikey, transaccion: headers.transaccion, cliente: headers.cliente });
   return { grantor, transaction };
 }
 
@@ -62,7 +62,7 @@ export function registerRealtimeRoutes(app: ZodApp, deps: Deps, options: Realtim
     tempDir,
     async authorize(message: RealtimeStartMessage): Promise<RealtimeAuth> {
       if (message.type === 'VIDEO_TOKEN_PDF') return authorizeLinkMessage(links, message);
-      const { grantor, transaction } = await authorizeTransaction(db, {
+      const { grantor, transaction } = await authorizeTransaction(deps, {
         apikey: message.key,
         transaccion: message.transaccion,
         cliente: message.cliente,
@@ -91,7 +91,7 @@ export function registerRealtimeRoutes(app: ZodApp, deps: Deps, options: Realtim
     url: create.path,
     schema: { summary: create.summary, tags, headers: create.headers, response: { 200: create.response, ...errorResponses } },
     handler: async (request, reply) => {
-      const owner = await authorizeConnection(db, links, request.headers);
+      const owner = await authorizeConnection(deps, links, request.headers);
       const uuidTrx = owner.transaction.uuidTrx;
       // The start message on the data channel must name the transaction the connection was opened for.
       const bound: SessionServices = {

@@ -113,17 +113,17 @@ export class RecordingSession {
     return { type: description.type, sdp: description.sdp };
   }
 
-  /** The browser's answer; 409 when one was already applied, 400 when werift cannot use it. */
+  /** The browser's answer; refused (realtime_answered) when one was already applied, invalid_request when werift cannot use it. */
   async acceptAnswer(sdp: string): Promise<void> {
-    if (this.answered) throw new HttpError(409, 'This connection already has its answer');
-    if (!sdp.startsWith('v=0')) throw new HttpError(400, 'Invalid request: body field sdp is not an SDP answer');
+    if (this.answered) throw new RefusedError('realtime_answered', 'This connection already has its answer');
+    if (!sdp.startsWith('v=0')) throw new RefusedError('invalid_request', 'Invalid request: body field sdp is not an SDP answer');
     this.answered = true;
     try {
       await this.peer.pc.setRemoteDescription({ type: 'answer', sdp });
     } catch (error) {
       this.answered = false;
       this.services.log.info({ connectionId: this.id, reason: error instanceof Error ? error.message : String(error) }, 'SDP answer refused');
-      throw new HttpError(400, 'Invalid request: the SDP answer does not match the offer');
+      throw new RefusedError('invalid_request', 'Invalid request: the SDP answer does not match the offer');
     }
   }
 

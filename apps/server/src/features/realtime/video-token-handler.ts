@@ -1,17 +1,18 @@
+import type { Deps } from '../../deps.js';
 import { errorTexts } from '@kyc/contracts';
 import { ownerParams } from '../../domain/grantor-params.js';
 import { decideVideoToken, type VideoTokenDeps } from '../face-video/index.js';
 import { decideLinkVideo, linkServiceCall } from '../results/link-video.js';
 import type { LinkContext } from '../results/links.js';
 import { readStoredParams } from '../../store/grantors.js';
-import type { Refusal } from '../../domain/refusal.js';
+import { refusal, type Refusal } from '../../domain/refusal.js';
 import { refusalBody } from '../../http/reasons.js';
 import type { RecordingHandler, RecordingHandlers } from './handlers.js';
 import { errorReply } from './protocol.js';
 
 /** A refusal as the channel's reply: the status and texts of the HTTP reasons table. */
-function refusalReply(refusal: Refusal) {
-  const body = refusalBody(refusal);
+function refusalReply(refused: Refusal) {
+  const body = refusalBody(refused);
   return errorReply(body.status, body.message, body.message_client);
 }
 
@@ -21,11 +22,11 @@ const isTrue = (flag: boolean | string | undefined) => flag === true || flag ===
  * The face-video decision (domain/video-token, the same as `POST /v2/videotoken`) for recordings of the real-time
  * path: attempts, lock, the one-time code named by created/expire, face match, liveness and spoken code.
  */
-export function videoTokenRecordingHandlers(deps: VideoTokenDeps, links: LinkContext): Pick<RecordingHandlers, 'VIDEO_TOKEN' | 'VIDEO_TOKEN_PDF'> {
+export function videoTokenRecordingHandlers(deps: VideoTokenDeps & Pick<Deps, 'caches'>, links: LinkContext): Pick<RecordingHandlers, 'VIDEO_TOKEN' | 'VIDEO_TOKEN_PDF'> {
   const handler: RecordingHandler = async (recording, { grantor, transaction }) => {
     const { message } = recording;
-    if (!message.created || !message.expire) return missingCode;
-    const params = ownerParams(grantor, await readStoredParams(deps.db, grantor.id), message.key);
+    if (!message.created || !message.expire) return refusalReply(missingCode);
+    const params = ownerParams(grantor, await readStoredParams(deps, grantor.id), message.key);
     const result = await decideVideoToken(deps, {
       grantorId: grantor.id,
       uuidTrx: transaction.uuidTrx,
@@ -46,8 +47,8 @@ export function videoTokenRecordingHandlers(deps: VideoTokenDeps, links: LinkCon
   // attempts; a match verifies the link and answers its one-time download (payload.documentLink).
   const linkHandler: RecordingHandler = async (recording, { link }) => {
     const { message } = recording;
-    if (!link) return { status: 401, res: { status: 401, message: 'VIDEO_TOKEN_PDF needs the result link credential in key', message_client: errorTexts.badUrl } };
-    if (!message.created || !message.expire) return missingCode;
+    if (!link) return refusalReply(refusal('link_credential_missing', 'VIDEO_TOKEN_PDF needs the result link credential in key', errorTexts.badUrl));
+    if (!message.created || !message.expire) return refusalReply(missingCode);
     const result = await decideLinkVideo(deps, links, link, {
       video: { path: recording.path },
       contentType: recording.mimeType,
@@ -63,7 +64,4 @@ export function videoTokenRecordingHandlers(deps: VideoTokenDeps, links: LinkCon
   return { VIDEO_TOKEN: handler, VIDEO_TOKEN_PDF: linkHandler };
 }
 
-const missingCode = {
-  status: 400,
-  res: { status: 400, message: 'Invalid message: created and expire of the video-token code are required', message_client: errorTexts.watchdog },
-};
+const missingCode = refusal('invalid_request', 'Invalid message: created and expire of the video-token code are required', errorTexts.watchdog);

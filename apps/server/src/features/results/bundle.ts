@@ -91,7 +91,7 @@ export async function buildBundle(
   };
   const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2));
   const manifestHash = createHash('sha256').update(manifestBytes).digest();
-  const timestamp = deps.config.tsaUrl ? await rfc3161Timestamp(deps.config.tsaUrl, manifestHash) : await localTimestamp(deps.config.dataDir, manifestHash, now);
+  const timestamp = deps.config.tsaUrl ? await rfc3161Timestamp(deps.config.tsaUrl, manifestHash) : await localTimestamp(deps.caches, deps.config.dataDir, manifestHash, now);
 
   const stampInfo = {
     kind: timestamp.kind,

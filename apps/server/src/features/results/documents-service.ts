@@ -1,3 +1,4 @@
+import type { AppCaches } from '../../caches.js';
 import { paramValue, type GrantorParam } from '@kyc/contracts';
 import sharp from 'sharp';
 import type { BlobStore } from '../../blob/blob-store.js';
@@ -18,6 +19,8 @@ export interface DocumentsDeps {
   db: Db;
   cipher: DataCipher;
   blobs: BlobStore;
+  /** The app's caches (the grantor's parameters are read through them). */
+  caches: AppCaches;
 }
 
 export interface StoredDocument extends DocumentRecord {
@@ -173,7 +176,7 @@ export async function gatherDocumentsInput(
   const { db, cipher, blobs } = deps;
   const grantor = await findGrantorById(db, trx.grantorId);
   if (!grantor) throw new Error(`grantor ${trx.grantorId} not found`);
-  const params = effectiveParams(grantor, await readStoredParams(db, grantor.id));
+  const params = effectiveParams(grantor, await readStoredParams(deps, grantor.id));
   const [records, lifecycle, audit, score] = await Promise.all([
     listEvidenceWithPayload(db, cipher, trx.uuidTrx),
     listLifecycleEvents(db, cipher, trx.uuidTrx),

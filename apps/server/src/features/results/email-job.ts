@@ -5,7 +5,7 @@ import type { ClaimedJob } from '../../jobs/queue.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { Db } from '../../store/db.js';
 import { withheldReason } from '../../store/transactions.js';
-import { folioOf, generateDocuments, latestDocuments } from './documents-service.js';
+import { type DocumentsDeps, folioOf, generateDocuments, latestDocuments } from './documents-service.js';
 
 export const emailJobKind = 'correo_resultado';
 
@@ -76,7 +76,7 @@ export function mailHtml(blocks: MailBlock[]): string {
   return blocks.map((block) => (typeof block === 'string' ? `<p>${escapeHtml(block)}</p>` : `<p><a href="${escapeHtml(block.link)}">${escapeHtml(block.label)}</a></p>`)).join('\n');
 }
 
-export function emailJobHandler(deps: { db: Db; cipher: DataCipher; blobs: BlobStore; mailer: Mailer }) {
+export function emailJobHandler(deps: DocumentsDeps & { mailer: Mailer }) {
   return async (job: ClaimedJob): Promise<void> => {
     const p = job.payload as EmailJobPayload;
     // Queued before the person's data was blocked or erased: the e-mail (and its report) is no longer sent.

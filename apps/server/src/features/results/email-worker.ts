@@ -9,7 +9,7 @@ export function resultEmailJobs(deps: Deps, log: FastifyBaseLogger): { handlers:
   const mailer = createMailer(deps.config, deps.cipher);
   log.info({ mail: mailer.kind }, mailer.kind === 'smtp' ? 'result e-mail through SMTP' : 'result e-mail to the local outbox (DATA_DIR/outbox)');
   return {
-    handlers: { [emailJobKind]: emailJobHandler({ db: deps.db, cipher: deps.cipher, blobs: deps.blobs, mailer }) },
+    handlers: { [emailJobKind]: emailJobHandler({ db: deps.db, cipher: deps.cipher, blobs: deps.blobs, caches: deps.caches, mailer }) },
     close: () => mailer.close(),
   };
 }

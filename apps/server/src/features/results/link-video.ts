@@ -57,7 +57,7 @@ export async function authorizeLink(links: LinkContext, credential: string | und
   if (open === 'exhausted') {
     throw new RefusedError('attempts_exhausted', `Attempts exhausted: the link's face re-verification failed ${linkVideoAttempts.limit} times`);
   }
-  return { link, grantor, params: effectiveParams(grantor, await readStoredParams(links.db, grantor.id)) };
+  return { link, grantor, params: effectiveParams(grantor, await readStoredParams(links, grantor.id)) };
 }
 
 /** Refused (link_other_user) when the request names another user than the link's. */

@@ -1,3 +1,4 @@
+import type { AppCaches } from '../../caches.js';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../../store/db.js';
 import { uuidv7 } from '../../store/ids.js';
@@ -14,11 +15,17 @@ import { RefusedError, type Reason } from '../../domain/refusal.js';
 export type ResultDocument = 'reporte' | 'clausula' | 'autorizacion';
 export const resultDocuments: readonly ResultDocument[] = ['reporte', 'clausula', 'autorizacion'];
 
-export interface LinkContext {
+/** What issuing and checking a link needs. */
+export interface LinkKeys {
   db: Db;
   linkKey: Buffer;
   /** Base URL of this service (PUBLIC_URL), without a trailing slash. */
   baseUrl: string;
+}
+
+/** The app's link context: the keys and the app's caches (the link's grantor parameters are read through them). */
+export interface LinkContext extends LinkKeys {
+  caches: AppCaches;
 }
 
 export interface IssuedLink {
@@ -62,7 +69,7 @@ export function pdfTokenUrl(baseUrl: string, subject: LinkSubject, fecha: number
 }
 
 /** Records a new link (state issued, or verified when the customer has just proved their presence). */
-export async function issueResultLink(ctx: LinkContext, subject: LinkSubject & { document: ResultDocument; expiresAt: Date; verified?: boolean }, now: Date = new Date()): Promise<IssuedLink> {
+export async function issueResultLink(ctx: LinkKeys, subject: LinkSubject & { document: ResultDocument; expiresAt: Date; verified?: boolean }, now: Date = new Date()): Promise<IssuedLink> {
   if (subject.expiresAt.getTime() <= now.getTime()) throw new Error('a result link must expire in the future');
   const linkId = uuidv7(now.getTime());
   await ctx.db
@@ -112,7 +119,7 @@ export interface OpenLink extends LinkSubject {
  * The live link of a credential: signature, expiry, binding to the stored link (and to `uuidUser` when given); refused once
  * consumed or expired. A verified link stays usable (the download failed: the flow goes back to the video).
  */
-export async function checkLinkCredential(ctx: LinkContext, credential: string, uuidUser?: string, now: Date = new Date()): Promise<OpenLink> {
+export async function checkLinkCredential(ctx: LinkKeys, credential: string, uuidUser?: string, now: Date = new Date()): Promise<OpenLink> {
   if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(credential)) {
     throw new LinkRefusedError('link_malformed', 'Malformed link credential');
   }
@@ -176,7 +183,7 @@ export interface VerifiedLink extends LinkSubject {
 
 type LinkRow = { id: string; uuid_trx: string; uuid_user: string; grantor_id: string; document: string; expires_at: string; state: string };
 
-async function linkUrlOf(ctx: LinkContext, row: LinkRow): Promise<VerifiedLink> {
+async function linkUrlOf(ctx: LinkKeys, row: LinkRow): Promise<VerifiedLink> {
   const fecha = Date.parse(row.expires_at);
   const subject = { uuidTrx: row.uuid_trx, uuidUser: row.uuid_user, grantorId: row.grantor_id };
   const token = await signLinkToken(ctx, { ...subject, linkId: row.id, document: row.document, fecha });
@@ -188,7 +195,7 @@ async function linkUrlOf(ctx: LinkContext, row: LinkRow): Promise<VerifiedLink> 
  * the user's newest open link of the transaction (or the named link) verified and returns the download URL.
  * Refuses (LinkRefusedError) when there is no open link, it expired, or it was already consulted.
  */
-export async function verifyResultLink(ctx: LinkContext, request: { uuidUser: string; uuidTrx?: string; linkId?: string }, now: Date = new Date()): Promise<VerifiedLink> {
+export async function verifyResultLink(ctx: LinkKeys, request: { uuidUser: string; uuidTrx?: string; linkId?: string }, now: Date = new Date()): Promise<VerifiedLink> {
   let query = ctx.db.selectFrom('result_links').selectAll().where('uuid_user', '=', request.uuidUser.toLowerCase());
   if (request.uuidTrx) query = query.where('uuid_trx', '=', request.uuidTrx.toLowerCase());
   if (request.linkId) query = query.where('id', '=', request.linkId);
@@ -210,7 +217,7 @@ export interface ConsumableLink extends LinkSubject {
 }
 
 /** Checks the token's signature, expiry and binding to the stored link; the link must be verified and unconsumed. */
-export async function checkLinkToken(ctx: LinkContext, token: string, now: Date = new Date()): Promise<ConsumableLink> {
+export async function checkLinkToken(ctx: LinkKeys, token: string, now: Date = new Date()): Promise<ConsumableLink> {
   if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) {
     throw new LinkRefusedError('link_malformed', 'Malformed result link');
   }

@@ -1,3 +1,4 @@
+import type { AppCaches } from '../../caches.js';
 import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -56,8 +57,6 @@ export interface LocalTsa {
   policy: string;
 }
 
-const tsaCache = new Map<string, Promise<LocalTsa>>();
-
 function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
@@ -112,38 +111,42 @@ function readTsaFile(file: string): { keyDer: Buffer; certDer: Buffer; policy: s
   return { keyDer: Buffer.from(stored.key, 'base64'), certDer: Buffer.from(stored.certificate, 'base64'), policy: stored.policy };
 }
 
+/** The local TSA of this DATA_DIR (loadLocalTsa), loaded once per app and kept in its caches. */
+export function localTsa(caches: AppCaches, dataDir: string): Promise<LocalTsa> {
+  const byFile = caches.slot('results.localTsa', () => new Map<string, Promise<LocalTsa>>());
+  let pending = byFile.get(dataDir);
+  if (!pending) {
+    pending = loadLocalTsa(dataDir);
+    byFile.set(dataDir, pending);
+    pending.catch(() => byFile.delete(dataDir));
+  }
+  return pending;
+}
+
 /**
  * The local TSA of this DATA_DIR, created on first use as one file, keys/tsa.json (mode 0600: it holds the private
  * key). Created under a temporary name and linked into place, which fails if another process won the race: then
  * that process's TSA is used.
  */
-export function localTsa(dataDir: string): Promise<LocalTsa> {
+export async function loadLocalTsa(dataDir: string): Promise<LocalTsa> {
   const file = path.join(dataDir, 'keys', 'tsa.json');
-  let pending = tsaCache.get(file);
-  if (!pending) {
-    pending = (async () => {
-      if (!existsSync(file)) {
-        const created = await createTsa();
-        mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-        const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-        writeFileSync(temp, JSON.stringify({ key: created.keyDer.toString('base64'), certificate: created.certDer.toString('base64'), policy: created.policy }), { mode: 0o600 });
-        try {
-          linkSync(temp, file);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        } finally {
-          unlinkSync(temp);
-        }
-      }
-      const stored = readTsaFile(file);
-      const privateKey = await crypto.subtle.importKey('pkcs8', stored.keyDer, algorithm, false, ['sign']);
-      const certificate = pkijs.Certificate.fromBER(toArrayBuffer(stored.certDer));
-      return { certificate, certificateDer: stored.certDer, certificatePem: pem('CERTIFICATE', stored.certDer), privateKey, policy: stored.policy };
-    })();
-    tsaCache.set(file, pending);
-    pending.catch(() => tsaCache.delete(file));
+  if (!existsSync(file)) {
+    const created = await createTsa();
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(temp, JSON.stringify({ key: created.keyDer.toString('base64'), certificate: created.certDer.toString('base64'), policy: created.policy }), { mode: 0o600 });
+    try {
+      linkSync(temp, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(temp);
+    }
   }
-  return pending;
+  const stored = readTsaFile(file);
+  const privateKey = await crypto.subtle.importKey('pkcs8', stored.keyDer, algorithm, false, ['sign']);
+  const certificate = pkijs.Certificate.fromBER(toArrayBuffer(stored.certDer));
+  return { certificate, certificateDer: stored.certDer, certificatePem: pem('CERTIFICATE', stored.certDer), privateKey, policy: stored.policy };
 }
 
 /** A TimeStampResp (DER) granting a time-stamp for the SHA-256 `hash`, with the request's nonce when given. */

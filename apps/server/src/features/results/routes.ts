@@ -44,7 +44,7 @@ const freshFaceMs = 30 * 60_000;
 
 /** The result-link context of this app (its key loaded once, kept in the app's caches): what verifyResultLink needs. */
 export function resultLinkContext(deps: Pick<Deps, 'config' | 'db' | 'caches'>): LinkContext {
-  return deps.caches.slot('results.linkContext', () => ({ db: deps.db, linkKey: loadLinkKey(deps.config).key, baseUrl: publicBaseUrl(deps.config) }));
+  return deps.caches.slot('results.linkContext', () => ({ db: deps.db, caches: deps.caches, linkKey: loadLinkKey(deps.config).key, baseUrl: publicBaseUrl(deps.config) }));
 }
 
 /** A body's uuidUser must name the user of the cliente header. */
@@ -108,7 +108,7 @@ function registerScoreRoute(app: ZodApp, deps: Deps): void {
         throw new HttpError(400, 'Invalid request: path uuidUser and uuidTrx must equal the cliente and transaccion headers');
       }
       const { grantor, transaction } = await authorizeTransactionRead(deps, request, reply, headers);
-      const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
+      const grantorParams = ownerParams(grantor, await readStoredParams(deps, grantor.id), headers.apikey);
       const result = await scoreOf(db, cipher, transaction.uuidTrx, grantorParams);
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, flag: result.flag }, 'score computed');
       reply.header('cache-control', 'no-store');
@@ -134,11 +134,11 @@ function registerDocumentsRoute(app: ZodApp, deps: Deps, links: LinkContext): vo
     handler: async (request, reply) => {
       assertBodyUser(request.body.uuidUser, request.headers.cliente);
       await requireReadCredential(deps, request, reply, request.headers);
-      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, request.headers, 'result');
-      const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), request.headers.apikey);
+      const { grantor, transaction } = await authorizeInOrder(deps, request.headers, 'result');
+      const grantorParams = ownerParams(grantor, await readStoredParams(deps, grantor.id), request.headers.apikey);
       const now = new Date();
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
-      const generated = await generateDocuments({ db, cipher, blobs }, trx, now);
+      const generated = await generateDocuments(deps, trx, now);
       // A customer whose face matched in this transaction within the last 30 minutes has just re-verified: the
       // links start verified (one download each). Otherwise each needs the face re-verification of the link flow.
       const faceRecord = await latestEvidence(db, cipher, transaction.uuidTrx, evidenceKind.videoToken);
@@ -277,9 +277,9 @@ function registerEmailRoute(app: ZodApp, deps: Deps, links: LinkContext, options
       const { body, headers } = request;
       assertSendingBody(body, headers.cliente);
       await requireReadCredential(deps, request, reply, headers);
-      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, headers, 'result');
+      const { grantor, transaction } = await authorizeInOrder(deps, headers, 'result');
       await assertTransactionOpen(db, transaction.uuidTrx);
-      const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
+      const grantorParams = ownerParams(grantor, await readStoredParams(deps, grantor.id), headers.apikey);
       const now = new Date();
       // The server's own score decides what is sent; the client's semaforo is kept for the record.
       const result = await scoreOf(db, cipher, transaction.uuidTrx, grantorParams, now);
@@ -328,8 +328,8 @@ function registerNom151Route(app: ZodApp, deps: Deps): void {
       const { body, headers } = request;
       assertSendingBody(body, headers.cliente);
       await requireReadCredential(deps, request, reply, headers);
-      const { grantor, transaction } = await authorizeInOrder({ db, cipher }, headers, 'result');
-      const grantorParams = ownerParams(grantor, await readStoredParams(db, grantor.id), headers.apikey);
+      const { grantor, transaction } = await authorizeInOrder(deps, headers, 'result');
+      const grantorParams = ownerParams(grantor, await readStoredParams(deps, grantor.id), headers.apikey);
       if (!paramEnabled(grantorParams, 'SEND_ZIP_SEMAFORO')) {
         throw new HttpError(403, 'The evidence bundle is off for this grantor (SEND_ZIP_SEMAFORO)', 'El envío del paquete de evidencias no está habilitado.');
       }
@@ -337,7 +337,7 @@ function registerNom151Route(app: ZodApp, deps: Deps): void {
       const now = new Date();
       const trx = { uuidTrx: transaction.uuidTrx, uuidUser: transaction.uuidUser, grantorId: grantor.id };
       const id = resultCustomId(grantorParams, now, transaction.uuidUser);
-      const bundle = await timestampedBundle({ db, cipher, blobs, config }, trx, { customId: id, body: { ...body, custom_uuid_servidor: id } }, now, request.log);
+      const bundle = await timestampedBundle(deps, trx, { customId: id, body: { ...body, custom_uuid_servidor: id } }, now, request.log);
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx, evidenceId: bundle.evidenceId, timestamp: bundle.timestamp.kind }, 'evidence bundle stored');
       reply.header('cache-control', 'no-store');
       return {

@@ -1,3 +1,4 @@
+import type { AppCaches } from '../../caches.js';
 import { randomBytes } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
@@ -84,8 +85,8 @@ export async function rfc3161Timestamp(tsaUrl: string, hash: Buffer, timeoutMs =
   return { kind: 'rfc3161', source: 'tsa', tsaUrl, genTime, responseDer, tokenDer };
 }
 
-export async function localTimestamp(dataDir: string, hash: Buffer, now: Date = new Date()): Promise<BundleTimestamp> {
-  const tsa = await localTsa(dataDir);
+export async function localTimestamp(caches: AppCaches, dataDir: string, hash: Buffer, now: Date = new Date()): Promise<BundleTimestamp> {
+  const tsa = await localTsa(caches, dataDir);
   const nonce = randomBytes(8);
   nonce[0] = (nonce[0] ?? 0) & 0x7f;
   const responseDer = await issueTimestamp(tsa, hash, { nonce, now });

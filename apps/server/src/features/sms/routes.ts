@@ -82,7 +82,8 @@ export interface SmsRouteOptions {
 }
 
 /** token_sms_ac and verify_token_sms/verify (docs/flow.md §7): 6-digit codes, hashed, expiring, attempt- and rate-limited. */
-export function registerSmsRoutes(app: ZodApp, { db, cipher, config }: Deps, options: SmsRouteOptions = {}): void {
+export function registerSmsRoutes(app: ZodApp, { db, cipher, config, caches }: Deps, options: SmsRouteOptions = {}): void {
+  const store = { db, caches };
   const sender = options.sender ?? createSmsSender(config);
   const now = options.now ?? (() => new Date());
   const key = cipher.deriveKey('sms-codes');
@@ -94,10 +95,10 @@ export function registerSmsRoutes(app: ZodApp, { db, cipher, config }: Deps, opt
     url: send.path,
     schema: { summary: send.summary, tags: ['sms'], headers: send.headers, body: send.body, response: { 200: send.response, ...errorResponses } },
     handler: async (request, reply) => {
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { grantor, transaction } = await authorizeTransaction(store, request.headers);
       const { client, phone } = request.body;
       if (client.uuid.toLowerCase() !== transaction.uuidUser) throw new HttpError(403, 'client.uuid is not the user of this transaction');
-      const params = storedAsList(await readStoredParams(db, grantor.id));
+      const params = storedAsList(await readStoredParams(store, grantor.id));
       const at = now();
       await assertMaySend(db, params, transaction.uuidTrx, phone.areaCode, at, reply);
 
@@ -122,7 +123,7 @@ export function registerSmsRoutes(app: ZodApp, { db, cipher, config }: Deps, opt
     url: verify.path,
     schema: { summary: verify.summary, tags: ['sms'], headers: verify.headers, body: verify.body, response: { 200: verify.response, ...errorResponses } },
     handler: async (request) => {
-      const { grantor, transaction } = await authorizeTransaction(db, request.headers);
+      const { grantor, transaction } = await authorizeTransaction(store, request.headers);
       const { client, phone } = request.body;
       if (client.uuid.toLowerCase() !== transaction.uuidUser) throw new HttpError(403, 'client.uuid is not the user of this transaction');
       const at = now();
