@@ -38,7 +38,7 @@ export function registerRedoRoutes(app: ZodApp, deps: Deps): void {
     assertTransactionAvailable(await findTransaction(db, redo.uuidTrx));
     const grantor = await findGrantorById(db, redo.grantorId);
     if (!grantor?.active) throw new RefusedError('link_grantor_inactive', 'The grantor of this link is not active');
-    return { redo, grantor, params: ownerParams(grantor, await readStoredParams(db, grantor.id), '') };
+    return { redo, grantor, params: ownerParams(grantor, await readStoredParams(deps, grantor.id), '') };
   }
   const ids = (redo: OpenRedo) => ({ grantorId: redo.grantorId, uuidTrx: redo.uuidTrx, uuidUser: redo.uuidUser });
 
