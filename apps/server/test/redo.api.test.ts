@@ -56,7 +56,7 @@ describe.each(engines)('review decision redo ($name)', (engine) => {
 
   async function createUser(...argv: string[]) {
     const out: string[] = [];
-    const code = await runGrantorCommand(t.db, ['console-user-create', ...argv], { out: (l) => out.push(l), err: () => undefined }, undefined, cipher);
+    const code = await runGrantorCommand(t, ['console-user-create', ...argv], { out: (l) => out.push(l), err: () => undefined }, undefined, cipher);
     expect(code).toBe(0);
     const text = out.join('\n');
     const uri = /totp: +(otpauth:\/\/\S+)/.exec(text)?.[1];
@@ -98,7 +98,7 @@ describe.each(engines)('review decision redo ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: 'off' }, { jobs: { pollMs: 50, backoffMs: 100 } });
-    await insertGrantor(t.db, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
+    await insertGrantor(t, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
     hook = await receiver(0);
     await insertEndpoint(t.db, cipher(), { grantorId: demoId, url: hook.url, secret: generateWebhookSecret() });
     const created = {
