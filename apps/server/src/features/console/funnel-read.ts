@@ -1,4 +1,5 @@
 import type { ConsoleFunnel } from '@kyc/contracts';
+import { sql } from 'kysely';
 import type { Db } from '../../store/db.js';
 import { funnelFinishedOrd, funnelOpenedOrd, shapeFunnel, type FunnelQuery, type FunnelStepFigures } from './funnel.js';
 import type {} from './tables.js';
@@ -105,33 +106,34 @@ function locate(hist: Map<number, number>, k: number): { bucket: number; offset:
   throw new Error('rank beyond the histogram');
 }
 
+/** The 1-based ranks of a step's middle value(s): one when the count is odd, two when even (their mean is the median). */
+const middleRanks = (n: number) => [...new Set([Math.floor((n + 1) / 2), Math.floor((n + 2) / 2)])];
+
 /**
- * The exact median of a step's durations: the summed histogram says which bucket holds the middle value(s) and at
- * which rank inside it; that bucket's rows of the range are read in order from the (grantor, ord, bucket, ms) index.
+ * The exact median of each step's durations: the summed histogram says which bucket holds the middle value(s) and at
+ * which rank inside it; each of those values is read from its bucket's rows of the range in order, through the
+ * (grantor, ord, bucket, ms) index, all of them in one statement.
  */
-async function medianOf(db: Db, query: FunnelQuery, ord: number, hist: Map<number, number>): Promise<number | null> {
-  const n = [...hist.values()].reduce((a, b) => a + b, 0);
-  if (n === 0) return null;
-  const ranks = [...new Set([Math.floor((n + 1) / 2), Math.floor((n + 2) / 2)])];
-  const values: number[] = [];
-  for (const k of ranks) {
-    const { bucket, offset } = locate(hist, k);
-    const row = await db
-      .selectFrom('console_funnel_steps')
-      .select('ms')
-      .where('grantor_id', '=', query.grantorId)
-      .where('ord', '=', ord)
-      .where('bucket', '=', bucket)
-      .where('created_at', '>=', query.from)
-      .where('created_at', '<', query.to)
-      .orderBy('ms')
-      .limit(1)
-      .offset(offset)
-      .executeTakeFirst();
-    if (row?.ms === null || row?.ms === undefined) throw new Error('the funnel aggregate and its steps disagree');
-    values.push(Number(row.ms));
+async function mediansOf(db: Db, query: FunnelQuery, hists: Map<number, Map<number, number>>): Promise<Map<number, number>> {
+  const lookups: { ord: number; bucket: number; offset: number }[] = [];
+  for (const [ord, hist] of hists) {
+    const n = [...hist.values()].reduce((a, b) => a + b, 0);
+    if (n > 0) for (const k of middleRanks(n)) lookups.push({ ord, ...locate(hist, k) });
   }
-  return values.reduce((a, b) => a + b, 0) / values.length;
+  if (lookups.length === 0) return new Map();
+  const parts = lookups.map(
+    (l, i) => sql`select * from (select ${sql.lit(i)} as i, s.ms from console_funnel_steps s
+      where s.grantor_id = ${query.grantorId} and s.ord = ${l.ord} and s.bucket = ${l.bucket} and s.created_at >= ${query.from} and s.created_at < ${query.to}
+      order by s.ms limit 1 offset ${l.offset}) ${sql.raw(`q${i}`)}`,
+  );
+  const { rows } = await sql<{ i: number | string; ms: number | string }>`${sql.join(parts, sql` union all `)}`.execute(db);
+  if (rows.length !== lookups.length) throw new Error('the funnel aggregate and its steps disagree');
+  const sums = new Map<number, number[]>();
+  for (const row of rows) {
+    const ord = lookups[Number(row.i)]!.ord;
+    sums.set(ord, [...(sums.get(ord) ?? []), Number(row.ms)]);
+  }
+  return new Map([...sums].map(([ord, values]) => [ord, values.reduce((a, b) => a + b, 0) / values.length]));
 }
 
 /**
@@ -143,11 +145,11 @@ export async function readFunnel(db: Db, query: FunnelQuery, now: Date = new Dat
   const quietSince = new Date(now.getTime() - query.abandonAfterMs).toISOString();
   const totals = await sumRange(db, query.grantorId, query.from, query.to);
   const active = await inProgressByOrd(db, query, quietSince);
+  const medians = await mediansOf(db, query, new Map([...totals].filter(([ord]) => ord !== funnelOpenedOrd).map(([ord, t]) => [ord, t.hist])));
   const figures = new Map<number, FunnelStepFigures>();
   for (const [ord, t] of totals) {
     if (t.reached === 0) continue;
-    const medianMs = ord === funnelOpenedOrd ? null : await medianOf(db, query, ord, t.hist);
-    figures.set(ord, { reached: t.reached, stopped: t.stopped, abandoned: t.stopped - (active.get(ord) ?? 0), medianMs });
+    figures.set(ord, { reached: t.reached, stopped: t.stopped, abandoned: t.stopped - (active.get(ord) ?? 0), medianMs: medians.get(ord) ?? null });
   }
   return shapeFunnel(query, figures);
 }
