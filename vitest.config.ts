@@ -25,10 +25,10 @@ export default defineConfig({
       {
         resolve: { conditions: ['source'], alias: preactCompat },
         test: {
-          // Component tests of the flow's screens (@testing-library/preact in a happy-dom document).
+          // Component tests of the flow's and the console's screens (@testing-library/preact in a happy-dom document).
           name: 'web',
           environment: 'happy-dom',
-          include: ['apps/web/src/**/*.test.tsx'],
+          include: ['apps/web/src/**/*.test.tsx', 'apps/console/src/**/*.test.tsx'],
         },
       },
       {

@@ -1,6 +1,7 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { ConsoleUser } from '@kyc/contracts';
 import { api } from './api';
+import { GrantorPicker, useGrantors } from './GrantorPicker';
 import { roleLabels } from './labels';
 import { screens } from './screens';
 import { SignIn } from './SignIn';
@@ -27,11 +28,43 @@ export function App() {
   return <Shell user={state.user} onSignedOut={(notice) => setState({ kind: 'signedOut', notice })} />;
 }
 
-/** The top bar (sections the user's role sees, who is signed in) and the section open. */
-function Shell({ user, onSignedOut }: { user: ConsoleUser; onSignedOut(notice?: string): void }) {
+interface ShellProps {
+  user: ConsoleUser;
+  onSignedOut(notice?: string): void;
+}
+
+/** The signed-in console: a platform operator first chooses the grantor every screen then concerns. */
+function Shell(props: ShellProps) {
+  return props.user.role === 'operator' ? <OperatorShell {...props} /> : <Frame {...props} grantorId={undefined} scope={null} />;
+}
+
+/** The operator's shell: the grantor picker under the top bar, and the screens of the grantor chosen. */
+function OperatorShell(props: ShellProps) {
+  const loaded = useGrantors(api.grantors, props.onSignedOut);
+  const [chosen, setChosen] = useState('');
+  const grantors = loaded.kind === 'ready' ? loaded.grantors : [];
+  const grantorId = grantors.some((g) => g.id === chosen) ? chosen : (grantors[0]?.id ?? '');
+  // Set before the screens below run their effects: every call they make names this grantor (idempotent).
+  api.chooseGrantor(grantorId);
+  const scope =
+    loaded.kind === 'loading' ? (
+      <p className="hint scopebar">Cargando otorgantes…</p>
+    ) : loaded.kind === 'failed' ? (
+      <p className="error scopebar" role="alert">
+        {loaded.text}
+      </p>
+    ) : (
+      <GrantorPicker grantors={grantors} value={grantorId} onChange={setChosen} />
+    );
+  return <Frame {...props} grantorId={grantorId || undefined} scope={scope} />;
+}
+
+/** The top bar (sections the user's role sees, who is signed in), the operator's picker and the section open. */
+function Frame({ user, onSignedOut, grantorId, scope }: ShellProps & { grantorId: string | undefined; scope: ReactNode }) {
   const visible = screens.filter((s) => s.roles.includes(user.role));
   const [current, setCurrent] = useState(visible[0]!.id);
   const screen = visible.find((s) => s.id === current) ?? visible[0]!;
+  const waiting = user.role === 'operator' && !grantorId;
 
   async function signOut() {
     try {
@@ -66,15 +99,19 @@ function Shell({ user, onSignedOut }: { user: ConsoleUser; onSignedOut(notice?: 
           </button>
         </div>
       </header>
-      <Suspense
-        fallback={
-          <main className="page" aria-busy="true">
-            <p className="hint">Cargando…</p>
-          </main>
-        }
-      >
-        <screen.Component user={user} onSignedOut={onSignedOut} />
-      </Suspense>
+      {scope}
+      {waiting ? null : (
+        <Suspense
+          fallback={
+            <main className="page" aria-busy="true">
+              <p className="hint">Cargando…</p>
+            </main>
+          }
+        >
+          {/* A new grantor is a new screen: nothing of the previous grantor's stays on it. */}
+          <screen.Component key={grantorId ?? ''} user={user} grantorId={grantorId} onSignedOut={onSignedOut} />
+        </Suspense>
+      )}
     </>
   );
 }

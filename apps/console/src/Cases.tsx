@@ -1,14 +1,10 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { ConsoleCase, ConsoleCaseStatus, ConsoleUser } from '@kyc/contracts';
+import { useCallback, useState, type FormEvent } from 'react';
+import type { ConsoleCase, ConsoleCaseStatus } from '@kyc/contracts';
 import { api, ApiError } from './api';
 import { CaseFile } from './CaseFile';
 import { Pager, usePagedList, type Page } from './paged';
 import { formatDate, statusLabels, statusText } from './labels';
-
-interface Props {
-  user: ConsoleUser;
-  onSignedOut(notice?: string): void;
-}
+import type { ScreenProps } from './screens';
 
 interface Filters {
   q: string;
@@ -21,10 +17,12 @@ const emptyFilters: Filters = { q: '', status: '', from: '', to: '' };
 const pageSize = 25;
 const statusOptions = Object.keys(statusLabels) as ConsoleCaseStatus[];
 
-/** The grantor's cases: search, filters and server-side pages (a stack of cursors for «anterior»). */
-export function Cases({ user, onSignedOut }: Props) {
-  const [grantors, setGrantors] = useState<{ id: string; name: string }[]>([]);
-  const [grantorId, setGrantorId] = useState(user.grantorId ?? '');
+/**
+ * The grantor's cases: search, filters and server-side pages (a stack of cursors for «anterior»). A platform operator
+ * sees the cases of the grantor chosen in the top bar's picker (the list is per grantor on the server).
+ */
+export function Cases({ user, grantorId: chosen, onSignedOut }: ScreenProps) {
+  const grantorId = chosen ?? user.grantorId ?? '';
   const [draft, setDraft] = useState<Filters>(emptyFilters);
   const [filters, setFilters] = useState<Filters>(emptyFilters);
   const [error, setError] = useState('');
@@ -37,17 +35,6 @@ export function Cases({ user, onSignedOut }: Props) {
     },
     [onSignedOut],
   );
-
-  useEffect(() => {
-    if (user.role !== 'operator') return;
-    api
-      .grantors()
-      .then((g) => {
-        setGrantors(g.grantors);
-        setGrantorId((current) => current || g.grantors[0]?.id || '');
-      })
-      .catch(fail);
-  }, [user.role, fail]);
 
   const fetchPage = useCallback(
     async (cursor: string | undefined): Promise<Page<ConsoleCase>> => {
@@ -87,25 +74,6 @@ export function Cases({ user, onSignedOut }: Props) {
       ) : (
         <main className="page">
           <h1>Expedientes</h1>
-          {user.role === 'operator' ? (
-            <div className="field inline">
-              <label htmlFor="grantor">Otorgante</label>
-              <select
-                id="grantor"
-                value={grantorId}
-                onChange={(e) => {
-                  setGrantorId(e.currentTarget.value);
-                  reset();
-                }}
-              >
-                {grantors.map((g) => (
-                  <option key={g.id} value={g.id}>
-                    {g.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ) : null}
           <form className="filters" role="search" onSubmit={apply}>
             <div className="field grow">
               <label htmlFor="q">Buscar por folio, nombre o CURP</label>

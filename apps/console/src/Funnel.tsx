@@ -1,13 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { ConsoleFunnel, ConsoleUser } from '@kyc/contracts';
+import type { ConsoleFunnel } from '@kyc/contracts';
 import { api, ApiError } from './api';
-
-interface Props {
-  user: ConsoleUser;
-  /** The grantor a platform operator is looking at. */
-  grantorId: string | undefined;
-  onSignedOut(notice?: string): void;
-}
+import type { ScreenProps } from './screens';
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 const percent = new Intl.NumberFormat('es-MX', { style: 'percent', maximumFractionDigits: 1 });
@@ -29,7 +23,7 @@ export function formatDuration(ms: number | null): string {
  * The funnel of the grantor's transactions over a date range: one bar per step (plain SVG, no chart library: the
  * console's CSP allows no inline style) and the same figures in a table, which is what assistive technology reads.
  */
-export function Funnel({ user, grantorId, onSignedOut }: Props) {
+export function Funnel({ user, grantorId, onSignedOut }: ScreenProps) {
   const today = new Date();
   const [draft, setDraft] = useState({ from: day(new Date(today.getTime() - 29 * 86_400_000)), to: day(today) });
   const [range, setRange] = useState(draft);

@@ -43,13 +43,29 @@ const fallbackText = 'No pudimos completar la solicitud. Inténtalo de nuevo.';
 /** The session's CSRF token, kept in memory only (never in storage a script of another page could read). */
 let csrfToken = '';
 
+/**
+ * The grantor a platform operator is looking at (the top bar's picker): sent as `grantorId` with every call that
+ * does not name one itself. Empty for a grantor's own staff, whose calls always concern their grantor.
+ */
+let grantorScope = '';
+
+/** `url` with the operator's chosen grantor (unless it names one already, or is a sign-in call). */
+export function scopedUrl(url: string): string {
+  if (!grantorScope || url.startsWith(consolePaths.session) || url.startsWith(consolePaths.grantors)) return url;
+  const [path, query = ''] = url.split('?');
+  const params = new URLSearchParams(query);
+  if (params.has('grantorId')) return url;
+  params.set('grantorId', grantorScope);
+  return `${path}?${params.toString()}`;
+}
+
 async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers[consoleCsrfHeader] = csrfToken;
   let response: Response;
   try {
-    response = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(scopedUrl(url), { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
     throw new ApiError(0, 'Sin conexión con el servidor. Revisa tu red e inténtalo de nuevo.');
   }
@@ -80,6 +96,11 @@ export const api = {
   signOut: async () => {
     await call<void>('DELETE', consolePaths.session);
     csrfToken = '';
+    grantorScope = '';
+  },
+  /** A platform operator's choice of grantor for every following call ('' = none). */
+  chooseGrantor: (grantorId: string) => {
+    grantorScope = grantorId;
   },
   grantors: () => call<ConsoleGrantors>('GET', consolePaths.grantors),
   cases: (query: ConsoleCaseQuery) => {

@@ -5,6 +5,8 @@ import { Cases } from './Cases';
 /** What every screen of the console receives from the shell. */
 export interface ScreenProps {
   user: ConsoleUser;
+  /** The grantor a platform operator chose in the top bar's picker; undefined for a grantor's own staff. */
+  grantorId: string | undefined;
   onSignedOut(notice?: string): void;
 }
 
@@ -17,12 +19,9 @@ export interface ScreenEntry {
   Component: ComponentType<ScreenProps>;
 }
 
-/** The funnel of the signed-in user's own grantor (a platform operator reads it through the API with grantorId). */
-function FunnelScreen(Funnel: ComponentType<ScreenProps & { grantorId: string | undefined }>): ComponentType<ScreenProps> {
-  return (props: ScreenProps) => <Funnel {...props} grantorId={undefined} />;
-}
-
 const everyRole: readonly ConsoleRole[] = ['admin', 'reviewer', 'viewer', 'operator'];
+/** A grantor's admin, and a platform operator for the grantor chosen in the picker. */
+const adminRoles: readonly ConsoleRole[] = ['admin', 'operator'];
 
 /**
  * The console's sections, in the top bar's order: a new screen is one entry here. Screens other than the case
@@ -30,7 +29,7 @@ const everyRole: readonly ConsoleRole[] = ['admin', 'reviewer', 'viewer', 'opera
  */
 export const screens: readonly ScreenEntry[] = [
   { id: 'cases', label: 'Expedientes', roles: everyRole, Component: Cases },
-  { id: 'funnel', label: 'Embudo', roles: ['admin', 'reviewer', 'viewer'], Component: lazy(() => import('./Funnel').then((m) => ({ default: FunnelScreen(m.Funnel) }))) },
-  { id: 'webhooks', label: 'Webhooks', roles: ['admin'], Component: lazy(() => import('./Webhooks').then((m) => ({ default: m.Webhooks }))) },
-  { id: 'settings', label: 'Configuración', roles: ['admin'], Component: lazy(() => import('./settings/Settings').then((m) => ({ default: m.Settings }))) },
+  { id: 'funnel', label: 'Embudo', roles: everyRole, Component: lazy(() => import('./Funnel').then((m) => ({ default: m.Funnel }))) },
+  { id: 'webhooks', label: 'Webhooks', roles: adminRoles, Component: lazy(() => import('./Webhooks').then((m) => ({ default: m.Webhooks }))) },
+  { id: 'settings', label: 'Configuración', roles: adminRoles, Component: lazy(() => import('./settings/Settings').then((m) => ({ default: m.Settings }))) },
 ];

@@ -1,7 +1,7 @@
 import type { Migration } from 'kysely';
 import { eventCountsMigration } from './events/migration.js';
 import { consoleMigration } from './console/migrations.js';
-import { consoleFunnelMigration, outcomesFinishedIndexMigration } from './console/funnel-migration.js';
+import { consoleFunnelDaysMigration, consoleFunnelMigration, outcomesFinishedIndexMigration } from './console/funnel-migration.js';
 import { consoleReviewsMigration } from './console/review-migration.js';
 import { faceVideoMigrations } from './face-video/migrations.js';
 import { postalCatalogueMigration } from './postal/migration.js';
@@ -32,4 +32,5 @@ export const featureMigrations: Record<string, Migration> = {
   '0027_console_funnel': consoleFunnelMigration,
   '0028_outcomes_finished_idx': outcomesFinishedIndexMigration,
   '0029_redo_requests': redoRequestsMigration,
+  '0030_console_funnel_days': consoleFunnelDaysMigration,
 };

@@ -2,6 +2,8 @@ import type { DataCipher } from '../crypto/data-cipher.js';
 import type { Selectable } from 'kysely';
 import type { EvidenceTable } from './schema.js';
 import type { Db } from './db.js';
+import { evidenceKind } from '../domain/evidence-kinds.js';
+import { markFunnelDirty } from './funnel-marks.js';
 import { uuidv7 } from './ids.js';
 
 export interface NewEvidence {
@@ -45,6 +47,8 @@ export async function addEvidence(db: Db, cipher: DataCipher, evidence: NewEvide
       created_at: now.toISOString(),
     })
     .execute();
+  // A face-video decision is the funnel's video step.
+  if (evidence.kind === evidenceKind.videoToken) await markFunnelDirty(db, evidence.uuidTrx, evidence.grantorId);
   return id;
 }
 

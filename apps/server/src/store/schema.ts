@@ -80,6 +80,17 @@ export interface EvidenceTable {
 }
 
 /**
+ * A transaction whose funnel contribution must be recomputed (migration 0030, features/console/funnel-aggregate.ts):
+ * written with each write that can change it (a new transaction, a lifecycle event, a face-video decision, an
+ * erasure). `token` changes with every mark, so the fold deletes only the marks it has read.
+ */
+export interface FunnelDirtyTable {
+  uuid_trx: string;
+  grantor_id: string;
+  token: string;
+}
+
+/**
  * The tables of the core; each feature adds its own to this interface from its `tables.ts`
  * (`declare module '…/store/schema.js'`), so this layer never imports a feature.
  */
@@ -91,4 +102,5 @@ export interface Database extends SecretKeyTables {
   lifecycle_events: LifecycleEventsTable;
   audit_events: AuditEventsTable;
   evidence: EvidenceTable;
+  console_funnel_dirty: FunnelDirtyTable;
 }

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { markFunnelDirty } from './funnel-marks.js';
 import type { TransactionsTable } from './schema.js';
 
 export interface TransactionRecord {
@@ -51,7 +52,10 @@ export async function insertTransactionIfAbsent(db: Db, trx: { uuidTrx: string; 
     })
     .onConflict((oc) => oc.column('uuid_trx').doNothing())
     .executeTakeFirst();
-  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  const inserted = (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  // The funnel's first step, opening the link.
+  if (inserted) await markFunnelDirty(db, trx.uuidTrx, trx.grantorId);
+  return inserted;
 }
 
 export async function setCurrentStep(db: Db, uuidTrx: string, step: string, now: Date = new Date()): Promise<void> {

@@ -5,7 +5,7 @@ import type { ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
 import { listGrantors } from '../../store/grantors.js';
 import { listCases, scoreFinishedCases, type CaseStatus } from './cases.js';
-import type { ConsoleKit } from './kit.js';
+import { grantorOf, type ConsoleKit } from './kit.js';
 import * as store from './store.js';
 
 /** A query string date (YYYY-MM-DD) as the start of that day in UTC; `dayAfter` for an inclusive upper bound. */
@@ -31,15 +31,7 @@ function decodeCursor(text: string | undefined): { createdAt: string; uuidTrx: s
   throw new HttpError(400, 'Invalid request: query parameter cursor is not one this service issued');
 }
 
-/** The grantor whose cases a user sees: their own; a platform operator's choice. */
-export function grantorOf(user: store.ConsoleUser, asked: string | undefined): string {
-  if (user.role === 'operator') {
-    if (!asked) throw new HttpError(400, 'Invalid request: a platform operator chooses a grantor (grantorId)', 'Elige un otorgante.');
-    return asked.toLowerCase();
-  }
-  if (asked && asked.toLowerCase() !== user.grantorId) throw new HttpError(403, "Another grantor's cases are not yours to see");
-  return user.grantorId!;
-}
+export { grantorOf };
 
 type CaseQuery = z.infer<typeof consoleCaseQuery>;
 

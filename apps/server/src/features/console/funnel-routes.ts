@@ -1,7 +1,9 @@
 import { consoleFunnel, consoleFunnelQuery, consoleInsightPaths } from '@kyc/contracts';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
-import { computeFunnel, fillLifecycleStatuses } from './funnel.js';
+import { fillLifecycleStatuses } from './funnel.js';
+import { refreshFunnelAggregate } from './funnel-aggregate.js';
+import { readFunnel } from './funnel-read.js';
 import type { ConsoleRouteHelpers } from './route-helpers.js';
 import * as store from './store.js';
 
@@ -38,7 +40,9 @@ export function registerFunnelRoutes(app: ZodApp, { db, cipher }: Pick<Deps, 'db
     }
     // Events stored before their status was kept in clear are read once, a bounded batch per request.
     const pendingEvents = await fillLifecycleStatuses(db, cipher, grantorId);
-    const funnel = await computeFunnel(db, { grantorId, from: from.toISOString(), to: end.toISOString(), abandonAfterMs }, now);
+    // The daily aggregate folds what changed since the last request (the first one backfills), then answers.
+    await refreshFunnelAggregate(db, grantorId);
+    const funnel = await readFunnel(db, { grantorId, from: from.toISOString(), to: end.toISOString(), abandonAfterMs }, now);
     await store.audit(db, {
       action: 'funnel_viewed',
       userId: user.id,

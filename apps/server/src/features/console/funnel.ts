@@ -3,6 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import { evidenceKind } from '../../domain/evidence-kinds.js';
 import { isPostgres, type Db } from '../../store/db.js';
+import { markFunnelDirty } from '../../store/funnel-marks.js';
 import { lifecycleStatusOf } from '../events/lifecycle.js';
 import { lifecycleContext } from '../events/store.js';
 
@@ -41,6 +42,8 @@ export async function fillLifecycleStatuses(db: Db, cipher: DataCipher, grantorI
       }
       await tx.updateTable('lifecycle_events').set({ status }).where('id', '=', row.id).execute();
     }
+    // A status just read may complete a step: the daily aggregate folds these transactions again.
+    for (const uuidTrx of new Set(rows.map((r) => r.uuid_trx))) await markFunnelDirty(tx, uuidTrx, grantorId);
   });
   if (rows.length < max) return 0;
   const left = await db
@@ -61,27 +64,16 @@ interface FunnelRow {
 }
 
 /**
- * The funnel of the transactions a grantor's customers opened in a date range, aggregated in the database (one
- * statement, the same on SQLite and PostgreSQL but for the date difference): for each step how many reached it, how
- * many stopped there (furthest step reached, quiet or cancelled) or are still at it, and the median time from the
- * previous step reached. The median is taken with window functions (row_number / count over the step), so no
- * per-transaction row leaves the database. See docs/decisions.md "The console's funnel".
+ * The steps each transaction of a cohort reached, as one `reached (uuid_trx, ord, at)` common table over a `cohort
+ * (uuid_trx, …)` one: its opening, the first OK lifecycle event of each step (the end with any status) and the first
+ * face-video decision. Shared by the funnel below and the daily aggregate (funnel-aggregate.ts), so both count alike.
  */
-export async function computeFunnel(db: Db, query: FunnelQuery, now: Date = new Date()): Promise<Omit<ConsoleFunnel, 'pendingEvents'>> {
-  const quietSince = new Date(now.getTime() - query.abandonAfterMs).toISOString();
+export function reachedCte(): RawBuilder<unknown> {
   const ordCase = sql.join(
     lifecycleSteps.map((s) => sql`when ${s} then ${sql.lit(ordOf(s))}`),
     sql` `,
   );
-  const finishedOrd = sql.lit(ordOf(finishedStep));
-  const ms = millisBetween(db, sql.ref('prev_at'), sql.ref('at'));
-  const result = await sql<FunnelRow>`
-    with cohort as (
-      select t.uuid_trx, t.created_at, t.updated_at, t.cancelled_at
-      from transactions t
-      where t.grantor_id = ${query.grantorId} and t.created_at >= ${query.from} and t.created_at < ${query.to}
-    ),
-    reached as (
+  return sql`reached as (
       select c.uuid_trx, ${sql.lit(ordOf('opened'))} as ord, c.created_at as at from cohort c
       union all
       select le.uuid_trx, case le.step ${ordCase} end as ord, min(le.received_at) as at
@@ -93,7 +85,39 @@ export async function computeFunnel(db: Db, query: FunnelQuery, now: Date = new 
       from cohort c join evidence e on e.uuid_trx = c.uuid_trx
       where e.kind = ${evidenceKind.videoToken}
       group by e.uuid_trx
+    )`;
+}
+
+export const funnelFinishedOrd = ordOf(finishedStep);
+export const funnelOpenedOrd = ordOf('opened');
+
+/** One step's figures before shaping: reached, stopped there (furthest step, not the end), of those abandoned, the median. */
+export interface FunnelStepFigures {
+  reached: number;
+  stopped: number;
+  abandoned: number;
+  medianMs: number | null;
+}
+
+/**
+ * The funnel of the transactions a grantor's customers opened in a date range, aggregated in the database (one
+ * statement, the same on SQLite and PostgreSQL but for the date difference): for each step how many reached it, how
+ * many stopped there (furthest step reached, quiet or cancelled) or are still at it, and the median time from the
+ * previous step reached. The median is taken with window functions (row_number / count over the step), so no
+ * per-transaction row leaves the database. This is the definition the daily aggregate (funnel-aggregate.ts) is
+ * checked against; the console's route reads the aggregate. See docs/decisions.md "The console's funnel".
+ */
+export async function computeFunnel(db: Db, query: FunnelQuery, now: Date = new Date()): Promise<Omit<ConsoleFunnel, 'pendingEvents'>> {
+  const quietSince = new Date(now.getTime() - query.abandonAfterMs).toISOString();
+  const finishedOrd = sql.lit(ordOf(finishedStep));
+  const ms = millisBetween(db, sql.ref('prev_at'), sql.ref('at'));
+  const result = await sql<FunnelRow>`
+    with cohort as (
+      select t.uuid_trx, t.created_at, t.updated_at, t.cancelled_at
+      from transactions t
+      where t.grantor_id = ${query.grantorId} and t.created_at >= ${query.from} and t.created_at < ${query.to}
     ),
+    ${reachedCte()},
     furthest as (
       select r.uuid_trx, max(r.ord) as ord from reached r group by r.uuid_trx
     ),
@@ -126,24 +150,38 @@ export async function computeFunnel(db: Db, query: FunnelQuery, now: Date = new 
     left join medians on medians.ord = counts.ord
     order by counts.ord
   `.execute(db);
+  const figures = new Map<number, FunnelStepFigures>(
+    result.rows.map((r) => [
+      Number(r.ord),
+      {
+        reached: Number(r.reached),
+        stopped: Number(r.stopped ?? 0),
+        abandoned: Number(r.abandoned ?? 0),
+        medianMs: r.median_ms === null || r.median_ms === undefined ? null : Number(r.median_ms),
+      },
+    ]),
+  );
+  return shapeFunnel(query, figures);
+}
 
-  const byOrd = new Map(result.rows.map((r) => [Number(r.ord), r]));
-  const transactions = Number(byOrd.get(ordOf('opened'))?.reached ?? 0);
-  const finished = Number(byOrd.get(ordOf(finishedStep))?.reached ?? 0);
-  const shown = consoleFunnelSteps.filter((step) => !consoleOptionalFunnelSteps.includes(step) || Number(byOrd.get(ordOf(step))?.reached ?? 0) > 0);
+/** The answer from each step's figures (by the step's index in consoleFunnelSteps): shown steps, conversions, totals. */
+export function shapeFunnel(query: Pick<FunnelQuery, 'from' | 'to'>, byOrd: Map<number, FunnelStepFigures>): Omit<ConsoleFunnel, 'pendingEvents'> {
+  const transactions = byOrd.get(ordOf('opened'))?.reached ?? 0;
+  const finished = byOrd.get(ordOf(finishedStep))?.reached ?? 0;
+  const shown = consoleFunnelSteps.filter((step) => !consoleOptionalFunnelSteps.includes(step) || (byOrd.get(ordOf(step))?.reached ?? 0) > 0);
   let previous: number | undefined;
   let abandoned = 0;
   let stoppedTotal = 0;
   const steps = shown.map((step) => {
     const row = byOrd.get(ordOf(step));
-    const reached = Number(row?.reached ?? 0);
-    const stopped = Number(row?.stopped ?? 0);
-    const stoppedHere = Number(row?.abandoned ?? 0);
+    const reached = row?.reached ?? 0;
+    const stopped = row?.stopped ?? 0;
+    const stoppedHere = row?.abandoned ?? 0;
     abandoned += stoppedHere;
     stoppedTotal += stopped;
     const conversion = previous === undefined ? 1 : previous === 0 ? null : reached / previous;
     previous = reached;
-    const median = row?.median_ms;
+    const median = row?.medianMs;
     return {
       step,
       label: consoleFunnelStepLabels[step],
@@ -151,7 +189,7 @@ export async function computeFunnel(db: Db, query: FunnelQuery, now: Date = new 
       conversion,
       stoppedHere,
       inProgressHere: stopped - stoppedHere,
-      medianMs: step === 'opened' || median === null || median === undefined ? null : Math.round(Number(median)),
+      medianMs: step === 'opened' || median === null || median === undefined ? null : Math.round(median),
     };
   });
   // A step hidden (optional, nobody reached it) has no stops either: every stop is at a step someone reached.

@@ -36,8 +36,37 @@ export function fieldErrors(reply: FastifyReply, fields: Record<string, string>)
   return reply.code(400).send(body);
 }
 
+/**
+ * The grantor whose data a user sees: their own; a platform operator's choice (400 without one). Asking for another
+ * grantor than one's own is refused (403): a grantor's staff never see another grantor.
+ */
+export function grantorOf(user: store.ConsoleUser, asked: string | undefined): string {
+  if (user.role === 'operator') {
+    if (!asked) throw new HttpError(400, 'Invalid request: a platform operator chooses a grantor (grantorId)', 'Elige un otorgante.');
+    return asked.toLowerCase();
+  }
+  if (asked && asked.toLowerCase() !== user.grantorId) throw new HttpError(403, "Another grantor's data is not yours to see");
+  return user.grantorId!;
+}
+
+/** The `grantorId` of the request's query string as sent (routes with a query schema of their own strip it). */
+function askedGrantor(request: FastifyRequest): string | undefined {
+  const asked = new URL(request.url, 'http://console.invalid').searchParams.get('grantorId') ?? undefined;
+  if (asked !== undefined && (asked.length === 0 || asked.length > 100)) throw new HttpError(400, 'Invalid request: query parameter grantorId');
+  return asked;
+}
+
 /** Roles that may approve or reject a case; a viewer only reads, a platform operator does not decide for a lender. */
 export const reviewerRoles: ReadonlySet<store.Role> = new Set(['admin', 'reviewer']);
+
+/** What a refused non-admin gets and what the audit calls it. */
+export interface Refusal {
+  action: 'settings_refused' | 'webhook_refused';
+  message: string;
+  text: string;
+}
+
+const settingsRefusal: Refusal = { action: 'settings_refused', message: 'Only an admin changes the settings', text: 'Solo un administrador puede ver y cambiar la configuración.' };
 
 /**
  * What every console route file shares: the session cookie, the session and CSRF checks, the common error
@@ -87,20 +116,25 @@ export function createConsoleKit({ db, cipher, blobs, caches }: Pick<Deps, 'db' 
     return { session, user };
   }
 
-  /** The signed-in admin of a grantor and that grantor; anyone else 403, audited (the settings and users areas). */
-  async function signedInAdmin(request: FastifyRequest, reply: FastifyReply, csrf: boolean, refusal: string) {
+  /**
+   * The signed-in admin of a grantor and that grantor, or a platform operator and the grantor named by `grantorId`
+   * (404 when it does not exist); anyone else 403, audited (the settings, users and webhook areas).
+   */
+  async function signedInAdmin(request: FastifyRequest, reply: FastifyReply, csrf: boolean, refusal: Refusal = settingsRefusal) {
     const { user } = await signedIn(request, reply, csrf);
-    if (user.role !== 'admin' || !user.grantorId) {
+    if (user.role !== 'admin' && user.role !== 'operator') {
       await store.audit(db, {
-        action: 'settings_refused',
+        action: refusal.action,
         userId: user.id,
         grantorId: user.grantorId,
         ip: request.ip,
         detail: { path: request.routeOptions.url ?? null, method: request.method, role: user.role },
       });
-      throw new HttpError(403, refusal, 'Solo un administrador puede ver y cambiar la configuración.');
+      throw new HttpError(403, refusal.message, refusal.text);
     }
-    return { user, grantorId: user.grantorId };
+    const grantorId = grantorOf(user, askedGrantor(request));
+    if (user.role === 'operator' && !(await findGrantorById(db, grantorId))) throw new HttpError(404, 'Grantor not found', 'No encontramos ese otorgante.');
+    return { user, grantorId };
   }
 
   return {

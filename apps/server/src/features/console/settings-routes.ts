@@ -29,8 +29,8 @@ const keyNotFound = () => new HttpError(404, 'Secret key not found', 'No encontr
 const wireKey = (k: secretKeys.SecretKey) => ({ id: k.id, hint: k.hint, label: k.label, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt });
 
 /**
- * Settings of the admin's own grantor (issue #16): parameters, secret server keys and retention. Admins only, as
- * the webhook screen: a reviewer, a viewer and a platform operator get 403 (audited). Every change is audited and
+ * Settings of the admin's own grantor, or of the grantor a platform operator names with `grantorId` (issue #16):
+ * parameters, secret server keys and retention. A reviewer and a viewer get 403 (audited). Every change is audited and
  * needs the session's CSRF token; another grantor's key answers like a missing one.
  */
 export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
@@ -38,9 +38,10 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
   const withFields = { ...errors, 400: consoleFieldErrors.or(errors[400]) };
 
   /** The signed-in admin and their grantor; anyone else 403, audited. */
-  const admin = (request: FastifyRequest, reply: FastifyReply, csrf = false) => kit.signedInAdmin(request, reply, csrf, 'Only an admin changes the settings');
-  const audit = (request: FastifyRequest, user: store.ConsoleUser, action: store.AuditAction, detail: Record<string, unknown> = {}) =>
-    store.audit(db, { action, userId: user.id, grantorId: user.grantorId, ip: request.ip, detail });
+  const admin = (request: FastifyRequest, reply: FastifyReply, csrf = false) => kit.signedInAdmin(request, reply, csrf);
+  /** Audited under the grantor acted on (a platform operator's choice, or the admin's own). */
+  const audit = (request: FastifyRequest, user: store.ConsoleUser, grantorId: string, action: store.AuditAction, detail: Record<string, unknown> = {}) =>
+    store.audit(db, { action, userId: user.id, grantorId, ip: request.ip, detail });
 
   async function paramsOf(grantorId: string) {
     const grantor = (await findGrantorById(db, grantorId))!;
@@ -51,7 +52,7 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
 
   app.get(consolePaths.settingsParams, { schema: { ...hidden, response: { 200: consoleParams, ...errors } } }, async (request, reply) => {
     const { user, grantorId } = await admin(request, reply);
-    await audit(request, user, 'settings_viewed', { area: 'params' });
+    await audit(request, user, grantorId, 'settings_viewed', { area: 'params' });
     return paramsOf(grantorId);
   });
 
@@ -68,13 +69,13 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
     await writeParams(kit, grantorId, Object.fromEntries(entries.filter(([, v]) => v !== '')));
     await deleteParams(kit, grantorId, cleared);
     // The names changed, not the values: a text may hold a contact's data.
-    await audit(request, user, 'params_updated', { changed: entries.map(([k]) => k).sort(), cleared });
+    await audit(request, user, grantorId, 'params_updated', { changed: entries.map(([k]) => k).sort(), cleared });
     return paramsOf(grantorId);
   });
 
   app.get(consolePaths.settingsKeys, { schema: { ...hidden, response: { 200: consoleSecretKeys, ...errors } } }, async (request, reply) => {
     const { user, grantorId } = await admin(request, reply);
-    await audit(request, user, 'settings_viewed', { area: 'keys' });
+    await audit(request, user, grantorId, 'settings_viewed', { area: 'keys' });
     return { keys: (await secretKeys.listSecretKeys(db, grantorId)).map(wireKey) };
   });
 
@@ -87,7 +88,7 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
   app.post(consolePaths.settingsKeys, { schema: { ...hidden, body: consoleSecretKeyCreate, response: { 200: consoleSecretKeyCreated, ...errors } } }, async (request, reply) => {
     const { user, grantorId } = await admin(request, reply, true);
     const created = await createKey(grantorId, request.body.label);
-    await audit(request, user, 'secret_key_created', { keyId: created.key.id, hint: created.key.hint });
+    await audit(request, user, grantorId, 'secret_key_created', { keyId: created.key.id, hint: created.key.hint });
     return { ...created, revoked: null };
   });
 
@@ -104,7 +105,7 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
     // The new key exists before the old one is revoked: a caller is never left without a valid key by a failure between.
     const created = await createKey(grantorId, old.label);
     await secretKeys.revokeSecretKey(db, old.id);
-    await audit(request, user, 'secret_key_rotated', { keyId: created.key.id, hint: created.key.hint, revoked: old.id });
+    await audit(request, user, grantorId, 'secret_key_rotated', { keyId: created.key.id, hint: created.key.hint, revoked: old.id });
     return { ...created, revoked: old.id };
   });
 
@@ -112,7 +113,7 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
     const { user, grantorId } = await admin(request, reply, true);
     const key = await ownKey(grantorId, request.params.keyId);
     if (!(await secretKeys.revokeSecretKey(db, key.id))) throw new HttpError(409, 'The key was already revoked', 'Esa clave ya estaba revocada.');
-    await audit(request, user, 'secret_key_revoked', { keyId: key.id, hint: key.hint });
+    await audit(request, user, grantorId, 'secret_key_revoked', { keyId: key.id, hint: key.hint });
     return { keys: (await secretKeys.listSecretKeys(db, grantorId)).map(wireKey) };
   });
 
@@ -120,7 +121,7 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
 
   app.get(consolePaths.settingsRetention, { schema: { ...hidden, response: { 200: consoleRetention, ...errors } } }, async (request, reply) => {
     const { user, grantorId } = await admin(request, reply);
-    await audit(request, user, 'settings_viewed', { area: 'retention' });
+    await audit(request, user, grantorId, 'settings_viewed', { area: 'retention' });
     return retentionOf(grantorId);
   });
 
@@ -131,7 +132,7 @@ export function registerSettingsRoutes(app: ZodApp, kit: ConsoleKit): void {
     if (problem) return fieldErrors(reply, retentionFields(next));
     const before = await readPolicy(db, grantorId);
     await writePolicy(db, grantorId, next, `console:${user.email}`);
-    await audit(request, user, 'retention_updated', { before: { biometricDays: before.biometricDays, fileYears: before.fileYears }, after: next });
+    await audit(request, user, grantorId, 'retention_updated', { before: { biometricDays: before.biometricDays, fileYears: before.fileYears }, after: next });
     return retentionOf(grantorId);
   });
 }

@@ -91,7 +91,43 @@ export interface ConsoleSearchTermsTable {
   uuid_trx: string;
 }
 
+/** The funnel's daily aggregate (migration 0030): one row per grantor, UTC day of opening and step. */
+export interface ConsoleFunnelDaysTable {
+  grantor_id: string;
+  /** YYYY-MM-DD (UTC) of the transactions' creation. */
+  day: string;
+  /** The step's index in consoleFunnelSteps. */
+  ord: number;
+  reached: number;
+  /** Transactions whose furthest step is this one (the end excluded). */
+  stopped: number;
+  /** JSON object: duration bucket (funnel-aggregate.ts bucketOf) → count. */
+  hist: string;
+}
+
+/** What one transaction contributes to the aggregate, one row per step reached (migration 0030). */
+export interface ConsoleFunnelStepsTable {
+  uuid_trx: string;
+  ord: number;
+  grantor_id: string;
+  /** The transaction's created_at, copied: the range and the day are read from it. */
+  created_at: string;
+  /** Milliseconds since the previous step reached (null for the opening); bigint on PostgreSQL. */
+  ms: number | string | null;
+  bucket: number | null;
+  /** 1 on the transaction's furthest step. */
+  last: number;
+}
+
+export interface ConsoleFunnelGrantorsTable {
+  grantor_id: string;
+  backfilled_at: string;
+}
+
 export interface ConsoleTables {
+  console_funnel_days: ConsoleFunnelDaysTable;
+  console_funnel_steps: ConsoleFunnelStepsTable;
+  console_funnel_grantors: ConsoleFunnelGrantorsTable;
   console_users: ConsoleUsersTable;
   console_sessions: ConsoleSessionsTable;
   console_lockouts: ConsoleLockoutsTable;

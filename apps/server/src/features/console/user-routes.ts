@@ -18,7 +18,8 @@ const userNotFound = () => new HttpError(404, 'Console user not found', 'No enco
 export function registerUserRoutes(app: ZodApp, kit: ConsoleKit): void {
   const { db, cipher, errors, hidden } = kit;
 
-  const admin = (request: FastifyRequest, reply: FastifyReply, csrf = false) => kit.signedInAdmin(request, reply, csrf, 'Only an admin manages users');
+  const admin = (request: FastifyRequest, reply: FastifyReply, csrf = false) =>
+    kit.signedInAdmin(request, reply, csrf, { action: 'settings_refused', message: 'Only an admin manages users', text: 'Solo un administrador puede ver y cambiar la configuración.' });
 
   /** Another user of the admin's grantor (another grantor's answers as missing); never the admin themselves. */
   async function target(grantorId: string, self: store.ConsoleUser, rawId: string) {

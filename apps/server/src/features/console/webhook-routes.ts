@@ -36,21 +36,17 @@ function queuedReplay(jobId: string, queued: QueuedDelivery, replayOf: string, n
 }
 
 /**
- * The grantor's webhook endpoints and their delivery log, and the replay of one delivery (issue #16). Admins only:
- * the log tells which folios ended when, and a replay sends data to the lender's systems. An endpoint or a delivery
+ * The grantor's webhook endpoints and their delivery log, and the replay of one delivery (issue #16). Admins, and a
+ * platform operator for the grantor named by `grantorId`: the log tells which folios ended when, and a replay sends
+ * data to the lender's systems. An endpoint or a delivery
  * of another grantor answers exactly like a missing one.
  */
 export function registerWebhookRoutes(app: ZodApp, kit: ConsoleKit): void {
   const { db, cipher, errors } = kit;
 
-  async function admin(request: FastifyRequest, reply: FastifyReply, csrf = false) {
-    const { user } = await kit.signedIn(request, reply, csrf);
-    if (user.role !== 'admin' || !user.grantorId) {
-      await store.audit(db, { action: 'webhook_refused', userId: user.id, grantorId: user.grantorId, ip: request.ip, detail: { path: request.routeOptions.url ?? null, role: user.role } });
-      throw new HttpError(403, 'Only an admin manages webhooks', 'Solo un administrador puede ver y reenviar webhooks.');
-    }
-    return { user, grantorId: user.grantorId };
-  }
+  const refusal = { action: 'webhook_refused', message: 'Only an admin manages webhooks', text: 'Solo un administrador puede ver y reenviar webhooks.' } as const;
+  /** The grantor's admin, or a platform operator for the grantor named by grantorId; anyone else 403, audited. */
+  const admin = (request: FastifyRequest, reply: FastifyReply, csrf = false) => kit.signedInAdmin(request, reply, csrf, refusal);
 
   app.get(consolePaths.webhooks, { schema: { hide: true, response: { 200: consoleWebhookEndpoints, ...errors } } }, async (request, reply) => {
     const { user, grantorId } = await admin(request, reply);

@@ -1,5 +1,6 @@
 import type { DataCipher } from '../../crypto/data-cipher.js';
 import type { Db } from '../../store/db.js';
+import { markFunnelDirty } from '../../store/funnel-marks.js';
 import { uuidv7 } from '../../store/ids.js';
 import { lifecycleStatusOf } from './lifecycle.js';
 import type {} from './tables.js';
@@ -16,6 +17,7 @@ const auditContext = (uuidTrx: string, id: string) => `audit_events:${uuidTrx}:$
 
 export async function insertLifecycleEvent(db: Db, cipher: DataCipher, event: { uuidTrx: string; grantorId: string; step: string; payload: unknown }, now: Date = new Date()): Promise<string> {
   const id = uuidv7(now.getTime());
+  const status = lifecycleStatusOf(event.payload);
   await db
     .insertInto('lifecycle_events')
     .values({
@@ -24,11 +26,13 @@ export async function insertLifecycleEvent(db: Db, cipher: DataCipher, event: { 
       grantor_id: event.grantorId,
       step: event.step,
       // In clear for the console's funnel (OK / FAIL / INCOMPLETED / OTHER): no personal data.
-      status: lifecycleStatusOf(event.payload),
+      status,
       payload_enc: cipher.encrypt(JSON.stringify(event.payload), lifecycleContext(event.uuidTrx, id)),
       received_at: now.toISOString(),
     })
     .execute();
+  // Only a completed step (or the end) moves the funnel (features/console/funnel.ts).
+  if (status === 'OK' || event.step === 'finished') await markFunnelDirty(db, event.uuidTrx, event.grantorId);
   return id;
 }
 

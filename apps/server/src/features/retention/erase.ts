@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BlobStore } from '../../blob/blob-store.js';
 import type { Db } from '../../store/db.js';
+import { markFunnelDirty } from '../../store/funnel-marks.js';
 import type {} from './tables.js';
 // The tables of other features this module deletes rows from (declaration merging).
 import type {} from '../console/tables.js';
@@ -146,6 +147,8 @@ export async function eraseTransaction(ctx: EraseContext, trx: { uuidTrx: string
     });
   }
   await db.updateTable('transactions').set({ erased_at: now.toISOString() }).where('uuid_trx', '=', trx.uuidTrx).where('erased_at', 'is', null).execute();
+  // Its events are gone: the funnel counts it as opened only from now on, as the live computation does.
+  await markFunnelDirty(db, trx.uuidTrx, trx.grantorId);
   return deleted;
 }
 
