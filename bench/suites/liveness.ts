@@ -75,7 +75,9 @@ async function track(engine: FaceEngine, file: string, schedule: ChallengeSchedu
 /**
  * `track`, kept beside the cached video (`<name>.tracked.json`, reused while newer than the video): the judges
  * are arithmetic on these series, so a change of the rules re-judges the whole set without re-tracking it.
- * LIVENESS_RETRACK=1 ignores the kept series (after a change to decoding, tracking or the frame measures).
+ * LIVENESS_RETRACK=1 ignores the kept series (after a change to decoding, tracking or the frame measures). Like the
+ * videos, they are kept by name: a change of the set itself (its schedules, the generator) needs bench/.tmp/liveness
+ * emptied.
  */
 async function trackCached(engine: FaceEngine, file: string, schedule: ChallengeSchedule): Promise<Tracked> {
   const kept = `${file}.tracked.json`;
