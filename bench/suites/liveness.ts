@@ -4,9 +4,9 @@
 // talking video of ../shared/data/real-dev replayed against random schedules, as filmed and off a screen; the
 // screen-replay evidence (moiré, bands, bezel, glare) per kind and its cost.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import sharp from 'sharp';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { analyseVideo } from '../../apps/server/src/features/face-video/analyse.
 import { challengeWindow, judgeLiveness, livenessSignals, livenessThresholds, replaySignals, type AudioEnvelope, type ReplaySignals } from '../../apps/server/src/features/face-video/liveness.js';
 import { judgeQuality } from '../../apps/server/src/features/face-video/quality.js';
 import { bezelLines, darkStrip, glareShare, moireStrength, screenSignals, screenThresholds, shrink, sobel, type ScreenSignals } from '../../apps/server/src/features/face-video/screen-replay.js';
-import { drawSchedule, type ChallengeSchedule } from '../../apps/server/src/features/face-video/schedule.js';
+import { drawSchedule, scheduleRanges, type ChallengeSchedule } from '../../apps/server/src/features/face-video/schedule.js';
 import { noSpeechRecognizer } from '../../apps/server/src/engines/speech/spoken-code.js';
 import type { FrameMeasures } from '../../apps/server/src/features/face-video/frame-measures.js';
 import { createFaceEngine } from '../../apps/server/src/engines/face/engine.js';
@@ -32,7 +32,7 @@ const cacheDir = path.resolve(here, '../.tmp/liveness');
  */
 const FACES = process.env.LIVENESS_FACE_IDS
   ? process.env.LIVENESS_FACE_IDS.split(',').map((id) => id.trim())
-  : ['fa-s6-b', 'fa-s6-a', 'fa-s5-a', 'fa-s6-c', 'fa-s3-c', 'fa-s5-b'].slice(0, Number(process.env.LIVENESS_FACES ?? 6));
+  : ['fa-s6-b', 'fa-s6-a', 'fa-s5-a', 'fa-s6-c', 'fa-s3-c', 'fa-s5-b', 'fa-s3-a', 'fa-s3-b', 'fa-s5-c', 'fa-s5-d', 'fa-s6-d'].slice(0, Number(process.env.LIVENESS_FACES ?? 11));
 const REAL_PHOTOS = path.resolve(here, '../../../shared/data/real-dev/faces');
 const REAL_VIDEO = path.resolve(here, '../../../shared/data/real-dev/faces/face_recognition/video_lin_manuel_miranda_wh_10s.mp4');
 /** Other sessions each genuine reading is replayed into, and random schedules the real video is judged against. */
@@ -40,7 +40,8 @@ const OTHER_SESSIONS = 200;
 const REAL_SCHEDULES = 1000;
 
 interface Tracked {
-  media: DecodedMedia;
+  /** What the judges read of the decoded file (the thumbnails, the sound's envelope, the duration). */
+  media: Pick<DecodedMedia, 'thumbnails' | 'durationMs'> & { envelope: AudioEnvelope | null };
   measures: FrameMeasures[];
   replay: ReplaySignals;
   screen: ScreenSignals;
@@ -61,7 +62,7 @@ async function track(engine: FaceEngine, file: string, schedule: ChallengeSchedu
   screenSignals(analysis.screenFrames);
   const screenUsed = process.cpuUsage(screenCpu);
   return {
-    media,
+    media: { thumbnails: media.thumbnails, durationMs: media.durationMs, envelope: envelope(media) },
     measures: analysis.measures,
     replay: replaySignals(media.thumbnails),
     screen: analysis.screen,
@@ -69,6 +70,26 @@ async function track(engine: FaceEngine, file: string, schedule: ChallengeSchedu
     wallMs: Date.now() - started,
     cpuMs: (used.user + used.system) / 1000,
   };
+}
+
+/**
+ * `track`, kept beside the cached video (`<name>.tracked.json`, reused while newer than the video): the judges
+ * are arithmetic on these series, so a change of the rules re-judges the whole set without re-tracking it.
+ * LIVENESS_RETRACK=1 ignores the kept series (after a change to decoding, tracking or the frame measures). Like the
+ * videos, they are kept by name: a change of the set itself (its schedules, the generator) needs bench/.tmp/liveness
+ * emptied.
+ */
+async function trackCached(engine: FaceEngine, file: string, schedule: ChallengeSchedule): Promise<Tracked> {
+  const kept = `${file}.tracked.json`;
+  if (process.env.LIVENESS_RETRACK !== '1' && existsSync(kept) && statSync(kept).mtimeMs >= statSync(file).mtimeMs) {
+    const t = JSON.parse(await readFile(kept, 'utf8')) as Tracked;
+    t.media.thumbnails.frames = t.media.thumbnails.frames.map((f) => Uint8Array.from(f as unknown as number[]));
+    return t;
+  }
+  const t = await track(engine, file, schedule);
+  const thumbnails = { ...t.media.thumbnails, frames: t.media.thumbnails.frames.map((f) => Array.from(f)) };
+  await writeFile(kept, JSON.stringify({ ...t, media: { ...t.media, thumbnails } }));
+  return t;
 }
 
 function envelope(media: DecodedMedia): AudioEnvelope | null {
@@ -79,7 +100,7 @@ function envelope(media: DecodedMedia): AudioEnvelope | null {
 function judge(t: Tracked, schedule: ChallengeSchedule): string {
   const quality = judgeQuality(t.measures);
   if (quality) return `capture: ${quality.detail}`;
-  const verdict = judgeLiveness({ ...livenessSignals(t.measures, t.media.thumbnails, envelope(t.media), challengeWindow(schedule), livenessThresholds, t.replay), screen: t.screen });
+  const verdict = judgeLiveness({ ...livenessSignals(t.measures, t.media.thumbnails, t.media.envelope, challengeWindow(schedule), livenessThresholds, t.replay), screen: t.screen });
   return verdict.kind === 'live' ? 'live' : `${verdict.kind}: ${verdict.reason}`;
 }
 
@@ -141,18 +162,23 @@ export async function livenessAttacks(): Promise<SuiteResult> {
   const loadBefore = os.loadavg();
   const uptimeBefore = uptime();
   try {
-    const cases = livenessSet(FACES);
+    // Genuine videos of every face first, then the attacks (LIVENESS_ATTACK_FACES=n: those of the first n faces
+    // only, when the machine is too busy for the whole set); the tracked series are kept, so a run stopped half-way
+    // resumes where it was.
+    const attackFaces = new Set(FACES.slice(0, Number(process.env.LIVENESS_ATTACK_FACES ?? FACES.length)));
+    const all = livenessSet(FACES);
+    const cases = [...all.filter((c) => 'genuine' in c.presentation), ...all.filter((c) => 'attack' in c.presentation && attackFaces.has(c.faceId))];
     const results: Array<{ c: LivenessCase; verdict: string; t: Tracked }> = [];
     for (const c of cases) {
       const file = await videoOf(c);
-      const t = await track(engine, file, c.schedule);
+      const t = await trackCached(engine, file, c.schedule);
       const verdict = judge(t, c.schedule);
       results.push({ c, verdict, t });
       console.log(`${c.name}: ${verdict} | screen ${screenLine(t.screen)}`);
     }
 
     lines.push(
-      `Set: ${cases.length} generated videos (mp4), ${FACES.length} faces (${FACES.join(', ')}), each judged against the random schedule issued with its code (start 1.5-2.5 s, intervals 0.8-1.9 s).`,
+      `Set: ${cases.length} generated videos (mp4): genuine of ${FACES.length} faces (${FACES.join(', ')}), attacks of ${attackFaces.size}; each judged against the random schedule issued with its code (start ${scheduleRanges.firstDigitMs.map((v) => v / 1000).join('-')} s, intervals ${scheduleRanges.intervalMs.map((v) => v / 1000).join('-')} s).`,
       '',
       '| presentation | videos | accepted | rate | verdicts of the refused |',
       '| --- | --- | --- | --- | --- |',
