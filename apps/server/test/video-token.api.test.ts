@@ -145,10 +145,10 @@ describe.each(engines)('face video token ($name)', (engine) => {
       const last = testSchedule.digitsMs[testSchedule.digitsMs.length - 1]!;
       expect(turns.json().payload.schedule).toEqual({
         digitsMs: testSchedule.digitsMs,
-        stopMs: last + 2200 + 2 * 2200,
+        stopMs: last + 2200 + 2 * 2600,
         prompts: [
           { motion: 'left', atMs: last + 2200 },
-          { motion: 'right', atMs: last + 4400 },
+          { motion: 'right', atMs: last + 4800 },
         ],
       });
     } finally {

@@ -6,6 +6,7 @@ import {
   judgeLiveness,
   livenessSignals,
   livenessThresholds,
+  promptSignals,
   replaySignals,
   scheduleSignals,
   utterances,
@@ -281,7 +282,7 @@ describe("a genuine reading replayed into other sessions (docs/decisions.md 'Rep
 });
 
 describe('motion prompts (MOVIMIENTOS_VIDEO_TOKEN): head turns asked after the digits', () => {
-  it('are drawn with the schedule only when asked for: after the last answer, one per 2.2 s, both sides, the stop after them', () => {
+  it('are drawn with the schedule only when asked for: after the last answer, one per 2.6 s, both sides, the stop after them', () => {
     expect(drawSchedule(4).prompts).toBeUndefined();
     expect(drawSchedule(4, undefined, 0).prompts).toBeUndefined();
     const sides = new Set<string>();
@@ -337,6 +338,45 @@ describe('motion prompts (MOVIMIENTOS_VIDEO_TOKEN): head turns asked after the d
       expect(verdict.kind).toBe('not_shown');
       expect(verdict.kind === 'not_shown' && verdict.reason).toMatch(/^the head turn asked \((left|right) at \d+ ms\) was not seen/);
     }
+  });
+
+  describe('tell an asked turn from natural motion (one prompt to the left at 8 s, frames at 4 a second)', () => {
+    const left = [{ motion: 'left' as const, atMs: 8000 }];
+    /** A reading from 0 to 8 s swaying ±`sway` round 0.1, then `after(ms from the prompt)` added. */
+    const series = (after: (ms: number) => number, sway = 0.01, from = 0) =>
+      Array.from({ length: 48 }, (_, i) => i * 250)
+        .filter((t) => t >= from)
+        .map((t) => ({ timeMs: t, noseTurn: 0.1 + sway * Math.sin(t / 400) + (t >= 8000 ? after(t - 8000) : 0) }));
+    /** A turn of `size` from `startMs` after the prompt, held for `holdMs`, then back. */
+    const turn =
+      (size: number, startMs = 500, holdMs = 1000) =>
+      (ms: number) =>
+        ms >= startMs && ms < startMs + holdMs ? size : 0;
+    const judge = (frames: ReturnType<typeof series>) => promptSignals(frames, left)[0]!;
+
+    it('a turn out and back after the prompt and a reaction passes; the floor is promptTurn for a steady reader', () => {
+      expect(judge(series(turn(0.2)))).toMatchObject({ done: true, detail: '', needed: livenessThresholds.promptTurn });
+      expect(judge(series(turn(0.2, 900, 1400))).done).toBe(true);
+      expect(judge(series(turn(livenessThresholds.promptTurn - 0.02))).detail).toBe('not turned far enough towards the asked side');
+    });
+
+    it('the other way, already turned when the prompt appeared, or not back before the prompt ends: refused', () => {
+      expect(judge(series(turn(-0.2))).done).toBe(false);
+      expect(judge(series((ms) => (ms < 800 ? -0.2 : ms < 1800 ? 0.2 : 0))).detail).toBe('turned the other way first');
+      expect(judge(series((ms) => (ms < 1500 ? 0.2 : 0)))).toMatchObject({ done: false, detail: 'already turned when the prompt appeared' });
+      expect(judge(series((ms) => (ms >= 500 ? 0.2 : 0)))).toMatchObject({ done: false, detail: 'did not turn back' });
+    });
+
+    it("the turn needed grows with the head's own sway while reading (a restless head or natural motion)", () => {
+      const restless = judge(series(turn(0.2), 0.15));
+      expect(restless.needed).toBeGreaterThan(0.25);
+      expect(restless).toMatchObject({ done: false, detail: 'not turned far enough towards the asked side' });
+      expect(judge(series(turn(0.4), 0.15)).done).toBe(true);
+    });
+
+    it('too short a reading to know the sway refuses the prompt', () => {
+      expect(judge(series(turn(0.3), 0.01, 6500))).toMatchObject({ done: false, detail: 'too few frames with a face while reading (6)' });
+    });
   });
 
   it('leave a schedule without prompts judged as before (the turns are not asked, a head turn is not needed)', () => {

@@ -112,12 +112,23 @@ export const livenessThresholds = {
   /** Frames (4 a second) with the mouth open outside every answer, from the rest before the first digit to the stop. */
   mouthStrayFrames: 2,
   /**
-   * A head turn asked by a motion prompt: the nose's offset from the eyes' middle (frame-measures.ts noseTurn)
-   * moves this much (eye-corner distances) towards the asked side, over its level during the reading, in the
-   * second-largest frame from `promptLagMs` after the prompt to its end (docs/decisions.md "Motion prompts").
+   * A head turn asked by a motion prompt (docs/decisions.md "Head-turn prompts that tell an asked turn from natural
+   * motion"), on the nose's offset from the eyes' middle (frame-measures.ts noseTurn) against its median while the
+   * digits were read: in the second-largest frame from `promptReactionMs` after the prompt to its end, it moves
+   * towards the asked side at least `promptTurn` (eye-corner distances; a real head turned 20-30° reads ~0.15-0.3)
+   * and at least `promptSwayRatio` times the head's own sway while reading (the second-largest distance from that
+   * median), measured on at least `promptReadingFrames` frames...
    */
-  promptTurn: 0.05,
-  promptLagMs: 250,
+  promptTurn: 0.12,
+  promptSwayRatio: 2,
+  promptReadingFrames: 8,
+  promptReactionMs: 300,
+  /**
+   * ...having been at rest (less than half that turn towards the asked side) from `promptRestMs` before the prompt
+   * to the reaction time, not turned the other way as far before it, and back (at least halfway from its furthest
+   * frame) before the prompt ends.
+   */
+  promptRestMs: 250,
 } as const;
 
 export type LivenessThresholds = { -readonly [K in keyof typeof livenessThresholds]: number };
@@ -329,23 +340,56 @@ export interface PromptSignal {
   frames: number;
   /** How far the nose moved towards the asked side (eye-corner distances; negative: the other way). */
   shift: number;
+  /** The turn needed: `promptTurn`, or more for a head that swayed more while reading. */
+  needed: number;
   done: boolean;
+  /** Why not done ('' when done). */
+  detail: string;
+}
+
+/** The head's level and sway while the digits were read (before the first prompt): median and second-largest distance. */
+function readingPose(frames: ReadonlyArray<{ timeMs: number; noseTurn: number }>, untilMs: number): { level: number; sway: number; count: number } {
+  const reading = frames.filter((f) => f.timeMs < untilMs).map((f) => f.noseTurn);
+  const level = median(reading);
+  const distances = reading.map((v) => Math.abs(v - level)).sort((a, b) => b - a);
+  return { level, sway: distances[1] ?? distances[0] ?? 0, count: reading.length };
+}
+
+/** Whether one asked turn was made, from the shifts towards its side (sign applied) of the frames around it. */
+function judgeTurn(shifts: ReadonlyArray<{ timeMs: number; shift: number }>, prompt: MotionPrompt, needed: number, t: LivenessThresholds): Pick<PromptSignal, 'frames' | 'shift' | 'done' | 'detail'> {
+  const endMs = prompt.atMs + promptRanges.promptMs;
+  const shown = shifts.filter((f) => f.timeMs >= prompt.atMs + t.promptReactionMs && f.timeMs <= endMs);
+  const ranked = shown.map((f) => f.shift).sort((a, b) => b - a);
+  const shift = ranked.length >= 2 ? ranked[1]! : 0;
+  const result = (detail: string) => ({ frames: shown.length, shift, done: detail === '', detail });
+  if (shown.length < 2) return result('too few frames with a face');
+  if (shift < needed) return result('not turned far enough towards the asked side');
+  const peak = shown.reduce((best, f) => (f.shift > best.shift ? f : best));
+  const before = shifts.filter((f) => f.timeMs >= prompt.atMs - t.promptRestMs && f.timeMs < prompt.atMs + t.promptReactionMs);
+  if (before.some((f) => f.shift >= needed / 2)) return result('already turned when the prompt appeared');
+  if (shown.some((f) => f.timeMs < peak.timeMs && -f.shift >= needed)) return result('turned the other way first');
+  if (!shown.some((f) => f.timeMs > peak.timeMs && f.shift <= peak.shift / 2)) return result('did not turn back');
+  return result('');
 }
 
 /**
  * Whether each asked head turn was made: the nose's offset from the eyes' middle, against its median while the
- * digits were read, moves towards the asked side in at least two frames while the prompt is shown. A turn to the
- * person's left moves the nose to the picture's right (noseTurn grows): the recording is not mirrored.
+ * digits were read, moves out towards the asked side after the prompt appears and a reaction time, further than the
+ * floor and than twice the head's own sway while reading, from rest and back within the prompt's time, not the
+ * other way first. A turn to the person's left moves the nose to the picture's right (noseTurn grows): the
+ * recording is not mirrored. Too short a reading to know the head's sway refuses every prompt.
  */
 export function promptSignals(frames: ReadonlyArray<{ timeMs: number; noseTurn: number }>, prompts: readonly MotionPrompt[], t: LivenessThresholds = livenessThresholds): PromptSignal[] {
   if (prompts.length === 0) return [];
-  const baseline = median(frames.filter((f) => f.timeMs < prompts[0]!.atMs).map((f) => f.noseTurn));
+  const pose = readingPose(frames, prompts[0]!.atMs);
+  const needed = Math.max(t.promptTurn, t.promptSwayRatio * pose.sway);
   return prompts.map((prompt) => {
     const sign = prompt.motion === 'left' ? 1 : -1;
-    const shown = frames.filter((f) => f.timeMs >= prompt.atMs + t.promptLagMs && f.timeMs <= prompt.atMs + promptRanges.promptMs);
-    const shifts = shown.map((f) => sign * (f.noseTurn - baseline)).sort((a, b) => b - a);
-    const shift = shifts.length >= 2 ? shifts[1]! : -Infinity;
-    return { motion: prompt.motion, atMs: prompt.atMs, frames: shown.length, shift: Number.isFinite(shift) ? shift : 0, done: shift >= t.promptTurn };
+    const shifts = frames.map((f) => ({ timeMs: f.timeMs, shift: sign * (f.noseTurn - pose.level) }));
+    const turn = judgeTurn(shifts, prompt, needed, t);
+    const signal = { motion: prompt.motion, atMs: prompt.atMs, needed, ...turn };
+    if (pose.count < t.promptReadingFrames) return { ...signal, done: false, detail: `too few frames with a face while reading (${pose.count})` };
+    return signal;
   });
 }
 
@@ -486,7 +530,11 @@ export function judgeLiveness(s: LivenessSignals): LivenessVerdict {
   if (!s.speechActive) return { kind: 'not_shown', reason: 'no speech was heard while the digits were shown' };
   if (!s.schedule.followed) return { kind: 'not_shown', reason: `the reading did not follow the digits' schedule: ${s.schedule.detail}` };
   const missed = s.prompts?.find((p) => !p.done);
-  if (missed) return { kind: 'not_shown', reason: `the head turn asked (${missed.motion} at ${missed.atMs} ms) was not seen (${missed.frames} frames, turn ${Math.round(missed.shift * 100) / 100})` };
+  if (missed)
+    return {
+      kind: 'not_shown',
+      reason: `the head turn asked (${missed.motion} at ${missed.atMs} ms) was not seen: ${missed.detail} (${missed.frames} frames, turn ${Math.round(missed.shift * 100) / 100} of ${Math.round(missed.needed * 100) / 100})`,
+    };
   if (!s.synced) return { kind: 'not_shown', reason: 'the mouth and the voice did not move together' };
   if (!s.naturalMotion) return { kind: 'not_shown', reason: 'no head motion or blink was seen' };
   return { kind: 'live' };

@@ -53,6 +53,7 @@ function logDecision(log: FastifyBaseLogger, transaction: { grantorId: string; u
       match: decision?.match,
       faceScore: decision?.faceScore,
       liveness: decision?.liveness.passed,
+      livenessVerdict: decision?.liveness.signals.verdict,
       spoof: decision?.liveness.spoof,
       camera: decision?.camera?.label,
       virtualCamera: decision?.camera?.virtualCamera,

@@ -25,9 +25,11 @@ export interface MotionPrompt {
 export const promptRanges = {
   /**
    * The first prompt appears when the last digit's answer time is over (scheduleRanges.answerMs); each stays this
-   * long (a reaction, a ~1 s turn and back), and the recording stops after the last.
+   * long, and the recording stops after the last: a reaction (reading the prompt, 0.3-0.9 s) and a turn out and
+   * back (the real clip's own turn took ~1.6 s; docs/decisions.md "Head-turn prompts that tell an asked turn from
+   * natural motion"). 2.2 s before that measure.
    */
-  promptMs: 2200,
+  promptMs: 2600,
   maxPrompts: 2,
 } as const;
 
