@@ -273,14 +273,15 @@ class TesseractOcrEngine implements OcrEngine {
    */
   private async readSide(card: StraightenedCard, reader: DocumentReader, context: Pick<ParseInput, 'mrz' | 'today' | 'front'>): Promise<ParsedSide> {
     // Label-anchored readers read the whole card first; its labels say where each field is cut from.
-    const page = reader.page ? await this.readPage(card, reader.page.scale) : undefined;
+    const tryInverted = reader.darkOnLight !== true;
+    const page = reader.page ? await this.readPage(card, reader.page.scale, tryInverted) : undefined;
     const located = page && reader.locate ? reader.locate(page, card.grey.width, card.grey.height) : undefined;
     // Once the MRZ is known some readers need fewer fields (a foreign passport: none of the Mexican page's boxes).
     const wanted = reader.fieldsToRead?.(context.mrz) ?? reader.fields;
     const fields = wanted.map((f) => (located?.regions[f.key] ? { ...f, region: located.regions[f.key]! } : f));
     const firstPass = fields.filter((f) => !located?.skip.includes(f.key));
     const [firstReads, legacyReads] = await Promise.all([
-      this.readFields(card, firstPass, FIRST_RENDITION),
+      this.readFields(card, firstPass, FIRST_RENDITION, tryInverted),
       this.readCodes(
         card,
         firstPass.filter((f) => f.legacyToo),
@@ -293,7 +294,7 @@ class TesseractOcrEngine implements OcrEngine {
     const first = reader.parse(parseInput);
     const retry = fields.filter((f) => f.retryOn?.some((w) => first.warnings.includes(w)) || needsAnotherLook(f, reads[f.key]!));
     if (retry.length === 0) return first;
-    const renditions = await Promise.all(RETRY_RENDITIONS.map((r) => this.readFields(card, retry, r)));
+    const renditions = await Promise.all(RETRY_RENDITIONS.map((r) => this.readFields(card, retry, r, tryInverted)));
     for (const field of retry) {
       alternates[field.key] = [...(alternates[field.key] ?? []), ...renditions.map((r) => r[field.key]!)];
     }
@@ -305,7 +306,7 @@ class TesseractOcrEngine implements OcrEngine {
    * lines of print near its middle and the halves are read at once on two workers (the page read is the
    * longest single recognition of a front: about half the wall time on the machine's two cores).
    */
-  private async readPage(card: StraightenedCard, scale: number): Promise<RawRead> {
+  private async readPage(card: StraightenedCard, scale: number, tryInverted: boolean): Promise<RawRead> {
     const { grey } = card;
     const cut = this.pageHalves ? blankRow(grey) : null;
     const bands =
@@ -315,7 +316,7 @@ class TesseractOcrEngine implements OcrEngine {
             { top: 0, height: cut },
             { top: cut, height: grey.height - cut },
           ];
-    const reads = await Promise.all(bands.map(async (band) => ({ band, read: await this.pool.readText(await encodeGreyPng(grey, band, scale), { segmentation: 'auto' }) })));
+    const reads = await Promise.all(bands.map(async (band) => ({ band, read: await this.pool.readText(await encodeGreyPng(grey, band, scale), { segmentation: 'auto', tryInverted }) })));
     const lines: RawLine[] = [];
     for (const { band, read } of reads) {
       const box = (b: Box): Box => ({ x0: b.x0 / scale, y0: b.y0 / scale + band.top, x1: b.x1 / scale, y1: b.y1 / scale + band.top });
@@ -342,7 +343,7 @@ class TesseractOcrEngine implements OcrEngine {
     return Object.fromEntries(entries);
   }
 
-  private async readFields(card: StraightenedCard, fields: FieldSpec[], rendition: Rendition): Promise<Record<string, RawRead>> {
+  private async readFields(card: StraightenedCard, fields: FieldSpec[], rendition: Rendition, tryInverted: boolean): Promise<Record<string, RawRead>> {
     const { grey } = card;
     const entries = await Promise.all(
       fields.map(async (field) => {
@@ -356,6 +357,7 @@ class TesseractOcrEngine implements OcrEngine {
               segmentation: field.segmentation,
               ...(field.whitelist ? { whitelist: field.whitelist } : {}),
               adaptiveThreshold: field.adaptiveThreshold === true,
+              tryInverted,
             })
           : EMPTY_READ;
         return [field.key, read] as const;

@@ -28,6 +28,11 @@ export interface ReadParams {
    * lone '90' or 'H') is otherwise thresholded into nothing. Worse on multi-line blocks.
    */
   adaptiveThreshold?: boolean;
+  /**
+   * false: no second look at a line of low confidence with its image inverted (tesseract's `tessedit_do_invert`,
+   * on by default). Cards print dark on light; that second look costs CPU on every doubtful line (photo, guilloche).
+   */
+  tryInverted?: boolean;
 }
 
 export interface RawSymbol {
@@ -194,6 +199,7 @@ export class OcrPool {
       tessedit_pageseg_mode: PSM[params.segmentation],
       tessedit_char_whitelist: params.whitelist ?? '',
       thresholding_method: params.adaptiveThreshold ? '1' : '0',
+      tessedit_do_invert: params.tryInverted === false ? '0' : '1',
     });
   }
 

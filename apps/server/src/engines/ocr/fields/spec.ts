@@ -64,6 +64,11 @@ export interface DocumentReader {
   fieldsToRead?(mrz: MrzResult | null): FieldSpec[];
   /** Read the whole card first (at this scale of the card) and hand its words to `locate` and `parse`. */
   page?: { scale: number };
+  /**
+   * Everything this reader reads is printed dark on light: tesseract is spared its second look at each doubtful
+   * line inverted (`ReadParams.tryInverted` false on the page and field reads).
+   */
+  darkOnLight?: boolean;
   locate?(page: RawRead, width: number, height: number): Located;
   parse(input: ParseInput): ParsedSide;
 }
