@@ -24,8 +24,8 @@ interface Props {
 
 const yesNo = (value: boolean | null) => (value === null ? 'Sin dato' : value ? 'Sí' : 'No');
 
-/** One case: what was read, checked and decided, and the review form for the roles that may decide. */
-export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }: Props) {
+/** The case file of one transaction, loaded once per case and grantor; a 401 signs the user out. */
+function useCaseFile(uuidTrx: string, grantorId: string | undefined, onSignedOut: (notice?: string) => void) {
   const [file, setFile] = useState<ConsoleCaseFile | undefined>();
   const [error, setError] = useState('');
 
@@ -43,6 +43,13 @@ export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }
       current = false;
     };
   }, [uuidTrx, grantorId, onSignedOut]);
+
+  return { file, setFile, error };
+}
+
+/** One case: what was read, checked and decided, and the review form for the roles that may decide. */
+export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }: Props) {
+  const { file, setFile, error } = useCaseFile(uuidTrx, grantorId, onSignedOut);
 
   return (
     <main className="page case-file">
@@ -62,14 +69,7 @@ export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }
         )
       ) : (
         <>
-          <h1>
-            Expediente <code>{file.folio}</code>
-          </h1>
-          <p className="summary">
-            <span className={`badge badge-${file.case.status.toLowerCase()}`}>{statusText(file.case)}</span>
-            <span>{file.case.holderName ?? 'Sin nombre todavía'}</span>
-            <span className="muted">Creado el {formatDate(file.case.createdAt)}</span>
-          </p>
+          <CaseHeader file={file} />
 
           <ReviewPanel
             // A new decision or redo starts the form afresh (a pending redo cannot be asked twice).
@@ -84,168 +84,231 @@ export function CaseFile({ uuidTrx, grantorId, onBack, onReviewed, onSignedOut }
             }}
           />
 
-          <section aria-labelledby="score-title">
-            <h2 id="score-title">Calificación</h2>
-            <p>
-              Semáforo: <span className={`badge badge-${file.score.flag.toLowerCase()}`}>{{ GREEN: 'Verde', YELLOW: 'Amarillo', RED: 'Rojo' }[file.score.flag]}</span>
-            </p>
-            <ul className="rules">
-              {file.score.rules.map((r) => (
-                <li key={r.rule}>
-                  <strong>{r.summary}</strong> — {checkOutcomeLabels[r.outcome]}
-                  {r.outcome !== 'passed' ? `, ${effectLabels[r.effect]}` : ''}
-                  {r.detail && !r.detail.startsWith(r.summary) ? <span className="muted"> · {r.detail}</span> : null}
-                </li>
-              ))}
-            </ul>
-          </section>
-
-          {file.images.length > 0 ? (
-            <section aria-labelledby="images-title">
-              <h2 id="images-title">Imágenes</h2>
-              <div className="images">
-                {file.images.map((which) => (
-                  <figure key={which}>
-                    <img src={api.imageUrl(uuidTrx, which, grantorId)} alt={imageLabels[which]} loading="lazy" />
-                    <figcaption>{imageLabels[which]}</figcaption>
-                  </figure>
-                ))}
-              </div>
-            </section>
-          ) : null}
-
-          <section aria-labelledby="id-title">
-            <h2 id="id-title">Identificación</h2>
-            {file.idRead.length === 0 ? <p className="hint">No se leyó ninguna identificación.</p> : null}
-            {file.idRead.map((side) => (
-              <div key={side.side}>
-                <h3>
-                  {side.side === 'front' ? 'Frente' : 'Reverso'}
-                  {side.documentType ? ` (${side.documentType})` : ''}
-                </h3>
-                <Fields rows={side.fields} />
-              </div>
-            ))}
-            <h3>Datos confirmados por la persona</h3>
-            {file.confirmed.length === 0 ? (
-              <p className="hint">La persona no confirmó datos todavía.</p>
-            ) : (
-              <dl className="fields">
-                {file.confirmed.map((f) => (
-                  <div key={f.name}>
-                    <dt>{f.label}</dt>
-                    <dd>
-                      {f.value} {f.typed ? <span className="badge badge-typed">Escrito por la persona</span> : null}
-                    </dd>
-                  </div>
-                ))}
-              </dl>
-            )}
-          </section>
-
-          <section aria-labelledby="checks-title">
-            <h2 id="checks-title">Validaciones</h2>
-            <ul className="rules">
-              {file.checks.map((c) => (
-                <li key={c.check}>
-                  <strong>{c.label}</strong> — {checkOutcomeLabels[c.outcome]}
-                  {c.detail ? <span className="muted"> · {c.detail}</span> : null}
-                  {c.items.length > 0 ? (
-                    <ul>
-                      {c.items.map((i) => (
-                        <li key={i.rule}>
-                          {i.passed ? '✓' : '✗'} {i.rule}
-                          {i.detail ? <span className="muted"> · {i.detail}</span> : null}
-                        </li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          </section>
-
-          <section aria-labelledby="face-title">
-            <h2 id="face-title">Rostro y prueba de vida</h2>
-            {!file.face ? (
-              <p className="hint">Sin video de rostro.</p>
-            ) : (
-              <dl className="fields">
-                <div>
-                  <dt>Coincidencia</dt>
-                  <dd>{yesNo(file.face.match)}</dd>
-                </div>
-                <div>
-                  <dt>Puntaje / umbral</dt>
-                  <dd>
-                    {file.face.score === null ? 'Sin puntaje' : file.face.score.toFixed(3)} / {file.face.threshold.toFixed(3)}
-                  </dd>
-                </div>
-                <div>
-                  <dt>Prueba de vida</dt>
-                  <dd>
-                    {file.face.liveness.passed ? 'Superada' : 'No superada'}
-                    {file.face.liveness.spoof ? ' (posible suplantación)' : ''}
-                  </dd>
-                </div>
-                <div>
-                  <dt>Código hablado</dt>
-                  <dd>
-                    {file.face.spokenCode.verified === null ? 'No verificado' : file.face.spokenCode.verified ? 'Correcto' : 'Incorrecto'}
-                    <span className="muted"> · {file.face.spokenCode.detail}</span>
-                  </dd>
-                </div>
-              </dl>
-            )}
-          </section>
-
+          <ScoreSection score={file.score} />
+          <ImagesSection images={file.images} uuidTrx={uuidTrx} grantorId={grantorId} />
+          <IdSection idRead={file.idRead} confirmed={file.confirmed} />
+          <ChecksSection checks={file.checks} />
+          <FaceSection face={file.face} />
           <CaseMedia file={file} uuidTrx={uuidTrx} grantorId={grantorId} onSignedOut={onSignedOut} />
-
-          <section aria-labelledby="proof-title">
-            <h2 id="proof-title">Comprobante de domicilio</h2>
-            {!file.proof ? (
-              <p className="hint">Sin comprobante de domicilio.</p>
-            ) : (
-              <>
-                <p>
-                  {checkOutcomeLabels[file.proof.outcome]} · nombre coincide con la identificación: {yesNo(file.proof.nameMatchesId)} · vigente: {yesNo(file.proof.recent)}
-                  {file.proof.detail ? <span className="muted"> · {file.proof.detail}</span> : null}
-                </p>
-                <Fields rows={file.proof.fields} />
-              </>
-            )}
-          </section>
-
-          <section aria-labelledby="consents-title">
-            <h2 id="consents-title">Consentimientos</h2>
-            {file.consents.length === 0 ? <p className="hint">Sin consentimientos registrados.</p> : null}
-            <ul className="rules">
-              {file.consents.map((c) => (
-                <li key={`${c.consent}-${c.acceptedAt}`}>
-                  <strong>{consentLabels[c.consent] ?? c.consent}</strong> — versión {c.version}, aceptado el {formatDate(c.acceptedAt)}
-                  <br />
-                  <span className="muted">
-                    SHA-256 del texto: <code className="hash">{c.sha256}</code>
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </section>
-
-          <section aria-labelledby="timeline-title">
-            <h2 id="timeline-title">Historial</h2>
-            <ol className="timeline">
-              {file.timeline.map((e, i) => (
-                <li key={`${e.at}-${i}`}>
-                  <time dateTime={e.at}>{formatDate(e.at)}</time> <span className="muted">{e.source}</span> <strong>{e.step}</strong>
-                  {e.detail ? ` — ${e.detail}` : ''}
-                </li>
-              ))}
-            </ol>
-          </section>
+          <ProofSection proof={file.proof} />
+          <ConsentsSection consents={file.consents} />
+          <TimelineSection timeline={file.timeline} />
         </>
       )}
     </main>
+  );
+}
+
+/** The folio, status, holder and creation date. */
+function CaseHeader({ file }: { file: ConsoleCaseFile }) {
+  return (
+    <>
+      <h1>
+        Expediente <code>{file.folio}</code>
+      </h1>
+      <p className="summary">
+        <span className={`badge badge-${file.case.status.toLowerCase()}`}>{statusText(file.case)}</span>
+        <span>{file.case.holderName ?? 'Sin nombre todavía'}</span>
+        <span className="muted">Creado el {formatDate(file.case.createdAt)}</span>
+      </p>
+    </>
+  );
+}
+
+/** The traffic light and the rules that set it. */
+function ScoreSection({ score }: { score: ConsoleCaseFile['score'] }) {
+  return (
+    <section aria-labelledby="score-title">
+      <h2 id="score-title">Calificación</h2>
+      <p>
+        Semáforo: <span className={`badge badge-${score.flag.toLowerCase()}`}>{{ GREEN: 'Verde', YELLOW: 'Amarillo', RED: 'Rojo' }[score.flag]}</span>
+      </p>
+      <ul className="rules">
+        {score.rules.map((r) => (
+          <li key={r.rule}>
+            <strong>{r.summary}</strong> — {checkOutcomeLabels[r.outcome]}
+            {r.outcome !== 'passed' ? `, ${effectLabels[r.effect]}` : ''}
+            {r.detail && !r.detail.startsWith(r.summary) ? <span className="muted"> · {r.detail}</span> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The captured images (none: no section). */
+function ImagesSection({ images, uuidTrx, grantorId }: { images: ConsoleCaseFile['images']; uuidTrx: string; grantorId: string | undefined }) {
+  if (images.length === 0) return null;
+  return (
+    <section aria-labelledby="images-title">
+      <h2 id="images-title">Imágenes</h2>
+      <div className="images">
+        {images.map((which) => (
+          <figure key={which}>
+            <img src={api.imageUrl(uuidTrx, which, grantorId)} alt={imageLabels[which]} loading="lazy" />
+            <figcaption>{imageLabels[which]}</figcaption>
+          </figure>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+/** What was read from each side of the ID, and what the person confirmed. */
+function IdSection({ idRead, confirmed }: Pick<ConsoleCaseFile, 'idRead' | 'confirmed'>) {
+  return (
+    <section aria-labelledby="id-title">
+      <h2 id="id-title">Identificación</h2>
+      {idRead.length === 0 ? <p className="hint">No se leyó ninguna identificación.</p> : null}
+      {idRead.map((side) => (
+        <div key={side.side}>
+          <h3>
+            {side.side === 'front' ? 'Frente' : 'Reverso'}
+            {side.documentType ? ` (${side.documentType})` : ''}
+          </h3>
+          <Fields rows={side.fields} />
+        </div>
+      ))}
+      <h3>Datos confirmados por la persona</h3>
+      {confirmed.length === 0 ? (
+        <p className="hint">La persona no confirmó datos todavía.</p>
+      ) : (
+        <dl className="fields">
+          {confirmed.map((f) => (
+            <div key={f.name}>
+              <dt>{f.label}</dt>
+              <dd>
+                {f.value} {f.typed ? <span className="badge badge-typed">Escrito por la persona</span> : null}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** Each check with its outcome and the rules inside it. */
+function ChecksSection({ checks }: { checks: ConsoleCaseFile['checks'] }) {
+  return (
+    <section aria-labelledby="checks-title">
+      <h2 id="checks-title">Validaciones</h2>
+      <ul className="rules">
+        {checks.map((c) => (
+          <li key={c.check}>
+            <strong>{c.label}</strong> — {checkOutcomeLabels[c.outcome]}
+            {c.detail ? <span className="muted"> · {c.detail}</span> : null}
+            {c.items.length > 0 ? (
+              <ul>
+                {c.items.map((i) => (
+                  <li key={i.rule}>
+                    {i.passed ? '✓' : '✗'} {i.rule}
+                    {i.detail ? <span className="muted"> · {i.detail}</span> : null}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Face match, liveness and the spoken code. */
+function FaceSection({ face }: { face: ConsoleCaseFile['face'] }) {
+  return (
+    <section aria-labelledby="face-title">
+      <h2 id="face-title">Rostro y prueba de vida</h2>
+      {!face ? (
+        <p className="hint">Sin video de rostro.</p>
+      ) : (
+        <dl className="fields">
+          <div>
+            <dt>Coincidencia</dt>
+            <dd>{yesNo(face.match)}</dd>
+          </div>
+          <div>
+            <dt>Puntaje / umbral</dt>
+            <dd>
+              {face.score === null ? 'Sin puntaje' : face.score.toFixed(3)} / {face.threshold.toFixed(3)}
+            </dd>
+          </div>
+          <div>
+            <dt>Prueba de vida</dt>
+            <dd>
+              {face.liveness.passed ? 'Superada' : 'No superada'}
+              {face.liveness.spoof ? ' (posible suplantación)' : ''}
+            </dd>
+          </div>
+          <div>
+            <dt>Código hablado</dt>
+            <dd>
+              {face.spokenCode.verified === null ? 'No verificado' : face.spokenCode.verified ? 'Correcto' : 'Incorrecto'}
+              <span className="muted"> · {face.spokenCode.detail}</span>
+            </dd>
+          </div>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** The proof of address: outcome and fields read. */
+function ProofSection({ proof }: { proof: ConsoleCaseFile['proof'] }) {
+  return (
+    <section aria-labelledby="proof-title">
+      <h2 id="proof-title">Comprobante de domicilio</h2>
+      {!proof ? (
+        <p className="hint">Sin comprobante de domicilio.</p>
+      ) : (
+        <>
+          <p>
+            {checkOutcomeLabels[proof.outcome]} · nombre coincide con la identificación: {yesNo(proof.nameMatchesId)} · vigente: {yesNo(proof.recent)}
+            {proof.detail ? <span className="muted"> · {proof.detail}</span> : null}
+          </p>
+          <Fields rows={proof.fields} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The consents accepted, with the hash of each text. */
+function ConsentsSection({ consents }: { consents: ConsoleCaseFile['consents'] }) {
+  return (
+    <section aria-labelledby="consents-title">
+      <h2 id="consents-title">Consentimientos</h2>
+      {consents.length === 0 ? <p className="hint">Sin consentimientos registrados.</p> : null}
+      <ul className="rules">
+        {consents.map((c) => (
+          <li key={`${c.consent}-${c.acceptedAt}`}>
+            <strong>{consentLabels[c.consent] ?? c.consent}</strong> — versión {c.version}, aceptado el {formatDate(c.acceptedAt)}
+            <br />
+            <span className="muted">
+              SHA-256 del texto: <code className="hash">{c.sha256}</code>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The case's history, oldest first. */
+function TimelineSection({ timeline }: { timeline: ConsoleCaseFile['timeline'] }) {
+  return (
+    <section aria-labelledby="timeline-title">
+      <h2 id="timeline-title">Historial</h2>
+      <ol className="timeline">
+        {timeline.map((e, i) => (
+          <li key={`${e.at}-${i}`}>
+            <time dateTime={e.at}>{formatDate(e.at)}</time> <span className="muted">{e.source}</span> <strong>{e.step}</strong>
+            {e.detail ? ` — ${e.detail}` : ''}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 
