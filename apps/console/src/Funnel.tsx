@@ -19,14 +19,8 @@ export function formatDuration(ms: number | null): string {
   return `${Math.round(hours / 24)} días`;
 }
 
-/**
- * The funnel of the grantor's transactions over a date range: one bar per step (plain SVG, no chart library: the
- * console's CSP allows no inline style) and the same figures in a table, which is what assistive technology reads.
- */
-export function Funnel({ user, grantorId, onSignedOut }: ScreenProps) {
-  const today = new Date();
-  const [draft, setDraft] = useState({ from: day(new Date(today.getTime() - 29 * 86_400_000)), to: day(today) });
-  const [range, setRange] = useState(draft);
+/** The funnel of the chosen range (an operator waits for a grantor); a 401 signs the user out. */
+function useFunnel({ user, grantorId, onSignedOut }: ScreenProps, range: { from: string; to: string }) {
   const [funnel, setFunnel] = useState<ConsoleFunnel | undefined>();
   const [error, setError] = useState('');
 
@@ -51,6 +45,19 @@ export function Funnel({ user, grantorId, onSignedOut }: ScreenProps) {
       current = false;
     };
   }, [range, grantorId, user.role, fail]);
+
+  return { funnel, error };
+}
+
+/**
+ * The funnel of the grantor's transactions over a date range: one bar per step (plain SVG, no chart library: the
+ * console's CSP allows no inline style) and the same figures in a table, which is what assistive technology reads.
+ */
+export function Funnel(props: ScreenProps) {
+  const today = new Date();
+  const [draft, setDraft] = useState({ from: day(new Date(today.getTime() - 29 * 86_400_000)), to: day(today) });
+  const [range, setRange] = useState(draft);
+  const { funnel, error } = useFunnel(props, range);
 
   function apply(event: FormEvent) {
     event.preventDefault();
@@ -90,73 +97,9 @@ export function Funnel({ user, grantorId, onSignedOut }: ScreenProps) {
           <p className="hint">Nadie abrió el enlace en este periodo.</p>
         ) : (
           <>
-            <p className="summary funnel-summary">
-              <span>
-                <strong>{count.format(total)}</strong> {total === 1 ? 'proceso iniciado' : 'procesos iniciados'}
-              </span>
-              <span>
-                <strong>{count.format(funnel.finished)}</strong> concluidos ({percent.format(funnel.finished / total)})
-              </span>
-              <span>
-                <strong>{count.format(funnel.abandoned)}</strong> abandonados
-              </span>
-              <span>
-                <strong>{count.format(funnel.inProgress)}</strong> en curso
-              </span>
-            </p>
-            {funnel.pendingEvents > 0 ? (
-              <p className="notice">Aún se están leyendo {count.format(funnel.pendingEvents)} eventos anteriores: vuelve a consultar para ver las cifras completas.</p>
-            ) : null}
-            <figure className="funnel-chart">
-              <figcaption id="funnel-chart-title">Procesos que llegaron a cada paso (la tabla siguiente tiene las mismas cifras)</figcaption>
-              <ol aria-labelledby="funnel-chart-title">
-                {funnel.steps.map((s) => {
-                  const share = s.reached / total;
-                  return (
-                    <li key={s.step}>
-                      <span className="funnel-label">{s.label}</span>
-                      <svg className="funnel-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-                        <rect className="funnel-track" x="0" y="0" width="100" height="10" />
-                        <rect className="funnel-fill" x="0" y="0" width={Math.max(share * 100, s.reached > 0 ? 0.5 : 0)} height="10" />
-                      </svg>
-                      <span className="funnel-value">
-                        {count.format(s.reached)} · {percent.format(share)}
-                        {s.stoppedHere > 0 ? <span className="muted"> · {count.format(s.stoppedHere)} se quedaron aquí</span> : null}
-                      </span>
-                    </li>
-                  );
-                })}
-              </ol>
-            </figure>
-            <table className="cases funnel-table">
-              <caption>Detalle por paso</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Paso</th>
-                  <th scope="col">Llegaron</th>
-                  <th scope="col">Del total</th>
-                  <th scope="col">Conversión desde el paso anterior</th>
-                  <th scope="col">Abandonaron aquí</th>
-                  <th scope="col">En curso aquí</th>
-                  <th scope="col">Mediana de tiempo</th>
-                </tr>
-              </thead>
-              <tbody>
-                {funnel.steps.map((s) => (
-                  <tr key={s.step}>
-                    <th scope="row" data-label="Paso">
-                      {s.label}
-                    </th>
-                    <td data-label="Llegaron">{count.format(s.reached)}</td>
-                    <td data-label="Del total">{percent.format(s.reached / total)}</td>
-                    <td data-label="Conversión desde el paso anterior">{s.conversion === null ? '—' : percent.format(s.conversion)}</td>
-                    <td data-label="Abandonaron aquí">{count.format(s.stoppedHere)}</td>
-                    <td data-label="En curso aquí">{count.format(s.inProgressHere)}</td>
-                    <td data-label="Mediana de tiempo">{formatDuration(s.medianMs)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <FunnelSummary funnel={funnel} total={total} />
+            <FunnelChart steps={funnel.steps} total={total} />
+            <FunnelTable steps={funnel.steps} total={total} />
             <p className="hint">
               Se cuentan los procesos cuyo enlace se abrió entre las fechas elegidas (UTC). La mediana de tiempo va del paso anterior alcanzado a este. Un proceso abandonado es el que la persona
               canceló o que lleva más del tiempo configurado sin actividad.
@@ -165,5 +108,90 @@ export function Funnel({ user, grantorId, onSignedOut }: ScreenProps) {
         )}
       </div>
     </main>
+  );
+}
+
+/** Started, finished, abandoned and in progress, and a notice while events are still being read. */
+function FunnelSummary({ funnel, total }: { funnel: ConsoleFunnel; total: number }) {
+  return (
+    <>
+      <p className="summary funnel-summary">
+        <span>
+          <strong>{count.format(total)}</strong> {total === 1 ? 'proceso iniciado' : 'procesos iniciados'}
+        </span>
+        <span>
+          <strong>{count.format(funnel.finished)}</strong> concluidos ({percent.format(funnel.finished / total)})
+        </span>
+        <span>
+          <strong>{count.format(funnel.abandoned)}</strong> abandonados
+        </span>
+        <span>
+          <strong>{count.format(funnel.inProgress)}</strong> en curso
+        </span>
+      </p>
+      {funnel.pendingEvents > 0 ? <p className="notice">Aún se están leyendo {count.format(funnel.pendingEvents)} eventos anteriores: vuelve a consultar para ver las cifras completas.</p> : null}
+    </>
+  );
+}
+
+/** One SVG bar per step (hidden from assistive technology, which reads the table). */
+function FunnelChart({ steps, total }: { steps: ConsoleFunnel['steps']; total: number }) {
+  return (
+    <figure className="funnel-chart">
+      <figcaption id="funnel-chart-title">Procesos que llegaron a cada paso (la tabla siguiente tiene las mismas cifras)</figcaption>
+      <ol aria-labelledby="funnel-chart-title">
+        {steps.map((s) => {
+          const share = s.reached / total;
+          return (
+            <li key={s.step}>
+              <span className="funnel-label">{s.label}</span>
+              <svg className="funnel-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+                <rect className="funnel-track" x="0" y="0" width="100" height="10" />
+                <rect className="funnel-fill" x="0" y="0" width={Math.max(share * 100, s.reached > 0 ? 0.5 : 0)} height="10" />
+              </svg>
+              <span className="funnel-value">
+                {count.format(s.reached)} · {percent.format(share)}
+                {s.stoppedHere > 0 ? <span className="muted"> · {count.format(s.stoppedHere)} se quedaron aquí</span> : null}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </figure>
+  );
+}
+
+/** The same figures per step as a table. */
+function FunnelTable({ steps, total }: { steps: ConsoleFunnel['steps']; total: number }) {
+  return (
+    <table className="cases funnel-table">
+      <caption>Detalle por paso</caption>
+      <thead>
+        <tr>
+          <th scope="col">Paso</th>
+          <th scope="col">Llegaron</th>
+          <th scope="col">Del total</th>
+          <th scope="col">Conversión desde el paso anterior</th>
+          <th scope="col">Abandonaron aquí</th>
+          <th scope="col">En curso aquí</th>
+          <th scope="col">Mediana de tiempo</th>
+        </tr>
+      </thead>
+      <tbody>
+        {steps.map((s) => (
+          <tr key={s.step}>
+            <th scope="row" data-label="Paso">
+              {s.label}
+            </th>
+            <td data-label="Llegaron">{count.format(s.reached)}</td>
+            <td data-label="Del total">{percent.format(s.reached / total)}</td>
+            <td data-label="Conversión desde el paso anterior">{s.conversion === null ? '—' : percent.format(s.conversion)}</td>
+            <td data-label="Abandonaron aquí">{count.format(s.stoppedHere)}</td>
+            <td data-label="En curso aquí">{count.format(s.inProgressHere)}</td>
+            <td data-label="Mediana de tiempo">{formatDuration(s.medianMs)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
