@@ -6,8 +6,8 @@ import { eventTypeLabels, formatDate } from '../labels';
 import type { ScreenProps } from '../screens';
 import { count, FieldError, invalidProps, Messages, OnceSecret, useFailure } from './common';
 
-/** Webhook endpoints: add one (URL checked, events chosen, signing secret shown once) or deactivate it. */
-export function Endpoints({ onSignedOut }: ScreenProps) {
+/** The endpoints and the add and deactivate calls, with the form's URL and events. */
+function useEndpoints(onSignedOut: ScreenProps['onSignedOut']) {
   const [endpoints, setEndpoints] = useState<ConsoleWebhookEndpoint[] | undefined>();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([...consoleWebhookEventTypes]);
@@ -56,6 +56,17 @@ export function Endpoints({ onSignedOut }: ScreenProps) {
   }
 
   const toggle = (type: string, on: boolean) => setEvents((list) => (on ? [...list, type] : list.filter((t) => t !== type)));
+  const editUrl = (value: string) => {
+    forget('url');
+    setUrl(value);
+  };
+
+  return { endpoints, url, editUrl, events, toggle, shown, setShown, confirming, setConfirming, busy, notice, error, fields, add, remove };
+}
+
+/** Webhook endpoints: add one (URL checked, events chosen, signing secret shown once) or deactivate it. */
+export function Endpoints({ onSignedOut }: ScreenProps) {
+  const { endpoints, url, editUrl, events, toggle, shown, setShown, confirming, setConfirming, busy, notice, error, fields, add, remove } = useEndpoints(onSignedOut);
 
   return (
     <section aria-labelledby="endpoints-title">
@@ -65,18 +76,7 @@ export function Endpoints({ onSignedOut }: ScreenProps) {
       <form className="stacked-form" onSubmit={add} noValidate>
         <div className="field">
           <label htmlFor="endpoint-url">URL del destino (https://)</label>
-          <input
-            id="endpoint-url"
-            type="url"
-            inputMode="url"
-            spellCheck={false}
-            value={url}
-            onChange={(e) => {
-              forget('url');
-              setUrl(e.currentTarget.value);
-            }}
-            {...invalidProps('endpoint-url', fields.url)}
-          />
+          <input id="endpoint-url" type="url" inputMode="url" spellCheck={false} value={url} onChange={(e) => editUrl(e.currentTarget.value)} {...invalidProps('endpoint-url', fields.url)} />
           <FieldError id="endpoint-url" text={fields.url} />
         </div>
         <fieldset className="checks" {...invalidProps('endpoint-events', fields.events)}>
@@ -98,42 +98,58 @@ export function Endpoints({ onSignedOut }: ScreenProps) {
       ) : endpoints.length === 0 ? (
         <p className="hint">Aún no hay destinos de webhooks.</p>
       ) : (
-        <table className="cases">
-          <caption>{count(endpoints.length, 'destino', 'destinos')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Eventos</th>
-              <th scope="col">Alta</th>
-              <th scope="col">Estado</th>
-              <th scope="col">Acción</th>
-            </tr>
-          </thead>
-          <tbody>
-            {endpoints.map((e) => (
-              <tr key={e.id}>
-                <td data-label="URL">
-                  <code className="wrap">{e.url}</code>
-                </td>
-                <td data-label="Eventos">{e.events.map((t) => eventTypeLabels[t] ?? t).join(', ')}</td>
-                <td data-label="Alta">{formatDate(e.createdAt)}</td>
-                <td data-label="Estado">{e.active ? <span className="badge badge-green">Activo</span> : <span className="badge badge-abandoned">Inactivo</span>}</td>
-                <td data-label="Acción">
-                  {!e.active ? null : confirming === e.id ? (
-                    <button type="button" className="danger" disabled={busy} onClick={() => remove(e)}>
-                      Confirmar desactivación
-                    </button>
-                  ) : (
-                    <button type="button" className="secondary" disabled={busy} onClick={() => setConfirming(e.id)} aria-label={`Desactivar ${e.url}`}>
-                      Desactivar
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <EndpointTable endpoints={endpoints} confirming={confirming} busy={busy} onConfirm={setConfirming} onRemove={remove} />
       )}
     </section>
+  );
+}
+
+interface EndpointTableProps {
+  endpoints: ConsoleWebhookEndpoint[];
+  /** The endpoint whose deactivation awaits a second click. */
+  confirming: string;
+  busy: boolean;
+  onConfirm(id: string): void;
+  onRemove(endpoint: ConsoleWebhookEndpoint): void;
+}
+
+/** The endpoints, each with its deactivate button (asked twice). */
+function EndpointTable({ endpoints, confirming, busy, onConfirm, onRemove }: EndpointTableProps) {
+  return (
+    <table className="cases">
+      <caption>{count(endpoints.length, 'destino', 'destinos')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">URL</th>
+          <th scope="col">Eventos</th>
+          <th scope="col">Alta</th>
+          <th scope="col">Estado</th>
+          <th scope="col">Acción</th>
+        </tr>
+      </thead>
+      <tbody>
+        {endpoints.map((e) => (
+          <tr key={e.id}>
+            <td data-label="URL">
+              <code className="wrap">{e.url}</code>
+            </td>
+            <td data-label="Eventos">{e.events.map((t) => eventTypeLabels[t] ?? t).join(', ')}</td>
+            <td data-label="Alta">{formatDate(e.createdAt)}</td>
+            <td data-label="Estado">{e.active ? <span className="badge badge-green">Activo</span> : <span className="badge badge-abandoned">Inactivo</span>}</td>
+            <td data-label="Acción">
+              {!e.active ? null : confirming === e.id ? (
+                <button type="button" className="danger" disabled={busy} onClick={() => onRemove(e)}>
+                  Confirmar desactivación
+                </button>
+              ) : (
+                <button type="button" className="secondary" disabled={busy} onClick={() => onConfirm(e.id)} aria-label={`Desactivar ${e.url}`}>
+                  Desactivar
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
