@@ -53,3 +53,4 @@ export { clauseButtonEnabled } from './clause.js';
 export { isIneValidityValid, isPassportValidityValid, storedValidity } from './validity.js';
 export { documentTypes, type DocumentType, type DocumentFlags, documentType } from './document-type.js';
 export { isTruthyParam, isFalso } from './flags.js';
+export { type Point, type Quad, type Matrix3, unitSquareToQuad, applyHomography, invert3 } from './plane.js';
