@@ -56,6 +56,7 @@ describe('rules index', () => {
       'documentType',
       'isTruthyParam',
       'isFalso',
+      'unitSquareToQuad',
     ];
     expect(Object.keys(rules).sort()).toEqual([...expected].sort());
   });
