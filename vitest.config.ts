@@ -71,7 +71,10 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['e2e/journeys/**/*.e2e.ts'],
-          fileParallelism: false,
+          // Every journey starts its own server, data folder and browser, so two run at once, in a group of their own
+          // after the other suites (their real face-video timings leave the cores half idle; docs/decisions.md).
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           // A page under a loaded CI machine can take seconds to enable a button: polls wait up to 15 s, not 1 s.
           expect: { poll: { timeout: 15_000, interval: 100 } },
           testTimeout: 120_000,

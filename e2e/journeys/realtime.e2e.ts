@@ -26,6 +26,7 @@ let url: string;
 let dataDir: string;
 let browser: Browser;
 let page: Page;
+let originalTmpdir: string | undefined;
 const received: { recording: RealtimeRecording; auth: RealtimeAuth; copy: string }[] = [];
 
 /** Keeps a copy of the file (the server removes it once the decision has answered) and says what it got. */
@@ -40,6 +41,10 @@ const record = (session: Session) => recordOn(page, session);
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'kyc-e2e-realtime-media-'));
+  // The in-process server records into this file's own temporary folder: browser journeys of other files run beside
+  // this one and record into theirs, so a recording that appears here during a call is this server's.
+  originalTmpdir = process.env.TMPDIR;
+  process.env.TMPDIR = await mkdtemp(path.join(work, 'tmp-'));
   const camera = path.join(work, 'camera.y4m');
   const voice = path.join(work, 'voice.wav');
   await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=15', '-t', '3', '-pix_fmt', 'yuv420p', camera]);
@@ -55,6 +60,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  if (originalTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = originalTmpdir;
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -168,8 +175,7 @@ describe('real-time media server with Chromium over WebRTC', () => {
   });
 
   it('answers 404 for an unknown connection and leaves nothing open', async () => {
-    // Recordings in the machine's temporary folder, of any process: other suites run beside this one (a node killed
-    // mid-recording by the scale test leaves its file), so only a recording that appears during the call counts.
+    // Recordings in this file's temporary folder (set in beforeAll); only a recording that appears during the call counts.
     const recordings = async () => {
       const tempDirs = (await readdir(os.tmpdir())).filter((name) => name.startsWith('kyc-realtime-'));
       const files = await Promise.all(tempDirs.map(async (dir) => (await readdir(path.join(os.tmpdir(), dir)).catch(() => [])).map((f) => path.join(dir, f))));
