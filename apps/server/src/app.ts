@@ -22,6 +22,7 @@ import { startJobWorker } from './jobs/worker.js';
 import { createMetrics, type Metrics } from './metrics/registry.js';
 import { registerMetricsRoute } from './metrics/route.js';
 import { runWithRequestId } from './request-context.js';
+import { startTracing } from './tracing/provider.js';
 import { createOcrEngine } from './engines/ocr/engine.js';
 import { defaultMaxInFlightReads, lazyOcrEngine, type OcrEngineProvider } from './engines/ocr/provider.js';
 import { createFaceEngine } from './engines/face/engine.js';
@@ -121,6 +122,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
+  // Off unless a collector is configured; registered before every route so each request gets its span.
+  const tracing = startTracing(config.tracing, { role: config.processRole, version: serviceVersion() });
+  if (tracing) await app.register(tracing.plugin);
 
   const db =
     options.db ??
@@ -192,10 +196,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       if (!web.available) app.log.warn({ webDist: config.webDist }, 'the web app is not built: run npm run build');
       if (!web.subApps['/console']) app.log.warn({ consoleDist: config.console.dist }, 'the review console is not built: run npm run build');
     }
+    // Last, so the spans of the jobs and engines closed before it are still sent.
+    if (tracing) app.addHook('onClose', () => tracing.shutdown());
     await app.ready();
     return app;
   } catch (error) {
     await app.close().catch(() => undefined);
+    await tracing?.shutdown().catch(() => undefined);
     throw error;
   }
 }

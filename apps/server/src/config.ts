@@ -52,6 +52,11 @@ export interface Config {
   processRole: 'both' | 'api' | 'worker';
   /** METRICS_TOKEN: GET /metrics answers only with `Authorization: Bearer <token>`; unset, there is no /metrics. */
   metricsToken: string | undefined;
+  /**
+   * OpenTelemetry tracing, off unless OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (the full URL) or OTEL_EXPORTER_OTLP_ENDPOINT
+   * (its base; /v1/traces is added) names an OTLP/HTTP collector; OTEL_SERVICE_NAME names this service in it.
+   */
+  tracing: { endpoint: string | undefined; serviceName: string };
   publicUrl: string | undefined;
   /** 32 bytes from DATA_ENCRYPTION_KEY; when undefined the key file under dataDir is used. */
   dataEncryptionKey: Buffer | undefined;
@@ -110,6 +115,19 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist/', import.meta.url)
 const defaultLauncherDist = fileURLToPath(new URL('../../../packages/launcher/dist/', import.meta.url));
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+function httpUrl() {
+  return z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { error: 'must be an http:// or https:// URL' });
+}
+
+/** The OTLP/HTTP traces URL: the signal's own setting as given, or the base endpoint with /v1/traces (the OTLP rule). */
+function tracesEndpoint(traces: string | undefined, base: string | undefined): string | undefined {
+  if (traces) return traces;
+  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
+}
 
 function optional<T extends z.ZodType>(schema: T) {
   return z.preprocess(blankToUndefined, schema.optional());
@@ -195,13 +213,16 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: optional(integer(100, 600_000)),
   REQUEST_TIMEOUT_MS: optional(integer(1000, 3_600_000)),
   HEADERS_TIMEOUT_MS: optional(integer(500, 600_000)),
-  SMS_GATEWAY_URL: optional(
+  SMS_GATEWAY_URL: optional(httpUrl()),
+  SMS_GATEWAY_TOKEN: optional(z.string().trim()),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optional(httpUrl()),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optional(httpUrl()),
+  OTEL_SERVICE_NAME: optional(
     z
       .string()
       .trim()
-      .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), { error: 'must be an http:// or https:// URL' }),
+      .regex(/^[\x21-\x7e]{1,100}$/, { error: 'must be 1 to 100 printable characters without spaces' }),
   ),
-  SMS_GATEWAY_TOKEN: optional(z.string().trim()),
   METRICS_TOKEN: optional(
     z
       .string()
@@ -308,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     demoGrantor: e.DEMO_GRANTOR ?? true,
     processRole: e.PROCESS_ROLE ?? 'both',
     metricsToken: e.METRICS_TOKEN,
+    tracing: { endpoint: tracesEndpoint(e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, e.OTEL_EXPORTER_OTLP_ENDPOINT), serviceName: e.OTEL_SERVICE_NAME ?? 'kyc-onboarding' },
     publicUrl: e.PUBLIC_URL,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     jsonBodyLimit: e.JSON_BODY_LIMIT ?? MiB,

@@ -73,6 +73,18 @@ describe('loadConfig', () => {
     expect(publicBaseUrl(loadConfig({ PORT: '9000' }))).toBe('http://localhost:9000');
   });
 
+  it('traces only when an OTLP/HTTP collector is named: the traces URL as given, or the base endpoint with /v1/traces', () => {
+    expect(loadConfig({}, false).tracing).toEqual({ endpoint: undefined, serviceName: 'kyc-onboarding' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }, false).tracing.endpoint).toBe('http://collector:4318/v1/traces');
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp', OTEL_SERVICE_NAME: 'kyc-api' }, false).tracing,
+    ).toEqual({
+      endpoint: 'https://traces.example/otlp',
+      serviceName: 'kyc-api',
+    });
+    expect(message({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toContain('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }).port).toBe(8080);
   });

@@ -2,6 +2,7 @@ import type { DataCipher } from '../crypto/data-cipher.js';
 import type { Db } from '../store/db.js';
 import { currentRequestId } from '../request-context.js';
 import { uuidv7 } from '../store/ids.js';
+import { activeTraceParent } from '../tracing/spans.js';
 
 /**
  * Durable background jobs in the database (table jobs, migration 0005_results). A job is claimed with a lease by
@@ -28,6 +29,7 @@ export interface ClaimedJob {
   attempts: number;
   maxAttempts: number;
   requestId: string | null;
+  traceParent: string | null;
 }
 
 const jobContext = (id: string) => `jobs:${id}`;
@@ -55,6 +57,7 @@ export async function enqueueJob(db: Db, cipher: DataCipher, job: NewJob, now: D
       lease_until: null,
       last_error: null,
       request_id: job.requestId ?? currentRequestId() ?? null,
+      trace_parent: activeTraceParent() ?? null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     })
@@ -95,6 +98,7 @@ export async function claimJob(db: Db, cipher: DataCipher, owner: string, leaseM
       attempts: Number(row.attempts),
       maxAttempts: Number(row.max_attempts),
       requestId: row.request_id,
+      traceParent: row.trace_parent,
     };
   }
   return undefined;

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataCipher } from '../crypto/data-cipher.js';
 import type { Db } from '../store/db.js';
+import { contextOfTraceParent, inSpan, SpanKind, SpanStatusCode } from '../tracing/spans.js';
 import { claimJob, completeJob, failJob, renewLease, type ClaimedJob } from './queue.js';
+
+type Logger = FastifyBaseLogger;
+
+/** What a job's span says of it (never its payload, which may hold personal data). */
+function jobSpanAttributes(job: ClaimedJob) {
+  return { 'kyc.job.id': job.id, 'kyc.job.kind': job.kind, 'kyc.job.attempt': job.attempts, ...(job.requestId ? { 'kyc.request_id': job.requestId } : {}) };
+}
 
 export type JobHandler = (job: ClaimedJob) => Promise<void>;
 
@@ -21,6 +29,32 @@ export interface JobWorker {
   /** Runs due jobs now (also called by the timer). Resolves when no due job is left. */
   poke(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Runs one claimed job's handler and records how it ended (done, or failed with a retry or for good). */
+async function runHandler(
+  queue: { db: Db; owner: string; backoffBaseMs: number | undefined },
+  job: ClaimedJob,
+  handler: JobHandler | undefined,
+  log: Logger,
+  stopBeating: () => Promise<void>,
+): Promise<JobOutcome> {
+  try {
+    if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+    await handler(job);
+    await stopBeating();
+    const outcome = (await completeJob(queue.db, job.id, queue.owner)) ? 'done' : 'lost';
+    if (outcome === 'done') log.info('job done');
+    else log.warn('job finished after its lease passed to another worker: not recorded');
+    return outcome;
+  } catch (error) {
+    await stopBeating();
+    // Kept in the jobs table and the log: SMTP replies may quote the recipient, so addresses are masked.
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, '[correo]');
+    const outcome = await failJob(queue.db, job, queue.owner, reason, new Date(), queue.backoffBaseMs);
+    log.warn({ outcome, reason }, 'job failed');
+    return outcome;
+  }
 }
 
 /**
@@ -77,21 +111,14 @@ export function startJobWorker(options: {
     log.info('job started');
     const handler = handlers[job.kind];
     const stopBeating = heartbeat(job, log);
-    let outcome: JobOutcome;
-    try {
-      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(job);
-      await stopBeating();
-      outcome = (await completeJob(db, job.id, owner)) ? 'done' : 'lost';
-      if (outcome === 'done') log.info('job done');
-      else log.warn('job finished after its lease passed to another worker: not recorded');
-    } catch (error) {
-      await stopBeating();
-      // Kept in the jobs table and the log: SMTP replies may quote the recipient, so addresses are masked.
-      const reason = (error instanceof Error ? error.message : String(error)).replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, '[correo]');
-      outcome = await failJob(db, job, owner, reason, new Date(), options.backoffBaseMs);
-      log.warn({ outcome, reason }, 'job failed');
-    }
+    // A span in the trace of the request that enqueued the job (none without tracing), whichever node runs it.
+    const spanOptions = { kind: SpanKind.CONSUMER, parent: contextOfTraceParent(job.traceParent), attributes: jobSpanAttributes(job) };
+    const outcome = await inSpan(`job ${job.kind}`, spanOptions, async (span) => {
+      const ended = await runHandler({ db, owner, backoffBaseMs: options.backoffBaseMs }, job, handler, log, stopBeating);
+      span.setAttribute('kyc.job.outcome', ended);
+      if (ended !== 'done') span.setStatus({ code: SpanStatusCode.ERROR, message: ended });
+      return ended;
+    });
     options.onFinish?.(job, outcome, (performance.now() - started) / 1000);
     return true;
   };

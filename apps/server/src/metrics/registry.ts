@@ -1,3 +1,4 @@
+import { inSpan, SpanStatusCode } from '../tracing/spans.js';
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LazyEngineProvider, Closable } from '../engines/lazy-provider.js';
@@ -93,25 +94,32 @@ export function createMetrics(db: Db): Metrics {
         status: () => provider.status(),
         queued: () => provider.queued(),
         close: () => provider.close(),
-        async withSlot(run) {
-          let ran = false;
-          const result = await provider.withSlot(async (e) => {
-            ran = true;
-            busy.inc({ engine });
-            const started = performance.now();
-            let outcome = 'error';
-            try {
-              const value = await run(e);
-              outcome = 'ok';
-              return value;
-            } finally {
-              busy.dec({ engine });
-              decisionSeconds.observe({ engine, outcome }, (performance.now() - started) / 1000);
+        // A span per run (a no-op without tracing): its wait for a slot, then the run.
+        withSlot: (run) =>
+          inSpan(`${engine} engine`, { attributes: { 'kyc.engine': engine } }, async (span) => {
+            const asked = performance.now();
+            let ran = false;
+            const result = await provider.withSlot(async (e) => {
+              ran = true;
+              busy.inc({ engine });
+              const started = performance.now();
+              span.setAttribute('kyc.engine.wait_ms', Math.round(started - asked));
+              let outcome = 'error';
+              try {
+                const value = await run(e);
+                outcome = 'ok';
+                return value;
+              } finally {
+                busy.dec({ engine });
+                decisionSeconds.observe({ engine, outcome }, (performance.now() - started) / 1000);
+              }
+            });
+            if (!ran) {
+              refused.inc({ engine });
+              span.setStatus({ code: SpanStatusCode.ERROR, message: 'busy' });
             }
-          });
-          if (!ran) refused.inc({ engine });
-          return result;
-        },
+            return result;
+          }),
       };
     },
     observeJob(kind, outcome, seconds) {

@@ -133,4 +133,10 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.alterTable('transactions').addColumn('cancelled_at', 'text').execute();
     },
   },
+  // With tracing on, a job's run joins the trace of the request that enqueued it (tracing/spans.ts).
+  '0033_jobs_trace_parent': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('jobs').addColumn('trace_parent', 'text').execute();
+    },
+  },
 };

@@ -29,6 +29,8 @@ export interface JobsTable {
   last_error: string | null;
   /** The id of the request that enqueued it (migration 0020), logged by the worker that runs it. */
   request_id: string | null;
+  /** The W3C traceparent of the span that enqueued it (migration 0033), when tracing is on. */
+  trace_parent: string | null;
   created_at: string;
   updated_at: string;
 }
