@@ -99,6 +99,8 @@ async function runCluster(apiNodes: number, files: Files, dir: string): Promise<
     WEB_DIST: path.join(dir, 'no-web'),
     CONSOLE_DIST: path.join(dir, 'no-console'),
     RATE_LIMITS: 'off',
+    // Worker threads per engine on each API node (unset: the server's default, one per core up to 2).
+    ...(process.env.ENGINE_WORKERS ? { ENGINE_WORKERS: process.env.ENGINE_WORKERS } : {}),
   };
   const nodes: NodeProcess[] = [];
   try {
@@ -241,7 +243,7 @@ export async function scaleOut(): Promise<SuiteResult> {
     const loadAfter = os.loadavg();
     const lines: string[] = [
       `Load average before / after: ${loadBefore.map((l) => l.toFixed(1)).join(' ')} / ${loadAfter.map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores${loadBefore[0]! > 1.5 ? ' shared with other work: wall figures (per minute, latencies) are inflated by it; CPU-seconds are not' : ' (a quiet machine)'}.`,
-      `Each verification: 3 consents, ID front and back (OCR), face code (/v1/otp), face video (/v2/videotoken, H.264 8 s), end event (webhook job); ${count} verifications, ${concurrency} at once, through a round-robin proxy; PostgreSQL, s3rver, Redis.`,
+      `Each verification: 3 consents, ID front and back (OCR), face code (/v1/otp), face video (/v2/videotoken, H.264 8 s), end event (webhook job); ${count} verifications, ${concurrency} at once, through a round-robin proxy; PostgreSQL, s3rver, Redis; engine workers per node: ${process.env.ENGINE_WORKERS ?? 'the default (one per core, at most 2)'}.`,
       '',
       '| API nodes | completed | failed | 503 retries | wall s | verifications/min | per core | cores busy | CPU-s per verification (all processes) | CPU-s per node |',
       '|---|---|---|---|---|---|---|---|---|---|',

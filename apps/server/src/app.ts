@@ -165,12 +165,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     });
 
-    const lazyOcr = lazyOcrEngine(() => createOcrEngine(), defaultMaxInFlightReads, config.engineQueue, config.engineIdleCloseMs);
+    const lazyOcr = lazyOcrEngine(() => createOcrEngine(config.engineWorkers ? { textWorkers: config.engineWorkers } : {}), defaultMaxInFlightReads, config.engineQueue, config.engineIdleCloseMs);
     const ocr = metrics.instrumentEngine('ocr', options.wrapOcr ? options.wrapOcr(lazyOcr) : lazyOcr, defaultMaxInFlightReads);
     app.addHook('onClose', async () => ocr.close());
     const face = metrics.instrumentEngine(
       'face',
-      lazyFaceEngine(() => createFaceEngine(), defaultMaxInFlightDecisions, config.engineQueue, config.engineIdleCloseMs),
+      lazyFaceEngine(() => createFaceEngine(config.engineWorkers ? { workers: config.engineWorkers } : {}), defaultMaxInFlightDecisions, config.engineQueue, config.engineIdleCloseMs),
       defaultMaxInFlightDecisions,
     );
     app.addHook('onClose', async () => face.close());

@@ -105,6 +105,11 @@ export interface Config {
   videoTokenTestSchedule?: ChallengeSchedule | undefined;
   /** ENGINE_QUEUE_LENGTH, ENGINE_QUEUE_WAIT_MS: OCR reads and face decisions waiting for a slot, and how long each may wait. */
   engineQueue: { length: number; waitMs: number };
+  /**
+   * ENGINE_WORKERS: worker threads of each engine (the OCR's text readers and the face engine's); unset, one per core
+   * up to 2. Set it lower when several nodes share one machine's cores (docs/decisions.md).
+   */
+  engineWorkers: number | undefined;
   /** ENGINE_IDLE_CLOSE_SECONDS: the OCR and face engines are closed after this long unused (their memory returned); 0 never. */
   engineIdleCloseMs: number;
 }
@@ -264,6 +269,7 @@ const envSchema = z.object({
   ENGINE_QUEUE_LENGTH: optional(integer(0, 1000)),
   ENGINE_QUEUE_WAIT_MS: optional(integer(100, 600_000)),
   ENGINE_IDLE_CLOSE_SECONDS: optional(integer(0, 86_400)),
+  ENGINE_WORKERS: optional(integer(1, 16)),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -360,6 +366,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     eventsPerTransaction: e.EVENTS_PER_TRANSACTION ?? 1000,
     engineQueue: { length: e.ENGINE_QUEUE_LENGTH ?? defaultEngineQueue.length, waitMs: e.ENGINE_QUEUE_WAIT_MS ?? defaultEngineQueue.waitMs },
     engineIdleCloseMs: (e.ENGINE_IDLE_CLOSE_SECONDS ?? defaultEngineIdleCloseSeconds) * 1000,
+    engineWorkers: e.ENGINE_WORKERS,
     resultEmailResends: e.RESULT_EMAIL_RESENDS ?? 2,
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS ?? 72,
   };

@@ -85,6 +85,12 @@ describe('loadConfig', () => {
     expect(message({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toContain('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
   });
 
+  it('sizes the engines per node only when ENGINE_WORKERS says so', () => {
+    expect(loadConfig({}, false).engineWorkers).toBeUndefined();
+    expect(loadConfig({ ENGINE_WORKERS: '1' }, false).engineWorkers).toBe(1);
+    expect(message({ ENGINE_WORKERS: '0' })).toContain('ENGINE_WORKERS must be an integer 1-16');
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }).port).toBe(8080);
   });
