@@ -136,6 +136,24 @@ describe('a reading that follows the schedule', () => {
     expect(stray.followed).toBe(false);
   });
 
+  it("counts a short gap's clear dip as rest even when the closed mouth reads a hair above the waiting frames", () => {
+    const spans = reading(schedule.digitsMs, () => 420);
+    const gapFrame = (t: number) => spans.some(([, b], i) => i < spans.length - 1 && t > b + 100 && t < spans[i + 1]![0] - 50);
+    const mouth = (openAt: number, gapAt: number) =>
+      frames(spans).map((f) => ({ timeMs: f.timeMs, opening: spans.some(([a, b]) => f.timeMs >= a - 50 && f.timeMs <= b + 100) ? openAt : gapFrame(f.timeMs) ? gapAt : 0.15 }));
+    // Waiting at 0.15 puts the rest bound at 0.175 and the open threshold at 0.2; the gaps' frames at 0.19 came back
+    // from answers opened to 0.33 more than halfway (to 0.24 or below): they rest.
+    const dipped = scheduleSignals(utterances(envelope(spans), 0.05), mouth(0.33, 0.19), 0.15, window);
+    expect(dipped.mouthRested).toBe(dipped.gapsSeen);
+    expect(dipped.followed).toBe(true);
+    // The same gap level between answers that barely opened (0.21) is not half way back: no rest.
+    const shallow = scheduleSignals(utterances(envelope(spans), 0.05), mouth(0.21, 0.19), 0.15, window);
+    expect(shallow.mouthRested).toBe(0);
+    expect(shallow.followed).toBe(false);
+    // And a gap held at the open threshold never rests, however wide the answers opened.
+    expect(scheduleSignals(utterances(envelope(spans), 0.05), mouth(0.5, 0.2), 0.15, window).mouthRested).toBe(0);
+  });
+
   it('joins the stop inside a word and drops clicks', () => {
     const speech = utterances(
       envelope([

@@ -57,6 +57,8 @@ describe('rules index', () => {
       'isTruthyParam',
       'isFalso',
       'unitSquareToQuad',
+      'applyHomography',
+      'invert3',
     ];
     expect(Object.keys(rules).sort()).toEqual([...expected].sort());
   });

@@ -111,6 +111,8 @@ export const livenessThresholds = {
   mouthMissedAnswers: 1,
   /** Frames (4 a second) with the mouth open outside every answer, from the rest before the first digit to the stop. */
   mouthStrayFrames: 2,
+  /** A gap also rests when its lowest frame, not open, came this share of the way back from its answers' opening to rest. */
+  gapDipShare: 0.5,
   /**
    * A head turn asked by a motion prompt (docs/decisions.md "Head-turn prompts that tell an asked turn from natural
    * motion"), on the nose's offset from the eyes' middle (frame-measures.ts noseTurn) against its median while the
@@ -310,13 +312,19 @@ export function scheduleSignals(
   const waiting = framesIn(0, window.digitsMs[0]! + t.answerLatencyMinMs).map((f) => f.opening);
   const restBelow = Math.min(openAbove, Math.max(mouthRest + t.mouthPeakAbove / 2, ...waiting));
   const mouthOpened = answers.filter((u) => framesIn(u.onMs - 150, u.offMs + 250).some((f) => f.opening >= openAbove)).length;
+  // Or, below the open threshold, when it came at least `gapDipShare` of the way back from the lower of its two answers'
+  // openings to the resting level: a mouth that closes between words in a short gap (two frames at 4 a second) but
+  // whose closed shape reads a hair above the waiting frames (docs/decisions.md "The rest between answers in short gaps").
+  const answerPeak = (u: Utterance) => Math.max(-Infinity, ...framesIn(u.onMs - 150, u.offMs + 250).map((f) => f.opening));
   let mouthRested = 0;
   let gapsSeen = 0;
   for (let i = 1; i < answers.length; i += 1) {
     const gap = framesIn(answers[i - 1]!.offMs + 60, answers[i]!.onMs);
     if (gap.length === 0) continue;
     gapsSeen += 1;
-    if (gap.some((f) => f.opening <= restBelow && f.opening < openAbove)) mouthRested += 1;
+    const lowest = Math.min(...gap.map((f) => f.opening));
+    const dippedTo = mouthRest + t.gapDipShare * (Math.min(answerPeak(answers[i - 1]!), answerPeak(answers[i]!)) - mouthRest);
+    if (lowest < openAbove && (lowest <= restBelow || lowest <= dippedTo)) mouthRested += 1;
   }
 
   const answering = (timeMs: number) => answers.some((u) => timeMs >= u.onMs - 150 && timeMs <= u.offMs + 250);
