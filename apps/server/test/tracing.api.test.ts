@@ -85,7 +85,7 @@ describe('OpenTelemetry tracing (sqlite)', () => {
     expect(response.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 
-    const job = await waitFor(() => collector.spans.find((s) => s.name === 'job webhook' && s.attributes['kyc.request_id'] === requestId));
+    const job = await waitFor(async () => collector.spans.find((s) => s.name === 'job webhook' && s.attributes['kyc.request_id'] === requestId));
     const request = collector.spans.find((s) => s.attributes['kyc.request_id'] === requestId && s.attributes['http.route'] === '/v1/update_cycle');
     expect(request).toMatchObject({ name: 'POST /v1/update_cycle', service: 'kyc-test', attributes: { 'http.request.method': 'POST', 'http.response.status_code': 200 } });
     // A path's own text (a result link's token, a query) is never sent: the route pattern stands in for it.
@@ -97,7 +97,7 @@ describe('OpenTelemetry tracing (sqlite)', () => {
     expect(job.attributes).toMatchObject({ 'kyc.job.kind': 'webhook', 'kyc.job.attempt': 1, 'kyc.job.outcome': 'done' });
     const stored = await t.db.selectFrom('jobs').select(['trace_parent']).where('uuid_trx', '=', headers.transaccion).executeTakeFirstOrThrow();
     expect(stored.trace_parent).toMatch(new RegExp(`^00-${request!.traceId}-[0-9a-f]{16}-01$`));
-    const params = await waitFor(() => collector.spans.find((s) => s.name === 'GET /v1/params'));
+    const params = await waitFor(async () => collector.spans.find((s) => s.name === 'GET /v1/params'));
     expect(params.attributes['url.path']).toBe('/v1/params');
     for (const secret of ['x'.repeat(40), '06600', 'y'.repeat(40)]) expect(JSON.stringify(collector.spans)).not.toContain(secret);
     // Probes are not traced; what was sent went to the OTLP/HTTP path as JSON.
@@ -116,7 +116,7 @@ describe('OpenTelemetry tracing (sqlite)', () => {
     const held = ocr.withSlot((e) => e.run(200));
     expect(await ocr.withSlot((e) => e.run(1))).toBeUndefined();
     await held;
-    const runs = await waitFor(() => {
+    const runs = await waitFor(async () => {
       const found = collector.spans.filter((s) => s.name === 'ocr engine');
       return found.length === 2 ? found : undefined;
     });
