@@ -1,28 +1,20 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
-import { insertEndpoint } from '../src/features/webhooks/store.js';
-import { generateWebhookSecret } from '../src/features/webhooks/signing.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
-import { demoId, lifecycleEvent, trxHeaders } from './support/fixtures.js';
 import { waitFor } from './results/support.js';
+import { finishWithWebhook, receiver, type WebhookReceiver } from './support/webhook-receiver.js';
 
 // One id follows a request from the API's log line to the job it enqueued and the worker's lines running it.
 describe.each(engines)('request id ($name)', (engine) => {
   let t: TestApp;
-  let hook: Server;
-  let hookUrl = '';
+  let hook: WebhookReceiver;
   const lines: Record<string, unknown>[] = [];
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: 'off', LOG_LEVEL: 'info' }, { jobs: { pollMs: 50 }, logStream: { write: (line: string) => void lines.push(JSON.parse(line)) } });
-    hook = createServer((_req, res) => res.end());
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks`;
+    hook = await receiver(0);
   });
   afterAll(async () => {
     await t?.close();
-    await new Promise((resolve) => hook?.close(resolve));
+    await new Promise((resolve) => hook?.server.close(resolve));
   });
 
   it('is answered in X-Request-Id: a plain id from the proxy is kept, anything else replaced by a new one', async () => {
@@ -35,12 +27,8 @@ describe.each(engines)('request id ($name)', (engine) => {
   });
 
   it('a job enqueued by a request carries its id, and the worker logs it when running the job', async () => {
-    const cipher = createDataCipher(loadDataKey(t.config).key);
-    await insertEndpoint(t.db, cipher, { grantorId: demoId, url: hookUrl, secret: generateWebhookSecret() });
     const requestId = `req-${Date.now()}-finished`;
-    const headers = trxHeaders();
-    const finished = lifecycleEvent(headers, { step: 'finished', event: JSON.stringify({ status: 'OK', step: 'finished', description: 'Proceso concluido' }) });
-    const response = await t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers: { ...headers, 'x-request-id': requestId }, payload: finished });
+    const { headers, response } = await finishWithWebhook(t, hook.url, requestId);
     expect(response.statusCode).toBe(200);
 
     const job = await t.db.selectFrom('jobs').select(['id', 'request_id']).where('uuid_trx', '=', headers.transaccion).executeTakeFirstOrThrow();

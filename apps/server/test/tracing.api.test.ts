@@ -1,14 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
 import { lazyEngine } from '../src/engines/lazy-provider.js';
-import { insertEndpoint } from '../src/features/webhooks/store.js';
-import { generateWebhookSecret } from '../src/features/webhooks/signing.js';
 import { createMetrics } from '../src/metrics/registry.js';
 import { startTestApp, type TestApp } from './support/app.js';
-import { demoId, lifecycleEvent, trxHeaders } from './support/fixtures.js';
 import { waitFor } from './results/support.js';
+import { finishWithWebhook, receiver, type WebhookReceiver } from './support/webhook-receiver.js';
 
 interface OtlpValue {
   stringValue?: string;
@@ -60,28 +57,21 @@ function startCollector(): Promise<{ server: Server; url: string; spans: Receive
 describe('OpenTelemetry tracing (sqlite)', () => {
   let t: TestApp;
   let collector: Awaited<ReturnType<typeof startCollector>>;
-  let hook: Server;
-  let hookUrl = '';
+  let hook: WebhookReceiver;
   beforeAll(async () => {
     collector = await startCollector();
     t = await startTestApp({ name: 'sqlite' }, { RATE_LIMITS: 'off', OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'kyc-test' }, { jobs: { pollMs: 50 } });
-    hook = createServer((_req, res) => res.end());
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks`;
+    hook = await receiver(0);
   });
   afterAll(async () => {
     await t?.close();
-    await new Promise((resolve) => hook?.close(resolve));
+    await new Promise((resolve) => hook?.server.close(resolve));
     await new Promise((resolve) => collector?.server.close(resolve));
   });
 
   it('sends a span per request with its route and request id, and the job it enqueued joins the same trace', async () => {
-    const cipher = createDataCipher(loadDataKey(t.config).key);
-    await insertEndpoint(t.db, cipher, { grantorId: demoId, url: hookUrl, secret: generateWebhookSecret() });
     const requestId = `req-${Date.now()}-traced`;
-    const headers = trxHeaders();
-    const finished = lifecycleEvent(headers, { step: 'finished', event: JSON.stringify({ status: 'OK', step: 'finished', description: 'Proceso concluido' }) });
-    const response = await t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers: { ...headers, 'x-request-id': requestId }, payload: finished });
+    const { headers, response } = await finishWithWebhook(t, hook.url, requestId);
     expect(response.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 

@@ -1,6 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signatureHeader } from '../../src/features/webhooks/signing.js';
+import { createDataCipher, loadDataKey } from '../../src/crypto/data-cipher.js';
+import { generateWebhookSecret, signatureHeader } from '../../src/features/webhooks/signing.js';
+import { insertEndpoint } from '../../src/features/webhooks/store.js';
+import type { TestApp } from './app.js';
+import { demoId, lifecycleEvent, trxHeaders } from './fixtures.js';
 
 export interface Received {
   body: string;
@@ -32,4 +36,17 @@ export async function receiver(failures: number): Promise<WebhookReceiver> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, server };
+}
+
+/**
+ * Registers `hookUrl` as the demo grantor's webhook endpoint, then ends a new transaction (its `finished` event) in a
+ * request carrying `requestId`: the request enqueues a webhook job for the worker.
+ */
+export async function finishWithWebhook(t: TestApp, hookUrl: string, requestId: string) {
+  const cipher = createDataCipher(loadDataKey(t.config).key);
+  await insertEndpoint(t.db, cipher, { grantorId: demoId, url: hookUrl, secret: generateWebhookSecret() });
+  const headers = trxHeaders();
+  const finished = lifecycleEvent(headers, { step: 'finished', event: JSON.stringify({ status: 'OK', step: 'finished', description: 'Proceso concluido' }) });
+  const response = await t.app.inject({ method: 'POST', url: '/v1/update_cycle', headers: { ...headers, 'x-request-id': requestId }, payload: finished });
+  return { headers, response };
 }
