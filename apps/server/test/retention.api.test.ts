@@ -46,6 +46,11 @@ describe.each(engines)('retention and data-subject requests ($name)', (engine) =
     cipher = createDataCipher(loadDataKey(t.config).key);
     blobs = createBlobStore(t.config, cipher);
     grantorId = demoId;
+    // The worker's own first sweep (queued at start) has run, so the tests' sweeps are the only ones on their data.
+    await waitFor(async () => {
+      const rows = await t.db.selectFrom('jobs').select('state').where('kind', '=', retentionSweepJobKind).execute();
+      return rows.some((r) => r.state === 'done') ? true : undefined;
+    }, 20_000);
   });
   afterAll(async () => {
     blobs?.close();

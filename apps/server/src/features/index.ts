@@ -20,6 +20,7 @@ import { videoTokenRecordingHandlers } from './realtime/video-token-handler.js';
 import { resultEmailJobs } from './results/email-worker.js';
 import { registerResultsRoutes, resultLinkContext } from './results/routes.js';
 import { redoJobs } from './redo/jobs.js';
+import { funnelJobs } from './console/funnel-fold-job.js';
 import { registerRedoRoutes } from './redo/routes.js';
 import { retentionJobs } from './retention/index.js';
 import { registerSmsRoutes } from './sms/routes.js';
@@ -98,7 +99,7 @@ export const features: readonly Feature[] = [
         openApi: { tags: ['postal-codes'], errorResponses },
       }),
   },
-  { name: 'console', routes: (app, deps) => registerConsoleRoutes(app, deps, deps.config.console) },
+  { name: 'console', routes: (app, deps) => registerConsoleRoutes(app, deps, deps.config.console), jobs: (deps, log) => funnelJobs(deps, log) },
   {
     // Signed deliveries of verification.completed / verification.abandoned; endpoints are managed with the grantor CLI.
     name: 'webhooks',

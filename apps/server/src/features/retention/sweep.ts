@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataCipher } from '../../crypto/data-cipher.js';
-import { enqueueJob, type ClaimedJob } from '../../jobs/queue.js';
+import { recurringHandler, scheduleRecurring } from '../../jobs/recurring.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Db } from '../../store/db.js';
 import { eraseTransaction, purgeMedia, type EraseContext } from './erase.js';
@@ -79,18 +79,13 @@ export async function runRetentionSweep(ctx: EraseContext, now: Date = new Date(
 }
 
 /** Queues the next sweep at `runAt` unless one is already waiting (besides `exceptJobId`, the one running now). */
-export async function scheduleSweep(db: Db, cipher: DataCipher, runAt: Date, exceptJobId?: string): Promise<void> {
-  let waiting = db.selectFrom('jobs').select('id').where('kind', '=', retentionSweepJobKind).where('state', 'in', ['pending', 'running']);
-  if (exceptJobId) waiting = waiting.where('id', '!=', exceptJobId);
-  if (await waiting.limit(1).executeTakeFirst()) return;
-  await enqueueJob(db, cipher, { kind: retentionSweepJobKind, payload: {}, runAt }, new Date());
+export function scheduleSweep(db: Db, cipher: DataCipher, runAt: Date, exceptJobId?: string): Promise<void> {
+  return scheduleRecurring(db, cipher, retentionSweepJobKind, runAt, exceptJobId);
 }
 
 /** The job: schedules its successor first, so that a failing sweep never ends the schedule, then sweeps. */
 export function retentionSweepHandler(deps: EraseContext & { cipher: DataCipher }, log: FastifyBaseLogger): JobHandler {
-  return async (job: ClaimedJob) => {
-    const now = new Date();
-    await scheduleSweep(deps.db, deps.cipher, new Date(now.getTime() + sweepIntervalMs), job.id);
+  return recurringHandler(deps, retentionSweepJobKind, sweepIntervalMs, async (_job, now) => {
     const result = await runRetentionSweep(deps, now);
     if (result.more) {
       await deps.db
@@ -101,5 +96,5 @@ export function retentionSweepHandler(deps: EraseContext & { cipher: DataCipher 
         .execute();
     }
     log.info({ ...result }, 'retention sweep');
-  };
+  });
 }
