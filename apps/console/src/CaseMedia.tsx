@@ -84,14 +84,17 @@ export function CaseMedia({ file, uuidTrx, grantorId, onSignedOut }: Props) {
                 <p className="hint">Extrayendo cuadros del video…</p>
               ) : (
                 frames.frames.map((f) => (
-                  <figure key={f.timeMs}>
-                    <img src={f.image} alt={`Cuadro del video en el segundo ${seconds.format(f.timeMs / 1000)}`} />
-                    <figcaption>{seconds.format(f.timeMs / 1000)} s</figcaption>
+                  <figure key={f.timeMs} className={f.compared ? 'compared' : undefined}>
+                    <img src={f.image} alt={`Cuadro del video en el segundo ${seconds.format(f.timeMs / 1000)}${f.compared ? ', comparado con la fotografía de la identificación' : ''}`} />
+                    <figcaption>
+                      {seconds.format(f.timeMs / 1000)} s{f.compared ? ' · comparado' : ''}
+                    </figcaption>
                   </figure>
                 ))
               )}
             </div>
           </div>
+          {frames?.frames.some((f) => f.compared) ? <p className="hint">Los cuadros marcados «comparado» son los que la decisión comparó con la fotografía.</p> : null}
           {file.face ? (
             <p className="muted">
               Puntaje de rostro {file.face.score === null ? 'sin dato' : file.face.score.toFixed(3)} con umbral {file.face.threshold.toFixed(3)}.

@@ -9,7 +9,7 @@ import { createBlobStore } from '../src/blob/index.js';
 import { runGrantorCommand } from '../src/cli/grantor-commands.js';
 import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
 import { evidenceKind } from '../src/domain/evidence-kinds.js';
-import { byteRange, framesShown } from '../src/features/console/case-media-routes.js';
+import { byteRange, framesShown, pickFrames } from '../src/features/console/case-media-routes.js';
 import { timeStep, totpAt } from '../src/features/console/totp.js';
 import { addEvidence } from '../src/store/evidence.js';
 import { insertGrantor } from '../src/store/grantors.js';
@@ -102,7 +102,7 @@ describe.each(engines)('console case media ($name)', (engine) => {
   const audits = async (action: string) =>
     (await t.db.selectFrom('console_audit').select(['detail']).where('action', '=', action).orderBy('id').execute()).map((a) => JSON.parse(a.detail) as Record<string, unknown>);
 
-  async function caseWithVideo(apikey?: string, grantorId = demoId) {
+  async function caseWithVideo(apikey?: string, grantorId = demoId, describedFramesMs?: number[]) {
     const demo = await startedTransaction(t.app, apikey);
     const uuidTrx = demo.transaccion.toLowerCase();
     const blobs = createBlobStore(t.config, cipher());
@@ -113,7 +113,14 @@ describe.each(engines)('console case media ($name)', (engine) => {
       kind: evidenceKind.videoToken,
       blobKey: blob.key,
       sha256: blob.sha256,
-      payload: { match: true, faceScore: 0.9, threshold: 0.5, liveness: { passed: true, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'test' } },
+      payload: {
+        match: true,
+        faceScore: 0.9,
+        threshold: 0.5,
+        ...(describedFramesMs ? { describedFramesMs } : {}),
+        liveness: { passed: true, spoof: false, signals: {} },
+        spokenCode: { verified: null, engine: 'none', detail: 'test' },
+      },
     });
     return { demo, uuidTrx };
   }
@@ -122,7 +129,7 @@ describe.each(engines)('console case media ($name)', (engine) => {
     video = testVideo();
     t = await startTestApp(engine, { RATE_LIMITS: 'off' });
     await insertGrantor(t, { id: otherId, name: 'Otra Financiera', apiKey: otherKey });
-    const finished = await caseWithVideo();
+    const finished = await caseWithVideo(undefined, demoId, [750, 1750]);
     finishedTrx = finished.uuidTrx;
     const end = lifecycleEvent(finished.demo, { step: 'finished', event: JSON.stringify({ status: 'OK', step: 'finished', description: 'Proceso concluido' }) });
     expect((await t.app.inject({ method: 'POST', url: '/v1/update_cycle', payload: end, headers: finished.demo })).statusCode).toBe(200);
@@ -156,13 +163,14 @@ describe.each(engines)('console case media ($name)', (engine) => {
     expect((await audits('case_video_viewed')).map((a) => a.uuidTrx)).toEqual([finishedTrx, finishedTrx]);
   });
 
-  it('extracts evenly spaced frames of the video as JPEGs with their times', async () => {
+  it('extracts the frames the decision compared with the ID photo and others spread over the video, as JPEGs with their times', async () => {
     const res = await get(`/console/api/cases/${finishedTrx}/video/frames`, users.viewer!);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    const body = res.json() as { durationMs: number; frames: { timeMs: number; image: string }[] };
+    const body = res.json() as { durationMs: number; frames: { timeMs: number; image: string; compared: boolean }[] };
     expect(body.durationMs).toBeGreaterThanOrEqual(2500);
     expect(body.frames).toHaveLength(framesShown);
+    expect(body.frames.filter((f) => f.compared).map((f) => f.timeMs)).toEqual([750, 1750]);
     const times = body.frames.map((f) => f.timeMs);
     expect(times[0]).toBe(0);
     expect(times.at(-1)).toBeGreaterThanOrEqual(2000);
@@ -173,7 +181,25 @@ describe.each(engines)('console case media ($name)', (engine) => {
     expect([meta.width, meta.height]).toEqual([320, 240]);
     // The frames differ: the test pattern's counter moves.
     expect(body.frames[0]!.image).not.toBe(body.frames.at(-1)!.image);
-    expect((await audits('case_video_frames_viewed')).at(-1)).toMatchObject({ uuidTrx: finishedTrx, frames: framesShown });
+    expect((await audits('case_video_frames_viewed')).at(-1)).toMatchObject({ uuidTrx: finishedTrx, frames: framesShown, compared: 2 });
+  });
+
+  it('picks the frames nearest the compared times, then evenly spaced ones, in time order; evenly spaced only for older decisions', () => {
+    const times = Array.from({ length: 36 }, (_, i) => i * 250);
+    expect(pickFrames(times, [1000, 4100, 7000], 6)).toEqual([
+      { index: 0, compared: false },
+      { index: 4, compared: true },
+      { index: 7, compared: false },
+      { index: 14, compared: false },
+      { index: 16, compared: true },
+      { index: 28, compared: true },
+    ]);
+    expect(pickFrames(times, [], 6).map((p) => p.index)).toEqual([0, 7, 14, 21, 28, 35]);
+    expect(pickFrames(times.slice(0, 3), [250], 6)).toEqual([
+      { index: 0, compared: false },
+      { index: 1, compared: true },
+      { index: 2, compared: false },
+    ]);
   });
 
   it('downloads the evidence bundle for a reviewer, reusing it while nothing changed; a viewer is refused', async () => {

@@ -368,6 +368,7 @@ export type ConsoleFunnel = z.infer<typeof consoleFunnel>;
 
 export const consoleVideoFrames = z.object({
   durationMs: z.number(),
-  frames: z.array(z.object({ timeMs: z.number(), image: z.string() })),
+  /** `compared`: one of the frames the face decision compared with the ID photo (the others spread over the video). */
+  frames: z.array(z.object({ timeMs: z.number(), image: z.string(), compared: z.boolean() })),
 });
 export type ConsoleVideoFrames = z.infer<typeof consoleVideoFrames>;

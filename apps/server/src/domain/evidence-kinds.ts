@@ -95,6 +95,8 @@ export interface VideoTokenDecision {
   /** Cosine similarity of the best frames against the ID photo, and the threshold applied. */
   faceScore: number | null;
   threshold: number;
+  /** When in the video (ms from its first frame) the frames compared with the ID photo were taken. */
+  describedFramesMs?: number[];
   liveness: { passed: boolean; spoof: boolean; signals: Record<string, number | boolean | string> };
   /** verified true/false when a speech engine ran; null with the reason when none could (not installed, refused, failed). */
   spokenCode: { verified: boolean | null; engine: string; detail: string /** The digits understood, when one ran. */; heard?: string };

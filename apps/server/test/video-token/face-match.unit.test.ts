@@ -91,6 +91,9 @@ describe('face match of the video decision on the hardest generated pairs', () =
     const { outcome, decision, embeddings } = await decide('hu-detect-c', 'hu-detect-c', await refusedRecognizer());
     expect(decision.faceScore!).toBeGreaterThanOrEqual(THRESHOLD);
     expect(outcome.kind).toBe('match');
+    // The frames compared with the ID photo are kept with the decision (the console shows them): three, in the video.
+    expect(decision.describedFramesMs).toHaveLength(3);
+    for (const at of decision.describedFramesMs!) expect(at % 250).toBe(0);
     expect(decision.liveness.passed).toBe(true);
     expect(decision.spokenCode.verified).toBeNull();
     expect(decision.spokenCode.detail).toMatch(/^the speech model was refused: .*tiny-encoder\.int8\.onnx has SHA-256 [0-9a-f]{64}, expected (ab){32}/);

@@ -3,11 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { z } from 'zod';
 import { compactTimestamp } from '../../domain/evidence.js';
-import { evidenceKind } from '../../domain/evidence-kinds.js';
+import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
 import { decodeMedia, MediaError } from '../../engines/media/decode.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
-import { listEvidence, type EvidenceSummary } from '../../store/evidence.js';
+import { listEvidence, listEvidenceWithPayload, type EvidenceSummary } from '../../store/evidence.js';
 import { bundleEvidenceKind, storeBundle } from '../results/bundle.js';
 import { findOutcome } from '../results/outcomes.js';
 import type { ConsoleRouteHelpers } from './route-helpers.js';
@@ -16,8 +16,10 @@ import * as store from './store.js';
 const caseParams = z.object({ uuidTrx: z.string().max(64) });
 const grantorQuery = z.object({ grantorId: z.string().max(100).optional() });
 
-/** Frames shown beside the holder photo, spread evenly over the video. */
+/** Frames shown beside the holder photo: those the face decision compared with it, then others spread over the video. */
 export const framesShown = 6;
+/** The face decision's sampling rate (engines/media/decode.ts default), so its frame times are frames here too. */
+const decisionFps = 4;
 const frameSide = 320;
 /** Decodes at once per process: each is an ffmpeg child of a second or so; more wait for a retry (503). */
 const maxDecodes = 2;
@@ -49,21 +51,44 @@ export function byteRange(header: string | undefined, size: number): { start: nu
   return { start, end };
 }
 
-/** Evenly spaced JPEG frames of a video, at most `maxDecodes` decodes at once (503 past them; 422 undecodable). */
-async function evenlySpacedFrames(video: Buffer): Promise<{ durationMs: number; frames: { timeMs: number; image: string }[] }> {
+/**
+ * The frames to show, in time order: the one nearest each time the decision compared (`compared`), then evenly spaced
+ * ones up to `count`. Without compared times (a decision stored before they were kept): evenly spaced only.
+ */
+export function pickFrames(timesMs: readonly number[], comparedMs: readonly number[], count: number): { index: number; compared: boolean }[] {
+  const total = Math.min(count, timesMs.length);
+  const picked = new Map<number, boolean>();
+  for (const at of comparedMs) {
+    const nearest = timesMs.reduce((best, t, i) => (Math.abs(t - at) < Math.abs(timesMs[best]! - at) ? i : best), 0);
+    if (picked.size < total) picked.set(nearest, true);
+  }
+  const spread = Array.from({ length: total }, (_, i) => (total === 1 ? 0 : Math.round((i * (timesMs.length - 1)) / (total - 1))));
+  for (const index of [...spread, ...timesMs.keys()]) {
+    if (picked.size >= total) break;
+    if (!picked.has(index)) picked.set(index, false);
+  }
+  return [...picked].sort((a, b) => a[0] - b[0]).map(([index, compared]) => ({ index, compared }));
+}
+
+/** JPEG frames of a video (pickFrames), at most `maxDecodes` decodes at once (503 past them; 422 undecodable). */
+async function videoFrames(video: Buffer, comparedMs: readonly number[]): Promise<{ durationMs: number; frames: { timeMs: number; image: string; compared: boolean }[] }> {
   if (decoding >= maxDecodes) throw new HttpError(503, 'Busy decoding other videos; try again', 'Estamos procesando otros videos. Inténtalo en unos segundos.');
   decoding += 1;
   try {
-    const media = await decodeMedia({ buffer: video }, { fps: 2, maxSide: frameSide, maxDurationMs: 120_000, minDurationMs: 1 });
-    const count = Math.min(framesShown, media.frames.length);
-    const picks = Array.from({ length: count }, (_, i) => media.frames[count === 1 ? 0 : Math.round((i * (media.frames.length - 1)) / (count - 1))]!);
+    const media = await decodeMedia({ buffer: video }, { fps: decisionFps, maxSide: frameSide, maxDurationMs: 120_000, minDurationMs: 1 });
+    const picks = pickFrames(
+      media.frames.map((f) => f.timeMs),
+      comparedMs,
+      framesShown,
+    );
     const frames = await Promise.all(
-      picks.map(async (f) => {
+      picks.map(async ({ index, compared }) => {
+        const f = media.frames[index]!;
         const raw = Buffer.from(f.image.data.buffer, f.image.data.byteOffset, f.image.data.byteLength);
         const jpeg = await sharp(raw, { raw: { width: f.image.width, height: f.image.height, channels: 3 } })
           .jpeg({ quality: 75 })
           .toBuffer();
-        return { timeMs: f.timeMs, image: `data:image/jpeg;base64,${jpeg.toString('base64')}` };
+        return { timeMs: f.timeMs, image: `data:image/jpeg;base64,${jpeg.toString('base64')}`, compared };
       }),
     );
     return { durationMs: media.durationMs, frames };
@@ -100,8 +125,8 @@ async function caseBundle(
 }
 
 /**
- * The case file's media (issue #16): the face video streamed to the signed-in user, evenly spaced frames of it for the
- * holder-photo comparison, and the evidence bundle as a download. Each is decrypted here for a user who may see the
+ * The case file's media (issue #16): the face video streamed to the signed-in user, its frames for the holder-photo
+ * comparison (those the decision compared, and others spread over the video), and the evidence bundle as a download. Each is decrypted here for a user who may see the
  * case (visibleCase: another grantor's case 404, a blocked one 451), never cached (no-store), and audited.
  */
 export function registerCaseMediaRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config' | 'caches'>, helpers: ConsoleRouteHelpers): void {
@@ -122,6 +147,12 @@ export function registerCaseMediaRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'ci
     const blob = await blobs.get(record.blobKey);
     if (!blob.contentType.startsWith('video/')) throw noVideo();
     return { record, blob };
+  }
+
+  /** When the decision stored with this video compared its frames with the ID photo (none for older decisions). */
+  async function comparedTimes(uuidTrx: string, evidenceId: string): Promise<number[]> {
+    const decision = (await listEvidenceWithPayload(db, deps.cipher, uuidTrx, evidenceKind.videoToken)).find((r) => r.id === evidenceId)?.payload as VideoTokenDecision | undefined;
+    return (decision?.describedFramesMs ?? []).filter((t) => Number.isFinite(t));
   }
 
   app.get(consoleInsightPaths.caseVideo, { schema: { hide: true, params: caseParams, querystring: grantorQuery } }, async (request, reply) => {
@@ -149,13 +180,13 @@ export function registerCaseMediaRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'ci
     async (request, reply) => {
       const { user, row, grantorId } = await openCase(request, reply, { ...request.params, ...request.query });
       const { record, blob } = await faceVideo(row.uuidTrx);
-      const frames = await evenlySpacedFrames(blob.buffer);
+      const frames = await videoFrames(blob.buffer, await comparedTimes(row.uuidTrx, record.id));
       await store.audit(db, {
         action: 'case_video_frames_viewed',
         userId: user.id,
         grantorId,
         ip: request.ip,
-        detail: { uuidTrx: row.uuidTrx, evidenceId: record.id, frames: frames.frames.length },
+        detail: { uuidTrx: row.uuidTrx, evidenceId: record.id, frames: frames.frames.length, compared: frames.frames.filter((f) => f.compared).length },
       });
       return frames;
     },

@@ -189,8 +189,9 @@ export async function analyseVideo(engine: FaceEngine, media: DecodedMedia, hold
   const real: number[] = [];
   const live: number[] = [];
   const quality = judgeQuality(measures);
-  if (!quality && holder) {
-    const described = await Promise.all(chooseDescribedFrames(measures, options.describedFrames ?? DESCRIBED_FRAMES).map((index) => engine.analyse(images[index]!, 'describe')));
+  const chosen = !quality && holder ? chooseDescribedFrames(measures, options.describedFrames ?? DESCRIBED_FRAMES) : [];
+  if (chosen.length > 0) {
+    const described = await Promise.all(chosen.map((index) => engine.analyse(images[index]!, 'describe')));
     for (const analysis of described) {
       const face = largest(analysis.faces);
       if (face?.embedding) embeddings.push(face.embedding);
@@ -221,6 +222,7 @@ export async function analyseVideo(engine: FaceEngine, media: DecodedMedia, hold
     match: outcome.kind === 'match',
     faceScore: faceScore === null ? null : round(faceScore, 4),
     threshold: options.threshold,
+    ...(chosen.length > 0 ? { describedFramesMs: chosen.map((index) => measures[index]!.timeMs) } : {}),
     liveness: {
       passed: verdict.kind === 'live',
       spoof: verdict.kind === 'spoof',
