@@ -153,7 +153,17 @@ export async function faceVideo(): Promise<SuiteResult> {
       `| decision latency p50 / p95 (decode + track 36 frames at 400 px + 4 embeddings at 640 px + liveness), ${latencies.length} videos | ${quantile(latencies, 0.5)} ms / ${quantile(latencies, 0.95)} ms |`,
       `| CPU time of this process per decision p50 / p95 (main thread + face workers; ffmpeg's decoding not included) | ${Math.round(quantile(cpu, 0.5))} ms / ${Math.round(quantile(cpu, 0.95))} ms |`,
       `| CPU time of ffmpeg's decoding per decision p50 / p95 (its two runs, probe and decode, from /proc/self/stat's reaped-children time, 10 ms ticks) | ${Math.round(quantile(ffmpegCpu, 0.5))} ms / ${Math.round(quantile(ffmpegCpu, 0.95))} ms |`,
-      `| CPU time per decision in all, p50 / p95 (the two above added decision by decision) | ${Math.round(quantile(cpu.map((c, i) => c + (ffmpegCpu[i] ?? 0)), 0.5))} ms / ${Math.round(quantile(cpu.map((c, i) => c + (ffmpegCpu[i] ?? 0)), 0.95))} ms |`,
+      `| CPU time per decision in all, p50 / p95 (the two above added decision by decision) | ${Math.round(
+        quantile(
+          cpu.map((c, i) => c + (ffmpegCpu[i] ?? 0)),
+          0.5,
+        ),
+      )} ms / ${Math.round(
+        quantile(
+          cpu.map((c, i) => c + (ffmpegCpu[i] ?? 0)),
+          0.95,
+        ),
+      )} ms |`,
       `| decision latency at the camera's maximum (the same live videos cropped to 16:9 and re-encoded 1280x720 30 fps VP8 2.5 Mb/s; decoded to 640x360), ${largeLatencies.length} videos, min / max | ${Math.min(...largeLatencies)} ms / ${Math.max(...largeLatencies)} ms (${largeVerdicts.join('; ')}) |`,
       `| face workers | ${defaultFaceWorkers()} |`,
       `| same person (live video vs the ID photo), face score min / median / max (${same.length}) | ${f2(Math.min(...sameScores))} / ${f2(quantile(sameScores, 0.5))} / ${f2(Math.max(...sameScores))} |`,
