@@ -48,24 +48,8 @@ export function Retention({ onSignedOut }: ScreenProps) {
       </p>
       <Messages error={error} notice={notice} />
       <form className="stacked-form narrow" onSubmit={save} noValidate>
-        <LimitField
-          id="biometric-days"
-          label="Medios biométricos (rostro, identificación y video), en días"
-          limit={limits.biometricDays}
-          value={days}
-          onChange={setDays}
-          error={fields.biometricDays}
-          hint="días después de la captura"
-        />
-        <LimitField
-          id="file-years"
-          label="Resto del expediente, en años"
-          limit={limits.fileYears}
-          value={years}
-          onChange={setYears}
-          error={fields.fileYears}
-          hint="años después de la última actividad"
-        />
+        <LimitField texts={limitTexts.biometricDays} limit={limits.biometricDays} value={days} onChange={setDays} error={fields.biometricDays} />
+        <LimitField texts={limitTexts.fileYears} limit={limits.fileYears} value={years} onChange={setYears} error={fields.fileYears} />
         <button type="submit" className="primary" disabled={busy}>
           Guardar política
         </button>
@@ -74,18 +58,22 @@ export function Retention({ onSignedOut }: ScreenProps) {
   );
 }
 
+const limitTexts = {
+  biometricDays: { id: 'biometric-days', label: 'Medios biométricos (rostro, identificación y video), en días', hint: 'días después de la captura' },
+  fileYears: { id: 'file-years', label: 'Resto del expediente, en años', hint: 'años después de la última actividad' },
+};
+
 interface LimitFieldProps {
-  id: string;
-  label: string;
+  texts: { id: string; label: string; hint: string };
   limit: { min: number; max: number };
   value: string;
   onChange: (value: string) => void;
   error: string | undefined;
-  hint: string;
 }
 
 /** One bounded number of the policy, with its range spelt out under it. */
-function LimitField({ id, label, limit, value, onChange, error, hint }: LimitFieldProps) {
+function LimitField({ texts, limit, value, onChange, error }: LimitFieldProps) {
+  const { id, label, hint } = texts;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
