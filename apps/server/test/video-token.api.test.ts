@@ -108,6 +108,19 @@ describe.each(engines)('face video token ($name)', (engine) => {
       { name: 'videotoken', filename, contentType: 'video/webm', data: video },
     ]);
 
+  /** A new transaction whose holder consented and whose ID front was read. */
+  async function consentedWithFront() {
+    const headers = trxHeaders();
+    await acceptConsents(t.app, headers, journeyConsents);
+    const ocr = await multipart('/v2/ocr', headers, [
+      { name: 'uuidUser', value: headers.cliente },
+      { name: 'side', value: 'front' },
+      { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front.image },
+    ]);
+    expect(ocr.statusCode, ocr.body).toBe(200);
+    return headers;
+  }
+
   async function attempts(uuidTrx: string) {
     const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { authorization: 'Bearer demo-secret' } });
     return res.json().payload.transaction as { attempts: Record<string, number>; lockedUntil: string | null };
@@ -157,14 +170,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
   }, 60_000);
 
   it("refuses the holder's talking video that does not follow the code's schedule as the phrase failure (issue 18)", async () => {
-    const headers = trxHeaders();
-    await acceptConsents(t.app, headers, journeyConsents);
-    const ocr = await multipart('/v2/ocr', headers, [
-      { name: 'uuidUser', value: headers.cliente },
-      { name: 'side', value: 'front' },
-      { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front.image },
-    ]);
-    expect(ocr.statusCode, ocr.body).toBe(200);
+    const headers = await consentedWithFront();
     for (const video of [videos.otherSchedule, videos.continuous]) {
       const refused = await videoToken(headers, await code(headers), video, 'video.mp4');
       expect(refused.statusCode, refused.body).toBe(400);
@@ -177,14 +183,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
   }, 120_000);
 
   it('records the camera, the recorder check and the screen evidence with every decision; refuses a virtual camera or a non-browser file only when the grantor asks (issue 18)', async () => {
-    const headers = trxHeaders();
-    await acceptConsents(t.app, headers, journeyConsents);
-    const ocr = await multipart('/v2/ocr', headers, [
-      { name: 'uuidUser', value: headers.cliente },
-      { name: 'side', value: 'front' },
-      { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front.image },
-    ]);
-    expect(ocr.statusCode, ocr.body).toBe(200);
+    const headers = await consentedWithFront();
     const cipher = createDataCipher(loadDataKey(t.config).key);
     const stored = async () => (await latestEvidence(t.db, cipher, headers.transaccion, evidenceKind.videoToken))?.payload as VideoTokenDecision & { outcome: string };
     const obs = { label: 'OBS Virtual Camera', width: 1280, height: 720, frameRate: 30 };
@@ -232,14 +231,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
   }, 300_000);
 
   it('decides the face video of the ID holder, another person and a still photo; refuses bad uploads and spent codes', async () => {
-    const headers = trxHeaders();
-    await acceptConsents(t.app, headers, journeyConsents);
-    const ocr = await multipart('/v2/ocr', headers, [
-      { name: 'uuidUser', value: headers.cliente },
-      { name: 'side', value: 'front' },
-      { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front.image },
-    ]);
-    expect(ocr.statusCode, ocr.body).toBe(200);
+    const headers = await consentedWithFront();
 
     // Bad uploads: refused before anything is decided; the code stays usable.
     const first = await code(headers);

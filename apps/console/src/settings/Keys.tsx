@@ -3,7 +3,7 @@ import type { ConsoleSecretKey, ConsoleSecretKeyCreated } from '@kyc/contracts';
 import { api } from '../api';
 import { formatDate } from '../labels';
 import type { ScreenProps } from '../screens';
-import { count, Messages, OnceSecret, useFailure } from './common';
+import { count, Messages, OnceSecret, useAction, useFailure } from './common';
 
 /** Secret server keys: listed by their first characters; created or rotated with the key shown once; revoked. */
 export function Keys({ onSignedOut }: ScreenProps) {
@@ -11,9 +11,9 @@ export function Keys({ onSignedOut }: ScreenProps) {
   const [label, setLabel] = useState('');
   const [shown, setShown] = useState<ConsoleSecretKeyCreated | undefined>();
   const [confirming, setConfirming] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState('');
   const { error, fail, clear } = useFailure(onSignedOut);
+  const action = useAction(clear, fail);
+  const { busy, notice } = action;
 
   const reload = () =>
     api
@@ -25,20 +25,9 @@ export function Keys({ onSignedOut }: ScreenProps) {
     // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once
   }, []);
 
-  async function run(action: () => Promise<unknown>, done: string) {
-    clear();
-    setNotice('');
-    setBusy(true);
-    try {
-      await action();
-      setNotice(done);
-      await reload();
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(false);
-      setConfirming('');
-    }
+  async function run(call: () => Promise<unknown>, done: string) {
+    if (await action.run(call, done)) await reload();
+    setConfirming('');
   }
 
   function create(event: FormEvent) {

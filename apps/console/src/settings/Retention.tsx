@@ -48,44 +48,40 @@ export function Retention({ onSignedOut }: ScreenProps) {
       </p>
       <Messages error={error} notice={notice} />
       <form className="stacked-form narrow" onSubmit={save} noValidate>
-        <div className="field">
-          <label htmlFor="biometric-days">Medios biométricos (rostro, identificación y video), en días</label>
-          <input
-            id="biometric-days"
-            type="number"
-            inputMode="numeric"
-            min={limits.biometricDays.min}
-            max={limits.biometricDays.max}
-            value={days}
-            onChange={(e) => setDays(e.currentTarget.value)}
-            {...invalidProps('biometric-days', fields.biometricDays)}
-          />
-          <p className="hint">
-            De {limits.biometricDays.min} a {limits.biometricDays.max} días después de la captura.
-          </p>
-          <FieldError id="biometric-days" text={fields.biometricDays} />
-        </div>
-        <div className="field">
-          <label htmlFor="file-years">Resto del expediente, en años</label>
-          <input
-            id="file-years"
-            type="number"
-            inputMode="numeric"
-            min={limits.fileYears.min}
-            max={limits.fileYears.max}
-            value={years}
-            onChange={(e) => setYears(e.currentTarget.value)}
-            {...invalidProps('file-years', fields.fileYears)}
-          />
-          <p className="hint">
-            De {limits.fileYears.min} a {limits.fileYears.max} años después de la última actividad.
-          </p>
-          <FieldError id="file-years" text={fields.fileYears} />
-        </div>
+        <LimitField texts={limitTexts.biometricDays} limit={limits.biometricDays} value={days} onChange={setDays} error={fields.biometricDays} />
+        <LimitField texts={limitTexts.fileYears} limit={limits.fileYears} value={years} onChange={setYears} error={fields.fileYears} />
         <button type="submit" className="primary" disabled={busy}>
           Guardar política
         </button>
       </form>
     </section>
+  );
+}
+
+const limitTexts = {
+  biometricDays: { id: 'biometric-days', label: 'Medios biométricos (rostro, identificación y video), en días', hint: 'días después de la captura' },
+  fileYears: { id: 'file-years', label: 'Resto del expediente, en años', hint: 'años después de la última actividad' },
+};
+
+interface LimitFieldProps {
+  texts: { id: string; label: string; hint: string };
+  limit: { min: number; max: number };
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}
+
+/** One bounded number of the policy, with its range spelt out under it. */
+function LimitField({ texts, limit, value, onChange, error }: LimitFieldProps) {
+  const { id, label, hint } = texts;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="number" inputMode="numeric" min={limit.min} max={limit.max} value={value} onChange={(e) => onChange(e.currentTarget.value)} {...invalidProps(id, error)} />
+      <p className="hint">
+        De {limit.min} a {limit.max} {hint}.
+      </p>
+      <FieldError id={id} text={error} />
+    </div>
   );
 }

@@ -3,7 +3,7 @@ import type { ConsoleStaffUser, ConsoleStaffUserCredentials } from '@kyc/contrac
 import { api } from '../api';
 import { formatDate, roleLabels } from '../labels';
 import type { ScreenProps } from '../screens';
-import { count, FieldError, invalidProps, Messages, OnceSecret, useFailure } from './common';
+import { count, FieldError, invalidProps, Messages, OnceSecret, useAction, useFailure } from './common';
 
 const grantorRoles = ['admin', 'reviewer', 'viewer'] as const;
 type GrantorRole = (typeof grantorRoles)[number];
@@ -12,9 +12,8 @@ type GrantorRole = (typeof grantorRoles)[number];
 function useStaffUsers(onSignedOut: ScreenProps['onSignedOut']) {
   const [users, setUsers] = useState<ConsoleStaffUser[] | undefined>();
   const [shown, setShown] = useState<ConsoleStaffUserCredentials | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState('');
   const { error, fields, fail, clear } = useFailure(onSignedOut);
+  const { busy, notice, run } = useAction(clear, fail);
 
   useEffect(() => {
     api
@@ -22,20 +21,6 @@ function useStaffUsers(onSignedOut: ScreenProps['onSignedOut']) {
       .then((u) => setUsers(u.users))
       .catch(fail);
   }, [fail]);
-
-  async function run(action: () => Promise<void>, done: string) {
-    clear();
-    setNotice('');
-    setBusy(true);
-    try {
-      await action();
-      setNotice(done);
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const create = (body: { email: string; role: GrantorRole; totp: boolean }, created: () => void) =>
     run(async () => {

@@ -22,6 +22,28 @@ export function useFailure(onSignedOut: (notice?: string) => void) {
   return { error, fields, fail, clear, forget };
 }
 
+/** One call of a settings panel at a time: clears the last error and notice, shows `done` on success; resolves whether it succeeded. */
+export function useAction(clear: () => void, fail: (e: unknown) => void) {
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState('');
+  async function run(action: () => Promise<unknown>, done: string) {
+    clear();
+    setNotice('');
+    setBusy(true);
+    try {
+      await action();
+      setNotice(done);
+      return true;
+    } catch (e) {
+      fail(e);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, notice, run };
+}
+
 export function Messages({ error, notice }: { error: string; notice?: string }) {
   return (
     <>
