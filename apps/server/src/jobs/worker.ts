@@ -5,8 +5,6 @@ import type { Db } from '../store/db.js';
 import { contextOfTraceParent, inSpan, SpanKind, SpanStatusCode } from '../tracing/spans.js';
 import { claimJob, completeJob, failJob, renewLease, type ClaimedJob } from './queue.js';
 
-type Logger = FastifyBaseLogger;
-
 /** What a job's span says of it (never its payload, which may hold personal data). */
 function jobSpanAttributes(job: ClaimedJob) {
   return { 'kyc.job.id': job.id, 'kyc.job.kind': job.kind, 'kyc.job.attempt': job.attempts, ...(job.requestId ? { 'kyc.request_id': job.requestId } : {}) };
@@ -36,7 +34,7 @@ async function runHandler(
   queue: { db: Db; owner: string; backoffBaseMs: number | undefined },
   job: ClaimedJob,
   handler: JobHandler | undefined,
-  log: Logger,
+  log: FastifyBaseLogger,
   stopBeating: () => Promise<void>,
 ): Promise<JobOutcome> {
   try {

@@ -74,6 +74,8 @@ export interface DecodeOptions {
   ffmpegPath?: string;
 }
 
+/** Frames sampled per second when the caller does not say (the face decision's rate). */
+export const DEFAULT_SAMPLE_FPS = 4;
 export const AUDIO_RATE = 16_000;
 export const ENVELOPE_STEP_MS = 20;
 
@@ -117,7 +119,7 @@ export function energyEnvelope(samples: Int16Array, sampleRate: number, stepMs =
 }
 
 export async function decodeMedia(input: MediaInput, options: DecodeOptions = {}): Promise<DecodedMedia> {
-  const fps = options.fps ?? 4;
+  const fps = options.fps ?? DEFAULT_SAMPLE_FPS;
   const maxSide = options.maxSide ?? 640;
   const maxDurationMs = options.maxDurationMs ?? 30_000;
   const minDurationMs = options.minDurationMs ?? 1_000;

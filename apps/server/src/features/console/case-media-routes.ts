@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { z } from 'zod';
 import { compactTimestamp } from '../../domain/evidence.js';
 import { evidenceKind, type VideoTokenDecision } from '../../domain/evidence-kinds.js';
-import { decodeMedia, MediaError } from '../../engines/media/decode.js';
+import { DEFAULT_SAMPLE_FPS, decodeMedia, MediaError } from '../../engines/media/decode.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { HttpError } from '../../http/errors.js';
 import { listEvidence, listEvidenceWithPayload, type EvidenceSummary } from '../../store/evidence.js';
@@ -18,8 +18,6 @@ const grantorQuery = z.object({ grantorId: z.string().max(100).optional() });
 
 /** Frames shown beside the holder photo: those the face decision compared with it, then others spread over the video. */
 export const framesShown = 6;
-/** The face decision's sampling rate (engines/media/decode.ts default), so its frame times are frames here too. */
-const decisionFps = 4;
 const frameSide = 320;
 /** Decodes at once per process: each is an ffmpeg child of a second or so; more wait for a retry (503). */
 const maxDecodes = 2;
@@ -75,7 +73,7 @@ async function videoFrames(video: Buffer, comparedMs: readonly number[]): Promis
   if (decoding >= maxDecodes) throw new HttpError(503, 'Busy decoding other videos; try again', 'Estamos procesando otros videos. Inténtalo en unos segundos.');
   decoding += 1;
   try {
-    const media = await decodeMedia({ buffer: video }, { fps: decisionFps, maxSide: frameSide, maxDurationMs: 120_000, minDurationMs: 1 });
+    const media = await decodeMedia({ buffer: video }, { fps: DEFAULT_SAMPLE_FPS, maxSide: frameSide, maxDurationMs: 120_000, minDurationMs: 1 });
     const picks = pickFrames(
       media.frames.map((f) => f.timeMs),
       comparedMs,
@@ -126,7 +124,8 @@ async function caseBundle(
 
 /**
  * The case file's media (issue #16): the face video streamed to the signed-in user, its frames for the holder-photo
- * comparison (those the decision compared, and others spread over the video), and the evidence bundle as a download. Each is decrypted here for a user who may see the
+ * comparison (those the decision compared, decoded at the decision's own rate so their times are frames, and others
+ * spread over the video), and the evidence bundle as a download. Each is decrypted here for a user who may see the
  * case (visibleCase: another grantor's case 404, a blocked one 451), never cached (no-store), and audited.
  */
 export function registerCaseMediaRoutes(app: ZodApp, deps: Pick<Deps, 'db' | 'cipher' | 'blobs' | 'config' | 'caches'>, helpers: ConsoleRouteHelpers): void {
