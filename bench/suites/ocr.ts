@@ -196,18 +196,29 @@ export async function ineModelAccuracy(engine: OcrEngine, root: string, count: n
   return rows;
 }
 
+const allFronts = 'all fronts';
+
 export function formatIneModels(columns: Array<[string, Array<[string, IneModelFigures]>]>): string[] {
   const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : '—');
   const lines = [
-    `| model, photo | ${columns.map(([name]) => `${name}: fields exact | wrong (not empty) | name+CURP | p50 ms | CPU p50 ms`).join(' | ')} |`,
+    `| model, photo | ${columns.map(([name]) => `${name}: fields exact · wrong (not empty) · name+CURP · wall p50 ms · CPU p50 ms`).join(' | ')} |`,
     `|---|${columns.map(() => '---').join('|')}|`,
   ];
-  const labels = columns[0]?.[1].map(([label]) => label) ?? [];
+  const labels = [...(columns[0]?.[1].map(([label]) => label) ?? []), allFronts];
+  const merged = (rows: Array<[string, IneModelFigures]>): IneModelFigures => ({
+    exact: rows.reduce((n, [, f]) => n + f.exact, 0),
+    wrong: rows.reduce((n, [, f]) => n + f.wrong, 0),
+    total: rows.reduce((n, [, f]) => n + f.total, 0),
+    nameAndCurp: rows.reduce((n, [, f]) => n + f.nameAndCurp, 0),
+    fronts: rows.reduce((n, [, f]) => n + f.fronts, 0),
+    latency: rows.flatMap(([, f]) => f.latency),
+    cpu: rows.flatMap(([, f]) => f.cpu),
+  });
   for (const label of labels) {
     lines.push(
       `| ${label} | ${columns
         .map(([, rows]) => {
-          const f = rows.find(([l]) => l === label)?.[1];
+          const f = label === allFronts ? merged(rows) : rows.find(([l]) => l === label)?.[1];
           return f
             ? `${pct(f.exact, f.total)} (${f.exact}/${f.total}) · ${pct(f.wrong, f.total)} · ${f.nameAndCurp}/${f.fronts} · ${percentile(f.latency, 0.5).toFixed(0)} · ${percentile(f.cpu, 0.5).toFixed(0)}`
             : '—';

@@ -35,7 +35,8 @@ export async function alignCodeWithCamera(context: BrowserContext): Promise<void
       return stream;
     };
   });
-  await context.route(/\/v1\/(public_)?otp$/, async (route) => {
+  // The journey's code, the result link's, and a redo link's (/v1/redo/face/code).
+  await context.route(/\/v1\/((public_)?otp|redo\/face\/code)$/, async (route) => {
     const response = await route.fetch();
     if (response.status() === 200) {
       const page = route.request().frame().page();

@@ -41,10 +41,11 @@ export type ConsoleImageKind = (typeof consoleImageKinds)[number];
 
 /**
  * The steps a reviewer may ask the customer to redo (decision `redo`, docs/decisions.md "Asking the customer to redo
- * one step"): the ID capture (front and back, one card) and the proof of address. The consents, the data the person
- * confirmed and the face video cannot be asked again through a redo link (see the decision).
+ * one step" and "Redoing the face video"): the ID capture (front and back, one card), the proof of address and the
+ * face video (decided against the holder photo the case kept). The consents and the data the person confirmed cannot
+ * be asked again through a redo link (see the decision).
  */
-export const consoleRedoSteps = ['id', 'proof'] as const;
+export const consoleRedoSteps = ['id', 'proof', 'face'] as const;
 export type ConsoleRedoStep = (typeof consoleRedoSteps)[number];
 
 /** How the redo link reaches the customer: the result e-mail's address and/or the SMS-verified mobile number. */
@@ -55,7 +56,7 @@ export type ConsoleRedoChannel = (typeof consoleRedoChannels)[number];
 export const consoleReviewReasons = {
   approve: ['identity_confirmed', 'documents_confirmed', 'risk_accepted'],
   reject: ['document_invalid', 'face_mismatch', 'data_inconsistent', 'suspected_fraud', 'incomplete'],
-  redo: ['image_unreadable', 'document_expired', 'wrong_document', 'proof_outdated', 'proof_name_mismatch'],
+  redo: ['image_unreadable', 'document_expired', 'wrong_document', 'proof_outdated', 'proof_name_mismatch', 'face_video_unclear'],
 } as const;
 export type ConsoleReviewReason = (typeof consoleReviewReasons)[keyof typeof consoleReviewReasons][number];
 
@@ -74,12 +75,14 @@ export const consoleReviewReasonLabels: Record<ConsoleReviewReason, string> = {
   wrong_document: 'No es el documento solicitado',
   proof_outdated: 'Comprobante con más de tres meses',
   proof_name_mismatch: 'El comprobante está a nombre de otra persona',
+  face_video_unclear: 'El video del rostro no permite confirmar la identidad',
 };
 
 /** The redo steps as the console names them. */
 export const consoleRedoStepLabels: Record<ConsoleRedoStep, string> = {
   id: 'Identificación (frente y reverso)',
   proof: 'Comprobante de domicilio',
+  face: 'Video del rostro',
 };
 
 /** The channels as the console names them. */

@@ -11,6 +11,10 @@ export const redoPaths = {
   id: '/v1/redo/id',
   /** POST multipart: the proof of address (step `proof`), stored and read like `/v1/file`. */
   proof: '/v1/redo/proof',
+  /** POST multipart: a face photo in, a one-time code and its schedule out (step `face`), like `/v1/otp`. */
+  faceCode: '/v1/redo/face/code',
+  /** POST multipart: the face video reading that code (step `face`), decided like `/v2/videotoken`. */
+  faceVideo: '/v1/redo/face/video',
   /** POST: the step is done; the link is used up and the case goes back to review. */
   finish: '/v1/redo/finish',
 } as const;
@@ -25,7 +29,7 @@ export const redoTokenHeader = 'x-redo-token';
  * and SMS name the grantor and the step; the flow's screens use the rest.
  */
 export const redoTexts = {
-  stepNames: { id: 'tu identificación (frente y reverso)', proof: 'tu comprobante de domicilio' },
+  stepNames: { id: 'tu identificación (frente y reverso)', proof: 'tu comprobante de domicilio', face: 'un video de tu rostro' },
   mailSubject: (grantor: string) => `${grantor}: necesitamos que repitas un paso de tu solicitud`,
   mailIntro: (grantor: string, step: string) => `Al revisar tu solicitud, ${grantor} necesita que vuelvas a enviar ${step}. Solo tendrás que repetir ese paso; lo demás ya quedó registrado.`,
   mailLinkLabel: 'Repetir el paso',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MultipartField } from './common.js';
+import { schemas } from './api.js';
 import { consoleRedoSteps } from './console-routes.js';
 
 export * from './redo-routes.js';
@@ -31,6 +32,12 @@ export const redoProofStored = z.object({
   payload: z.object({ read: z.boolean(), outcome: z.string(), attemptsLeft: z.number() }),
 });
 
+/** `POST /v1/redo/face/code`: the one-time code and its digit schedule, as `/v1/otp` answers. */
+export const redoFaceCode = z.object({ status: z.number(), payload: z.object({ codes: schemas.codes }) });
+
+/** `POST /v1/redo/face/video`: a match (any other verdict is refused with the face step's texts). */
+export const redoFaceVideo = z.object({ status: z.number(), payload: z.object({ match: z.literal(true), liveness: z.literal(true) }) });
+
 export const redoMultipart = {
   id: {
     side: { kind: 'text', required: true },
@@ -40,5 +47,17 @@ export const redoMultipart = {
   },
   proof: {
     file: { kind: 'file', required: true, accept: ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] },
+  },
+  /** As `/v1/otp`: the face photo that obtains the code. */
+  faceCode: {
+    file: { kind: 'file', required: true, accept: ['image/jpeg', 'image/png'] },
+  },
+  /** As `/v2/videotoken`, without the fields the link already settles (user, service, passport). */
+  faceVideo: {
+    created: { kind: 'text', required: true },
+    expire: { kind: 'text', required: true },
+    originOS: { kind: 'text', required: false },
+    info_camara: { kind: 'text', required: false },
+    videotoken: { kind: 'file', required: true, accept: ['video/webm', 'video/mp4'] },
   },
 } as const satisfies Record<string, Record<string, MultipartField>>;

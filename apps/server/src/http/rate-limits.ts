@@ -124,10 +124,12 @@ export async function registerRateLimits(app: ZodApp, config: RateLimitConfig): 
   for (const [name, cls] of Object.entries(costOfRoute) as [RouteName, CostClass][]) {
     classOf.set(routeKey(routes[name].method, routes[name].path), cls);
   }
-  // A review's redo link (features/redo, not a spec route): its captures read documents like /v2/ocr and /v1/file.
+  // A review's redo link (features/redo, not a spec route): its captures read documents like /v2/ocr and /v1/file, faces like /v1/otp.
   for (const [path, cls] of [
     [redoPaths.id, 'upload'],
     [redoPaths.proof, 'upload'],
+    [redoPaths.faceCode, 'upload'],
+    [redoPaths.faceVideo, 'upload'],
     [redoPaths.finish, 'documents'],
   ] as const)
     classOf.set(routeKey('POST', path), cls);

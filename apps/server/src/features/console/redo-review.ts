@@ -3,7 +3,9 @@ import type { Config } from '../../config.js';
 import { publicBaseUrl } from '../../config.js';
 import { loadLinkKey } from '../../crypto/link-key.js';
 import type { DataCipher } from '../../crypto/data-cipher.js';
+import { evidenceKind } from '../../domain/evidence-kinds.js';
 import { RefusedError } from '../../domain/refusal.js';
+import { latestEvidence } from '../../store/evidence.js';
 import type { Db } from '../../store/db.js';
 import { findGrantorById } from '../../store/grantors.js';
 import { redoUrl, signRedoCredential } from '../redo/links.js';
@@ -45,6 +47,9 @@ export async function askRedo(deps: { db: Db; cipher: DataCipher; links: RedoLin
   if (await reviewOf(db, cipher, ask.uuidTrx)) throw new RefusedError('redo_not_allowed', 'The case was already reviewed', 'Este expediente ya fue revisado.');
   if (await hasPendingRedo(db, ask.uuidTrx, now)) {
     throw new RefusedError('redo_not_allowed', 'A redo is already pending for this case', 'Ya se pidió repetir un paso de este expediente y la persona aún no lo envía.');
+  }
+  if (ask.step === 'face' && !(await latestEvidence(db, cipher, ask.uuidTrx, evidenceKind.holderPhoto))) {
+    throw new RefusedError('redo_not_allowed', 'The case has no holder photo to compare a face video with', 'Este expediente no tiene la foto de una identificación con la cual comparar el rostro.');
   }
   const contacts = await redoContacts(db, cipher, ask.uuidTrx);
   const missing = ask.channels.filter((c) => contacts[c] === undefined);

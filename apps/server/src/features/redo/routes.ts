@@ -14,6 +14,7 @@ import { readIdSide } from '../id-capture/read-side.js';
 import { storeProof } from '../proof/store-proof.js';
 import { resultLinkContext } from '../results/routes.js';
 import { checkRedoCredential, type OpenRedo } from './links.js';
+import { registerRedoFaceRoutes } from './face-routes.js';
 import { completeRedo } from './requests.js';
 import { assertRedoStep, redoAttemptStep, redoneSince } from './steps.js';
 
@@ -77,6 +78,8 @@ export function registerRedoRoutes(app: ZodApp, deps: Deps): void {
     const { reading } = result.proof;
     return { status: 200, payload: { read: reading.read === true, outcome: reading.outcome, attemptsLeft: result.attemptsLeft } };
   });
+
+  registerRedoFaceRoutes(app, deps, openRedo);
 
   app.post(redoPaths.finish, { schema: { ...hidden, response: { 200: redoFinished, ...errorResponses } } }, async (request, reply) => {
     const { redo, params } = await openRedo(request);

@@ -6,10 +6,15 @@ import type { Db } from '../../store/db.js';
 import { listEvidenceWithPayload } from '../../store/evidence.js';
 import type { OpenRedo } from './links.js';
 
-/** The evidence kinds that make each step done: for the ID both sides read usably (one card), for the proof the file. */
+type Payload = { verdict?: { kind?: string }; outcome?: string } | undefined;
+/** A capture the redo may count: a side or proof not rejected; a face video only when it matched (a live face of the holder). */
+const usable = (kind: string, payload: Payload) => (kind === evidenceKind.videoToken ? payload?.outcome === 'match' : payload?.verdict?.kind !== 'rejected');
+
+/** The evidence kinds that make each step done: for the ID both sides read usably (one card), for the proof the file, for the face a match. */
 const doneKinds: Record<ConsoleRedoStep, readonly string[]> = {
   id: [evidenceKind.idFront, evidenceKind.idBack],
   proof: [evidenceKind.proofOfAddress],
+  face: [evidenceKind.videoToken],
 };
 
 /** Each redo counts its attempts apart from the journey's (which may be used up): `redo:<id>:<counter>`. */
@@ -24,8 +29,7 @@ export function assertRedoStep(redo: OpenRedo, step: ConsoleRedoStep): void {
 export async function redoneSince(db: Db, cipher: DataCipher, redo: OpenRedo): Promise<boolean> {
   for (const kind of doneKinds[redo.step]) {
     const records = await listEvidenceWithPayload(db, cipher, redo.uuidTrx, kind);
-    const usable = records.filter((r) => r.createdAt >= redo.createdAt && (r.payload as { verdict?: { kind?: string } } | undefined)?.verdict?.kind !== 'rejected');
-    if (usable.length === 0) return false;
+    if (!records.some((r) => r.createdAt >= redo.createdAt && usable(kind, r.payload as Payload))) return false;
   }
   return true;
 }

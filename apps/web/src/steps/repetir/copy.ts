@@ -23,4 +23,7 @@ export const redoCopy = {
   retry: 'VOLVER A INTENTAR',
   refusedTitle: 'Enlace no disponible',
   network: 'No pudimos comunicarnos con el servidor. Revisa tu conexión e intenta de nuevo.',
+  finishing: 'Estamos guardando tu video…',
+  recorderMissing: 'Tu navegador no permite grabar video. Abre este enlace en una versión reciente de Chrome, Safari o Firefox.',
+  faceExhausted: 'Ya no quedan intentos para repetir este paso. Comunícate con nosotros indicando tu folio.',
 } as const;

@@ -7,6 +7,7 @@ import { Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { redoCopy as copy } from './copy';
 import { RedoCapture } from './RedoCapture';
+import { canRecordFace, RedoFace } from './RedoFace';
 import { fetchRedoLink, finishRedo, partsOf, RedoError, redoTokenOf, sendRedoPart, type RedoLink } from './redo-api';
 
 type Phase =
@@ -14,8 +15,12 @@ type Phase =
   | { kind: 'refused'; text: string }
   | { kind: 'intro'; link: RedoLink }
   | { kind: 'capture'; link: RedoLink; index: number; problem: string | null }
+  | { kind: 'face'; link: RedoLink }
   | { kind: 'sending'; link: RedoLink; index: number }
+  | { kind: 'finishing' }
   | { kind: 'done' };
+
+const pendingLabels = { loading: copy.loading, sending: copy.sending, finishing: copy.finishing } as const;
 
 /** The customer's text of a refusal: the service's own, else by status (410 used or expired, 0 unreachable). */
 function refusalText(error: unknown): string {
@@ -26,8 +31,9 @@ function refusalText(error: unknown): string {
 
 /**
  * /repetir (issue #16, a review's `redo`): the link from the e-mail or SMS. Loads what the link allows and the
- * grantor's branding, then captures only that step (both sides of the ID, or the proof of address), sends each photo,
- * finishes (the link is used up and the case goes back to review) and shows the finished screen.
+ * grantor's branding, then captures only that step (both sides of the ID, the proof of address, or the face video),
+ * sends each photo (or the video), finishes (the link is used up and the case goes back to review) and shows the
+ * finished screen.
  */
 export function Component() {
   const location = useLocation();
@@ -48,6 +54,23 @@ export function Component() {
     return () => controller.abort();
   }, [token]);
 
+  /** The link is used up once the step was sent; a refusal ends on its text. */
+  async function finish() {
+    if (!token) return;
+    setPhase({ kind: 'finishing' });
+    try {
+      await finishRedo(token);
+      setPhase({ kind: 'done' });
+    } catch (error) {
+      setPhase({ kind: 'refused', text: refusalText(error) });
+    }
+  }
+
+  function start(link: RedoLink) {
+    if (link.step !== 'face') return setPhase({ kind: 'capture', link, index: 0, problem: null });
+    setPhase(canRecordFace() ? { kind: 'face', link } : { kind: 'refused', text: copy.recorderMissing });
+  }
+
   async function send(link: RedoLink, index: number, image: Blob) {
     if (!token) return;
     setPhase({ kind: 'sending', link, index });
@@ -65,9 +88,10 @@ export function Component() {
   switch (phase.kind) {
     case 'loading':
     case 'sending':
+    case 'finishing':
       return (
         <main className="screen screen--pending" data-step="repetir" aria-busy="true">
-          <LoadingState label={phase.kind === 'loading' ? copy.loading : copy.sending} />
+          <LoadingState label={pendingLabels[phase.kind]} />
         </main>
       );
     case 'refused':
@@ -78,7 +102,7 @@ export function Component() {
           title={copy.title}
           step="repetir"
           actions={
-            <button type="button" className="btn btn--primary" onClick={() => setPhase({ kind: 'capture', link: phase.link, index: 0, problem: null })}>
+            <button type="button" className="btn btn--primary" onClick={() => start(phase.link)}>
               {copy.start}
             </button>
           }
@@ -90,6 +114,15 @@ export function Component() {
       const { link, index } = phase;
       return <RedoCapture key={index} part={partsOf[link.step][index]!} problem={phase.problem} onShot={(image) => void send(link, index, image)} />;
     }
+    case 'face':
+      return (
+        <RedoFace
+          token={token ?? ''}
+          onMatched={() => void finish()}
+          onLeave={() => setPhase({ kind: 'intro', link: phase.link })}
+          onExhausted={() => setPhase({ kind: 'refused', text: copy.faceExhausted })}
+        />
+      );
     case 'done':
       return (
         <Screen title={copy.finishedTitle} step="repetir">

@@ -1,6 +1,6 @@
 import { redoPaths, redoTokenHeader } from '@kyc/contracts/redo-routes';
 
-export type RedoStep = 'id' | 'proof';
+export type RedoStep = 'id' | 'proof' | 'face';
 export type RedoPart = 'front' | 'back' | 'proof';
 
 export interface RedoLink {
@@ -26,10 +26,10 @@ export function redoTokenOf(search: string): string | null {
   return /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token) && token.length <= 2000 ? token : null;
 }
 
-/** What each step captures, in order: both sides of the ID, or the proof. */
-export const partsOf: Record<RedoStep, readonly RedoPart[]> = { id: ['front', 'back'], proof: ['proof'] };
+/** The photos each step captures, in order: both sides of the ID, or the proof (the face is a video: RedoFace). */
+export const partsOf: Record<RedoStep, readonly RedoPart[]> = { id: ['front', 'back'], proof: ['proof'], face: [] };
 
-async function call<T>(token: string, method: 'GET' | 'POST', path: string, body?: FormData, signal?: AbortSignal): Promise<T> {
+export async function call<T>(token: string, method: 'GET' | 'POST', path: string, body?: FormData, signal?: AbortSignal): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, { method, headers: { [redoTokenHeader]: token }, ...(body ? { body } : {}), ...(signal ? { signal } : {}) });

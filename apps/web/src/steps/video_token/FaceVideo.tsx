@@ -8,20 +8,21 @@ import { Screen } from '../../ui/Screen';
 import { texts } from '../../i18n/es-MX/video_token';
 import { faceView, type FacePrompt, type FaceView } from './face-machine';
 import { FaceGuide, TipIcon } from './FaceGuide';
-import type { FaceFlow } from './forms';
 import { shownDigits } from './schedule';
-import { useFaceVideo, type FaceVideoModel } from './useFaceVideo';
+import type { FaceVideoModel } from './useFaceAttempts';
+import { useFaceVideo } from './useFaceVideo';
 import '../../ui/capture.css';
 import './face.css';
 
 /**
  * The face video token (docs/flow.md §2 "Face video token", §4 "Face video", §8, §9) of the main flow (/video_token)
- * and of the result-link flow (/pdf_video_token): intro, camera with a face guide, a photo that obtains the
+ * and of the result-link flow (/pdf_video_token) (the screen is also a redo link's face step, repetir/RedoFace): intro, camera with a face guide, a photo that obtains the
  * code, the stability wait, the digits at the code's schedule, then the recording sent (recorder path) or the real-time
  * capture finished, and the verdict: a match moves on, an error opens 'Lo sentimos', exhausted attempts end it.
- * The decisions are `face-machine.ts`, the I/O `useFaceVideo`; this renders the state.
+ * The decisions are `face-machine.ts`, the I/O `useFaceAttempts` (the journey's hooks in `useFaceVideo`); this renders
+ * the state.
  */
-export function FaceVideo({ flow }: { flow: FaceFlow }) {
+export function FaceVideo({ flow }: { flow: 'main' | 'link' }) {
   return <FaceVideoScreen model={useFaceVideo(flow)} />;
 }
 

@@ -1,5 +1,6 @@
 import { api } from '../../api/calls';
 import { ApiError, isAbortError } from '../../api/client';
+import { CallRefusal, type FaceCalls } from './face-calls';
 import { canvasToBlob, grabFrame } from '../../media/capture';
 import { originOS, type PlatformHints } from '../../media/platform';
 import { connectRealtime, startMessage, type RealtimeReply, type RealtimeSession } from '../../media/realtime';
@@ -7,7 +8,7 @@ import { startRecording, type Recording } from '../../media/recorder';
 import { wait } from '../../media/wait';
 import type { SessionFacts } from '../../session/session';
 import type { FaceEvent } from './face-machine';
-import { linkCall, linkVideoForm, otpForm, serviceCall, videoTokenForm, type FaceFlow } from './forms';
+import { serviceCall, type FaceFlow } from './forms';
 import type { FaceFailure } from './outcomes';
 import { captureDelayMs, displayDelayMs, faceTimings, shownDigits, viewChangesMs, type VideoPath } from './schedule';
 import { isCodes, type Codes } from './state';
@@ -35,6 +36,7 @@ function failureOfError(error: unknown, kind: 'token' | 'response'): FaceFailure
   if (error instanceof ApiError && error.hasResponse) {
     return { kind, status: error.status ?? 0, message: error.message, messageClient: error.messageClient };
   }
+  if (error instanceof CallRefusal) return { kind, status: error.status, message: error.message, messageClient: error.messageClient };
   return { kind: 'network' };
 }
 
@@ -49,7 +51,9 @@ function resultOfReply(reply: RealtimeReply): FaceResult {
 /** What one attempt needs: the flow's facts, the camera, and where to report its progress. */
 export interface AttemptContext {
   flow: FaceFlow;
-  step: 'video_token' | 'pdf_video_token';
+  step: 'video_token' | 'pdf_video_token' | 'repetir';
+  /** The code and video calls of the flow (the journey's, the result link's or a redo link's). */
+  calls: FaceCalls;
   path: VideoPath;
   platform: PlatformHints;
   ios: boolean;
@@ -80,11 +84,8 @@ async function requestCode(ctx: AttemptContext): Promise<Codes> {
   const photo = await canvasToBlob(grabFrame(ctx.video), photoType, photoQuality);
   ctx.dispatch({ type: 'token' });
   try {
-    const form = otpForm(photo, ctx.session.uuidUser ?? '');
-    const options = { step: ctx.step, signal: ctx.signal };
-    const response = await (ctx.flow === 'link' ? api().postMultipart('publicOtp', form, { ...options, ...linkCall(ctx.session.linkToken) }) : api().postMultipart('otp', form, options));
     // The answer is not validated in the browser: the code drives the attempt, so it is checked here.
-    const codes: unknown = response.payload?.codes;
+    const codes = await ctx.calls.code(photo, ctx.signal);
     if (!isCodes(codes)) throw new AttemptFailure({ kind: 'token', status: 500, message: 'otp answered without codes' });
     return codes;
   } catch (error) {
@@ -95,20 +96,9 @@ async function requestCode(ctx: AttemptContext): Promise<Codes> {
 
 /** The recorder path's upload of the video with its fields, and the verdict. */
 async function uploadVideo(ctx: AttemptContext, video: Blob, codes: Codes, uploadSignal: AbortSignal): Promise<FaceResult> {
-  const { session, flow, step } = ctx;
-  const fields = { uuidUser: session.uuidUser ?? '', codes, origin: originOS(ctx.platform), camera: await ctx.camera };
+  const fields = { uuidUser: ctx.session.uuidUser ?? '', codes, origin: originOS(ctx.platform), camera: await ctx.camera, passport: ctx.passport, ios: ctx.ios };
   try {
-    const response = await (flow === 'link'
-      ? api().postMultipart('publicVideoToken', linkVideoForm(video, fields), {
-          step,
-          signal: uploadSignal,
-          ...linkCall(session.linkToken),
-        })
-      : api().postMultipart('videoToken', videoTokenForm(video, { ...fields, flow, passport: ctx.passport, ios: ctx.ios }), {
-          step,
-          signal: uploadSignal,
-        }));
-    const payload = response.payload;
+    const payload = await ctx.calls.video(video, fields, uploadSignal);
     if (payload?.match === true) return { match: true, liveness: payload.liveness ?? true, documentLink: payload.documentLink };
     throw new AttemptFailure({ kind: 'response', status: 200 });
   } catch (error) {

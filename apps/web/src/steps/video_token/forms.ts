@@ -2,8 +2,8 @@ import { recordingExtension } from '../../media/recorder';
 import type { OriginOS } from '../../media/platform';
 import type { Codes } from './state';
 
-/** Which flow the face video belongs to: the main journey or the result-link flow (/pdf_video_token). */
-export type FaceFlow = 'main' | 'link';
+/** Which flow the face video belongs to: the main journey, the result-link flow (/pdf_video_token) or a review's redo link (/repetir). */
+export type FaceFlow = 'main' | 'link' | 'redo';
 
 /** Spec §7 service_call of the face-video call. */
 export function serviceCall(flow: FaceFlow): 'videotoken-embedding' | 'videotoken-pdf' {
