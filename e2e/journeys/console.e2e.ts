@@ -4,12 +4,12 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generateFixtureSet, writeFaceVideo } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newWatchedPage, screenshot, seriousA11yViolations, type ViewportName } from '../support/browser.js';
 import { stopAll } from '../support/rig.js';
+import { serverModule, withServerData } from '../support/server-data.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { grantorCli } from '../support/transactions.js';
 import { fixtureDay } from '../support/fixture-day.js';
@@ -107,10 +107,6 @@ async function finishedCase(name: string, caseCurp: string): Promise<string> {
   return headers.transaccion;
 }
 
-/** The built server's modules, to write into its own database and blob store (the server runs from dist). */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = (file: string) => path.join(root, 'apps/server/dist', file);
-
 /**
  * The face video of a finished case: the generated holder of the case's INE (seed 22) reading a code, encoded as the
  * browser uploads it (VP8 webm), stored encrypted with a face decision as the face-video route stores them. The
@@ -120,15 +116,9 @@ async function storeFaceVideo(uuidTrx: string, uuidUser: string): Promise<void> 
   const work = await mkdtemp(path.join(tmpdir(), 'console-e2e-face-'));
   const holder = await generateHolder(work);
   const files = await writeFaceVideo({ faceId: holder.faceId, kind: 'live', code: '4729', seed: 'console', durationMs: 4000, fps: 10, outDir: work, name: 'face', format: 'webm' });
-  const { loadConfig } = (await import(dist('config.js'))) as typeof import('../../apps/server/src/config.js');
-  const { createDatabase } = (await import(dist('store/db.js'))) as typeof import('../../apps/server/src/store/db.js');
-  const { createDataCipher, loadDataKey } = (await import(dist('crypto/data-cipher.js'))) as typeof import('../../apps/server/src/crypto/data-cipher.js');
-  const { createBlobStore } = (await import(dist('blob/index.js'))) as typeof import('../../apps/server/src/blob/index.js');
-  const { addEvidence } = (await import(dist('store/evidence.js'))) as typeof import('../../apps/server/src/store/evidence.js');
-  const config = loadConfig({ DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' });
-  const db = createDatabase(config.database);
-  try {
-    const cipher = createDataCipher(loadDataKey(config).key);
+  const { createBlobStore } = await serverModule<typeof import('../../apps/server/src/blob/index.js')>('blob/index.js');
+  const { addEvidence } = await serverModule<typeof import('../../apps/server/src/store/evidence.js')>('store/evidence.js');
+  await withServerData(server, async ({ config, db, cipher }) => {
     const blob = await createBlobStore(config, cipher).put(`${demoId}/${uuidUser}/video_token/${uuidTrx}-e2e.webm`, await readFile(files.video), { contentType: 'video/webm' });
     await addEvidence(db, cipher, {
       uuidTrx,
@@ -138,9 +128,7 @@ async function storeFaceVideo(uuidTrx: string, uuidUser: string): Promise<void> 
       sha256: blob.sha256,
       payload: { match: true, faceScore: 0.91, threshold: 0.6, liveness: { passed: true, spoof: false, signals: {} }, spokenCode: { verified: null, engine: 'none', detail: 'sin modelo de voz' } },
     });
-  } finally {
-    await db.destroy();
-  }
+  });
 }
 
 let receiver: Server | undefined;

@@ -1,23 +1,8 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { RunningServer } from './server.js';
+import { serverModule, withServerData } from './server-data.js';
 import { grantorCli } from './transactions.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = (file: string) => path.join(root, 'apps/server/dist', file);
-
-/** The server's own modules on its data folder: the result e-mail's address (as the flow's last step stores it) and the outbox. */
-async function serverModules(server: RunningServer) {
-  const { loadConfig } = (await import(dist('config.js'))) as typeof import('../../apps/server/src/config.js');
-  const { createDatabase } = (await import(dist('store/db.js'))) as typeof import('../../apps/server/src/store/db.js');
-  const { createDataCipher, loadDataKey } = (await import(dist('crypto/data-cipher.js'))) as typeof import('../../apps/server/src/crypto/data-cipher.js');
-  const { claimResultEmail } = (await import(dist('features/results/result-emails.js'))) as typeof import('../../apps/server/src/features/results/result-emails.js');
-  const { listOutbox } = (await import(dist('mail/mailer.js'))) as typeof import('../../apps/server/src/mail/mailer.js');
-  const config = loadConfig({ DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' });
-  return { config, createDatabase, cipher: createDataCipher(loadDataKey(config).key), claimResultEmail, listOutbox };
-}
 
 export interface FlowHeaders {
   apikey: string;
@@ -42,20 +27,16 @@ export async function sendLifecycle(server: RunningServer, headers: FlowHeaders,
 
 /** The case's result e-mail address, where a redo link goes. */
 export async function giveCaseEmail(server: RunningServer, uuidTrx: string, email: string): Promise<void> {
-  const m = await serverModules(server);
-  const db = m.createDatabase(m.config.database);
-  try {
-    await m.claimResultEmail(db, m.cipher, uuidTrx, email, 2);
-  } finally {
-    await db.destroy();
-  }
+  const { claimResultEmail } = await serverModule<typeof import('../../apps/server/src/features/results/result-emails.js')>('features/results/result-emails.js');
+  await withServerData(server, ({ db, cipher }) => claimResultEmail(db, cipher, uuidTrx, email, 2));
 }
 
 /** The redo link of the e-mail in the server's outbox, as a URL on this server. */
 export async function mailedRedoLink(server: RunningServer, email: string): Promise<string> {
-  const m = await serverModules(server);
+  const { listOutbox } = await serverModule<typeof import('../../apps/server/src/mail/mailer.js')>('mail/mailer.js');
+  const cipher = await withServerData(server, async (data) => data.cipher);
   const decoded = async () =>
-    (await m.listOutbox(server.dataDir, m.cipher)).map((mail) => mail.eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).find((eml) => eml.includes(`To: ${email}`) && eml.includes('/repetir?token='));
+    (await listOutbox(server.dataDir, cipher)).map((mail) => mail.eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).find((eml) => eml.includes(`To: ${email}`) && eml.includes('/repetir?token='));
   await expect.poll(async () => (await decoded()) !== undefined, { timeout: 60_000 }).toBe(true);
   const mailed = new URL(/(http\S+\/repetir\?token=[A-Za-z0-9._-]+)/.exec((await decoded())!)![1]!);
   return `${server.url}${mailed.pathname}${mailed.search}`;

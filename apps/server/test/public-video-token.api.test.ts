@@ -1,14 +1,15 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { errorTexts } from '@kyc/contracts';
-import { faceFrameJpeg, generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtures';
+import { writeFaceVideo } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultLinkContext } from '../src/features/results/routes.js';
 import { consumeLink, issueResultLink, signLinkCredential, signLinkToken, type LinkContext } from '../src/features/results/links.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
 import { followsTestSchedule, testScheduleEnv } from './support/schedule.js';
+import { generatedHolder, holderSeed, scheduledReading, strangerFace } from './support/holder.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
 import { acceptConsents, recordFaceDecision } from './support/journey.js';
 import { connectClient, createConnection } from './support/realtime-client.js';
@@ -25,10 +26,6 @@ import { setLockUntil } from '../src/store/transactions.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
 import { AppCaches } from '../src/caches.js';
 
-// Seed 22 puts face fa-s6-b on the INE; fa-s3-a is somebody else (as in video-token.api.test.ts).
-const SEED = 22;
-const OTHER_FACE = 'fa-s3-a';
-
 let dir: string;
 let front: Buffer;
 let photo: Buffer;
@@ -38,19 +35,16 @@ let holderWebm: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'public-video-token-'));
-  await generateFixtureSet({ outDir: dir, seed: SEED, count: 1, kinds: ['ine'], degradations: [], referenceDate: '2026-11-26' });
-  front = await readFile(path.join(dir, 'ine-000-front-clean.png'));
-  const truth = JSON.parse(await readFile(path.join(dir, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
-  const faceId = truth.face!.id;
-  photo = await faceFrameJpeg(faceId);
-  const [holder, other, webm] = await Promise.all([
-    writeFaceVideo({ ...followsTestSchedule, faceId, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
-    writeFaceVideo({ ...followsTestSchedule, faceId: OTHER_FACE, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
-    writeFaceVideo({ ...followsTestSchedule, faceId, kind: 'live', outDir: path.join(dir, 'webm'), seed: SEED }),
+  const holder = await generatedHolder(dir);
+  ({ front, photo } = holder);
+  const [holderMp4, otherMp4, webm] = await Promise.all([
+    scheduledReading(dir, holder.faceId),
+    scheduledReading(dir, strangerFace),
+    writeFaceVideo({ ...followsTestSchedule, faceId: holder.faceId, kind: 'live', outDir: path.join(dir, 'webm'), seed: holderSeed }),
   ]);
   holderWebm = webm.video;
-  videos.holder = await readFile(holder.video);
-  videos.other = await readFile(other.video);
+  videos.holder = holderMp4;
+  videos.other = otherMp4;
 }, 120_000);
 
 afterAll(async () => {

@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { faceFrameJpeg, generateFixtureSet, writeFaceVideo, type GroundTruth } from '@kyc/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataCipher, loadDataKey } from '../src/crypto/data-cipher.js';
 import { listOutbox } from '../src/mail/mailer.js';
@@ -13,13 +12,10 @@ import { engines, startTestApp, type TestApp } from './support/app.js';
 import { createConsoleUser, signInConsole, type ConsoleWho } from './support/console-users.js';
 import { demoId, lifecycleEvent, trxHeaders } from './support/fixtures.js';
 import { acceptConsents, journeyConsents, recordFaceDecision } from './support/journey.js';
-import { followsTestSchedule, testScheduleEnv } from './support/schedule.js';
+import { testScheduleEnv } from './support/schedule.js';
+import { generatedHolder, scheduledReading, strangerFace } from './support/holder.js';
 import { receiver, type WebhookReceiver } from './support/webhook-receiver.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
-
-// Seed 22 puts face fa-s6-b on the INE; fa-s3-a is somebody else (as in video-token.api.test.ts).
-const SEED = 22;
-const OTHER_FACE = 'fa-s3-a';
 
 let dir: string;
 let front: Buffer;
@@ -28,16 +24,9 @@ const videos: Record<'holder' | 'other', Buffer> = {} as never;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'redo-face-'));
-  await generateFixtureSet({ outDir: dir, seed: SEED, count: 1, kinds: ['ine'], degradations: [], referenceDate: '2026-11-26' });
-  front = await readFile(path.join(dir, 'ine-000-front-clean.png'));
-  const truth = JSON.parse(await readFile(path.join(dir, 'ine-000-front-clean.json'), 'utf8')) as GroundTruth;
-  photo = await faceFrameJpeg(truth.face!.id);
-  const [holder, other] = await Promise.all([
-    writeFaceVideo({ ...followsTestSchedule, faceId: truth.face!.id, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
-    writeFaceVideo({ ...followsTestSchedule, faceId: OTHER_FACE, kind: 'live', outDir: dir, seed: SEED, format: 'mp4' }),
-  ]);
-  videos.holder = await readFile(holder.video);
-  videos.other = await readFile(other.video);
+  const holder = await generatedHolder(dir);
+  ({ front, photo } = holder);
+  [videos.holder, videos.other] = await Promise.all([scheduledReading(dir, holder.faceId), scheduledReading(dir, strangerFace)]);
 }, 120_000);
 
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { calls, errorTexts, schemas, type LifecycleEvent } from '@kyc/contracts';
+import { calls, errorTexts, type schemas, type LifecycleEvent } from '@kyc/contracts';
 import type { z } from 'zod';
 import { consentAcceptanceOf } from './consent-acceptance.js';
 import { evidenceKind } from '../../domain/evidence-kinds.js';

@@ -1,5 +1,6 @@
+import { uploadedVideo } from './uploaded-video.js';
 import { calls, errorTexts, faceMessages } from '@kyc/contracts';
-import { issueCode, type VideoContentType } from './index.js';
+import { issueCode } from './index.js';
 import { motionPromptCount } from './codes.js';
 import { readStoredParams } from '../../store/grantors.js';
 import { assertLinkUser, authorizeLink, decideLinkVideo, type LinkAuth } from '../results/link-video.js';
@@ -58,13 +59,8 @@ export function registerPublicVideoTokenRoutes(app: ZodApp, deps: Deps): void {
       const { fields, file } = await readUpload(request, video.multipart, { limits, retryMessage: errorTexts.watchdog });
       sameUser(auth, fields.uuidUser ?? '');
       const result = await decideLinkVideo({ db, cipher, blobs, face, speech }, links, auth, {
-        video: { buffer: file.buffer },
-        contentType: file.sniffedType as VideoContentType,
-        created: fields.created ?? '',
-        expire: fields.expire ?? '',
+        ...uploadedVideo(fields, file),
         serviceCall: fields.service_call ?? '',
-        ...(fields.originOS ? { originOS: fields.originOS } : {}),
-        ...(fields.info_camara ? { cameraInfo: fields.info_camara } : {}),
       });
       request.log.info(
         { grantorId: auth.link.grantorId, uuidTrx: auth.link.uuidTrx, linkId: auth.link.linkId, status: result.ok ? 200 : reasonStatus(result.refusal.reason) },

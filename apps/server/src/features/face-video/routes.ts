@@ -1,10 +1,11 @@
+import { uploadedVideo } from './uploaded-video.js';
 import { calls, errorTexts, faceMessages } from '@kyc/contracts';
 import sharp from 'sharp';
 import { ownerParams } from '../../domain/grantor-params.js';
 import { checkOpen } from '../../attempts/service.js';
 import { normalizeId } from '../../domain/transactions.js';
 import { frameCovered, measureCover } from './face-cover.js';
-import { decideVideoToken, issueCode, type VideoContentType, type VideoTokenResult } from './index.js';
+import { decideVideoToken, issueCode, type VideoTokenResult } from './index.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { motionPromptCount } from './codes.js';
 import { insertCode } from './codes-store.js';
@@ -138,13 +139,8 @@ export function registerVideoTokenRoutes(app: ZodApp, deps: Deps): void {
           uuidTrx: transaction.uuidTrx,
           uuidUser: transaction.uuidUser,
           params,
-          video: { buffer: file.buffer },
-          contentType: file.sniffedType as VideoContentType,
-          created: fields.created ?? '',
-          expire: fields.expire ?? '',
+          ...uploadedVideo(fields, file),
           serviceCall: fields.service_call ?? '',
-          ...(fields.originOS ? { originOS: fields.originOS } : {}),
-          ...(fields.info_camara ? { cameraInfo: fields.info_camara } : {}),
         },
       );
       logDecision(request.log, transaction, result);

@@ -1,3 +1,4 @@
+import { uploadedVideo } from '../face-video/uploaded-video.js';
 import { errorTexts, faceMessages, paramInt, type GrantorParam, redoFaceCode, redoFaceVideo, redoMultipart, redoPaths } from '@kyc/contracts';
 import type { FastifyRequest } from 'fastify';
 import { checkOpen } from '../../attempts/service.js';
@@ -10,7 +11,7 @@ import { uploadLimits } from '../../uploads/limits.js';
 import { readUpload } from '../../uploads/read-multipart.js';
 import { motionPromptCount } from '../face-video/codes.js';
 import { insertCode } from '../face-video/codes-store.js';
-import { decideVideoToken, issueCode, type VideoContentType } from '../face-video/index.js';
+import { decideVideoToken, issueCode } from '../face-video/index.js';
 import { checkCodePhoto } from '../face-video/routes.js';
 import type { OpenRedo } from './links.js';
 import { assertRedoStep, redoAttemptStep } from './steps.js';
@@ -66,14 +67,9 @@ export function registerRedoFaceRoutes(app: ZodApp, deps: Deps, openRedo: (reque
         uuidTrx: redo.uuidTrx,
         uuidUser: redo.uuidUser,
         params,
-        video: { buffer: file.buffer },
-        contentType: file.sniffedType as VideoContentType,
-        created: fields.created ?? '',
-        expire: fields.expire ?? '',
+        ...uploadedVideo(fields, file),
         serviceCall: redoServiceCall,
         attempts: faceCounter(redo, params),
-        ...(fields.originOS ? { originOS: fields.originOS } : {}),
-        ...(fields.info_camara ? { cameraInfo: fields.info_camara } : {}),
       },
     );
     request.log.info({ grantorId: redo.grantorId, uuidTrx: redo.uuidTrx, redoId: redo.redoId, match: result.decision?.match, liveness: result.decision?.liveness.passed }, 'redo face video decided');
