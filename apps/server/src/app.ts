@@ -27,6 +27,8 @@ import { createOcrEngine } from './engines/ocr/engine.js';
 import { defaultMaxInFlightReads, lazyOcrEngine, type OcrEngineProvider } from './engines/ocr/provider.js';
 import { createFaceEngine } from './engines/face/engine.js';
 import { defaultMaxInFlightDecisions, lazyFaceEngine } from './engines/face/provider.js';
+import { busyWhenRemoteBusy, remoteFaceEngine, remoteOcrEngine } from './engines/remote/client.js';
+import { registerEngineService } from './engines/remote/service-routes.js';
 import { createSpeechRecognizer } from './engines/speech/recognizer.js';
 import { catalogueStatus, catalogueStatusLog, seedSampleCatalogueIfEmpty } from './features/postal/index.js';
 import type { RecordingHandlers } from './features/realtime/index.js';
@@ -165,15 +167,33 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     });
 
-    const lazyOcr = lazyOcrEngine(() => createOcrEngine(config.engineWorkers ? { textWorkers: config.engineWorkers } : {}), defaultMaxInFlightReads, config.engineQueue, config.engineIdleCloseMs);
+    // With ENGINE_SERVICE_URL the engines run on the workers (engines/remote); a worker's busy answer is a local busy.
+    const { engineService } = config;
+    const remote = engineService.urls.length > 0 && engineService.token ? { urls: engineService.urls, token: engineService.token } : undefined;
+    const workers = config.engineWorkers;
+    const lazyOcr = busyWhenRemoteBusy(
+      lazyOcrEngine(
+        remote ? async () => remoteOcrEngine(remote) : () => createOcrEngine(workers ? { textWorkers: workers } : {}),
+        defaultMaxInFlightReads,
+        config.engineQueue,
+        config.engineIdleCloseMs,
+      ),
+    );
     const ocr = metrics.instrumentEngine('ocr', options.wrapOcr ? options.wrapOcr(lazyOcr) : lazyOcr, defaultMaxInFlightReads);
     app.addHook('onClose', async () => ocr.close());
     const face = metrics.instrumentEngine(
       'face',
-      lazyFaceEngine(() => createFaceEngine(config.engineWorkers ? { workers: config.engineWorkers } : {}), defaultMaxInFlightDecisions, config.engineQueue, config.engineIdleCloseMs),
+      busyWhenRemoteBusy(
+        lazyFaceEngine(remote ? async () => remoteFaceEngine(remote) : () => createFaceEngine(workers ? { workers } : {}), defaultMaxInFlightDecisions, config.engineQueue, config.engineIdleCloseMs),
+      ),
       defaultMaxInFlightDecisions,
     );
     app.addHook('onClose', async () => face.close());
+    if (engineService.token && !remote && config.processRole !== 'api') {
+      registerEngineService(app, { ocr, face }, engineService.token);
+      app.log.info('engine service on: API nodes with ENGINE_SERVICE_URL send their OCR and face work here');
+    }
+    if (remote) app.log.info({ engineService: remote.urls }, 'OCR and face work is sent to the engine service');
     // Only a configured and checksum-verified model starts the recogniser's process (engines/speech/).
     const speech = await createSpeechRecognizer(config.speech, app.log);
     app.addHook('onClose', async () => speech.close());

@@ -112,6 +112,12 @@ export interface Config {
   engineWorkers: number | undefined;
   /** ENGINE_IDLE_CLOSE_SECONDS: the OCR and face engines are closed after this long unused (their memory returned); 0 never. */
   engineIdleCloseMs: number;
+  /**
+   * The engine service (docs/decisions.md "OCR and face work on the workers"): ENGINE_SERVICE_URL, the workers an API
+   * node sends its OCR and face work to (none: run here); ENGINE_SERVICE_TOKEN, their shared credential, which also
+   * makes a worker serve its engines.
+   */
+  engineService: { urls: string[]; token: string | undefined };
 }
 
 const MiB = 1024 * 1024;
@@ -270,6 +276,24 @@ const envSchema = z.object({
   ENGINE_QUEUE_WAIT_MS: optional(integer(100, 600_000)),
   ENGINE_IDLE_CLOSE_SECONDS: optional(integer(0, 86_400)),
   ENGINE_WORKERS: optional(integer(1, 16)),
+  ENGINE_SERVICE_URL: optional(
+    z
+      .string()
+      .trim()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((u) => u.trim())
+          .filter((u) => u !== ''),
+      )
+      .refine((urls) => urls.every((u) => /^https?:\/\//.test(u) && URL.canParse(u)), { error: 'must be http:// or https:// URLs separated by commas' }),
+  ),
+  ENGINE_SERVICE_TOKEN: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[\x21-\x7e]{24,200}$/, { error: 'must be 24 to 200 printable characters without spaces (openssl rand -hex 24)' }),
+  ),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -325,6 +349,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
   if (!consoleEnv.ok) throw new ConfigError(`Invalid configuration: ${consoleEnv.problems.join('; ')}`);
   const testSchedule = testScheduleFromEnv(env);
   if (!testSchedule.ok) throw new ConfigError(`Invalid configuration: ${testSchedule.problem}`);
+  if (e.ENGINE_SERVICE_URL?.length && !e.ENGINE_SERVICE_TOKEN) throw new ConfigError("Invalid configuration: ENGINE_SERVICE_URL needs ENGINE_SERVICE_TOKEN (the workers' shared credential)");
+  if (e.ENGINE_SERVICE_URL?.length && e.PROCESS_ROLE === 'worker') throw new ConfigError('Invalid configuration: a worker runs the engines it serves: ENGINE_SERVICE_URL is for API nodes');
   return {
     port: e.PORT ?? 8080,
     host: e.HOST ?? '127.0.0.1',
@@ -367,6 +393,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     engineQueue: { length: e.ENGINE_QUEUE_LENGTH ?? defaultEngineQueue.length, waitMs: e.ENGINE_QUEUE_WAIT_MS ?? defaultEngineQueue.waitMs },
     engineIdleCloseMs: (e.ENGINE_IDLE_CLOSE_SECONDS ?? defaultEngineIdleCloseSeconds) * 1000,
     engineWorkers: e.ENGINE_WORKERS,
+    engineService: { urls: e.ENGINE_SERVICE_URL ?? [], token: e.ENGINE_SERVICE_TOKEN },
     resultEmailResends: e.RESULT_EMAIL_RESENDS ?? 2,
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS ?? 72,
   };

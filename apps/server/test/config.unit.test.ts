@@ -91,6 +91,19 @@ describe('loadConfig', () => {
     expect(message({ ENGINE_WORKERS: '0' })).toContain('ENGINE_WORKERS must be an integer 1-16');
   });
 
+  it('sends the engines to the workers only with their URLs and token; a worker serves them with the token', () => {
+    const token = 'a'.repeat(48);
+    expect(loadConfig({}, false).engineService).toEqual({ urls: [], token: undefined });
+    expect(loadConfig({ ENGINE_SERVICE_URL: 'http://worker-1:8080, http://worker-2:8080', ENGINE_SERVICE_TOKEN: token }, false).engineService).toEqual({
+      urls: ['http://worker-1:8080', 'http://worker-2:8080'],
+      token,
+    });
+    expect(message({ ENGINE_SERVICE_URL: 'http://worker-1:8080' })).toContain('ENGINE_SERVICE_URL needs ENGINE_SERVICE_TOKEN');
+    expect(message({ ENGINE_SERVICE_URL: 'worker-1:8080', ENGINE_SERVICE_TOKEN: token })).toContain('ENGINE_SERVICE_URL must be http:// or https:// URLs');
+    expect(message({ ENGINE_SERVICE_URL: 'http://worker-1:8080', ENGINE_SERVICE_TOKEN: token, PROCESS_ROLE: 'worker' })).toContain('ENGINE_SERVICE_URL is for API nodes');
+    expect(message({ ENGINE_SERVICE_TOKEN: 'short' })).toContain('ENGINE_SERVICE_TOKEN must be 24 to 200');
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }).port).toBe(8080);
   });

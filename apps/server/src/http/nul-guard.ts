@@ -13,7 +13,8 @@ export function findNul(value: unknown): string | undefined {
     const [current, path] = stack.pop() as [unknown, string];
     if (typeof current === 'string') {
       if (current.includes(nul)) return path;
-    } else if (current !== null && typeof current === 'object') {
+    } else if (current !== null && typeof current === 'object' && !ArrayBuffer.isView(current)) {
+      // A binary body (the engine service's Buffer) holds bytes, not text: only parsed strings are checked.
       for (const [key, child] of Object.entries(current)) {
         const childPath = path ? `${path}.${key}` : key;
         if (key.includes(nul)) return childPath.replaceAll(nul, '\\u0000');

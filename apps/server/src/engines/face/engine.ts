@@ -87,8 +87,9 @@ async function startFaceWorker(options: FaceEngineOptions): Promise<WorkerHandle
     });
   };
   // A compact copy of each frame's own bytes is moved to the worker: the caller keeps its frame, and posting the
-  // view itself would clone its whole underlying buffer (all the decoded frames of a video).
-  const compact = (image: RgbImage): RgbImage => ({ data: image.data.slice(), width: image.width, height: image.height });
+  // view itself would clone its whole underlying buffer (all the decoded frames of a video). `new Uint8Array` copies
+  // also when the data is a Buffer, whose `slice` is a view (transferring its buffer would detach the caller's memory).
+  const compact = (image: RgbImage): RgbImage => ({ data: new Uint8Array(image.data), width: image.width, height: image.height });
   return {
     pending: () => pending.size,
     analyse(image, mode) {
