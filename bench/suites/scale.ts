@@ -68,8 +68,13 @@ async function fixtures(dir: string): Promise<Files> {
   };
 }
 
+/** Where OCR and face work runs: on each API node (default), or on the worker (ENGINE_SERVICE_URL). */
+type EnginePlace = 'api' | 'worker';
+const engineToken = randomBytes(24).toString('hex');
+
 interface Run {
   apiNodes: number;
+  engines: EnginePlace;
   completed: number;
   failed: string[];
   wallS: number;
@@ -81,7 +86,7 @@ interface Run {
   busyRetries: number;
 }
 
-async function runCluster(apiNodes: number, files: Files, dir: string): Promise<Run> {
+async function runCluster(apiNodes: number, engines: EnginePlace, files: Files, dir: string): Promise<Run> {
   const dbName = `kyc_bench_${randomBytes(5).toString('hex')}`;
   const dbUrl = new URL(adminUrl);
   dbUrl.pathname = `/${dbName}`;
@@ -104,8 +109,11 @@ async function runCluster(apiNodes: number, files: Files, dir: string): Promise<
   };
   const nodes: NodeProcess[] = [];
   try {
-    nodes.push(await startNode('worker', 'worker', env));
-    for (let i = 1; i <= apiNodes; i += 1) nodes.push(await startNode(`api-${i}`, 'api', env));
+    const onWorker = engines === 'worker';
+    const worker = await startNode('worker', 'worker', onWorker ? { ...env, ENGINE_SERVICE_TOKEN: engineToken } : env);
+    nodes.push(worker);
+    const apiEnv = onWorker ? { ...env, ENGINE_SERVICE_URL: worker.url, ENGINE_SERVICE_TOKEN: engineToken } : env;
+    for (let i = 1; i <= apiNodes; i += 1) nodes.push(await startNode(`api-${i}`, 'api', apiEnv));
     const api = nodes.filter((n) => n.role === 'api');
     const proxy = await startProxy(() => api);
     const pids = new Map(nodes.map((n) => [n.name, n.child.pid!]));
@@ -222,7 +230,7 @@ async function runCluster(apiNodes: number, files: Files, dir: string): Promise<
     await new Promise((resolve) => setTimeout(resolve, 60_000));
     const afterRss = new Map([...pids].map(([name, pid]) => [name, rssMb(pid)]));
     await proxy.close();
-    return { apiNodes, completed, failed, wallS, latencies, cpu, peakRss, idleRss, afterRss, busyRetries };
+    return { apiNodes, engines, completed, failed, wallS, latencies, cpu, peakRss, idleRss, afterRss, busyRetries };
   } finally {
     await Promise.all(nodes.map((n) => n.stop()));
     await s3.close();
@@ -236,35 +244,41 @@ export async function scaleOut(): Promise<SuiteResult> {
   try {
     const files = await fixtures(dir);
     const runs: Run[] = [];
-    for (const apiNodes of (process.env.BENCH_SCALE_NODES ?? '1,2').split(',').map(Number)) {
-      console.log(`scale: ${apiNodes} API node(s) + 1 worker, ${count} verifications, ${concurrency} at once`);
-      runs.push(await runCluster(apiNodes, files, dir));
+    // BENCH_SCALE_ENGINES=api,worker measures both placements of the OCR and face work (docs/decisions.md).
+    const places = (process.env.BENCH_SCALE_ENGINES ?? 'api').split(',') as EnginePlace[];
+    for (const engines of places) {
+      for (const apiNodes of (process.env.BENCH_SCALE_NODES ?? '1,2').split(',').map(Number)) {
+        console.log(`scale: ${apiNodes} API node(s) + 1 worker, engines on the ${engines} process(es), ${count} verifications, ${concurrency} at once`);
+        runs.push(await runCluster(apiNodes, engines, files, dir));
+      }
     }
     const loadAfter = os.loadavg();
     const lines: string[] = [
       `Load average before / after: ${loadBefore.map((l) => l.toFixed(1)).join(' ')} / ${loadAfter.map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores${loadBefore[0]! > 1.5 ? ' shared with other work: wall figures (per minute, latencies) are inflated by it; CPU-seconds are not' : ' (a quiet machine)'}.`,
       `Each verification: 3 consents, ID front and back (OCR), face code (/v1/otp), face video (/v2/videotoken, H.264 8 s), end event (webhook job); ${count} verifications, ${concurrency} at once, through a round-robin proxy; PostgreSQL, s3rver, Redis; engine workers per node: ${process.env.ENGINE_WORKERS ?? 'the default (one per core, at most 2)'}.`,
       '',
-      '| API nodes | completed | failed | 503 retries | wall s | verifications/min | per core | cores busy | CPU-s per verification (all processes) | CPU-s per node |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      '| API nodes | engines on | completed | failed | 503 retries | wall s | verifications/min | per core | cores busy | CPU-s per verification (all processes) | CPU-s per node |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
     ];
     for (const run of runs) {
       const total = [...run.cpu.values()].reduce((a, b) => a + b, 0);
       const perMinute = (run.completed / run.wallS) * 60;
       const cores = os.cpus().length;
       lines.push(
-        `| ${run.apiNodes} | ${run.completed} | ${run.failed.length} | ${run.busyRetries} | ${run.wallS.toFixed(0)} | ${perMinute.toFixed(1)} | ${(perMinute / cores).toFixed(1)} | ${((100 * total) / (run.wallS * cores)).toFixed(0)} % | ${(total / Math.max(1, run.completed)).toFixed(2)} | ${[...run.cpu].map(([n, s]) => `${n} ${s.toFixed(1)}`).join(', ')} |`,
+        `| ${run.apiNodes} | ${run.engines} | ${run.completed} | ${run.failed.length} | ${run.busyRetries} | ${run.wallS.toFixed(0)} | ${perMinute.toFixed(1)} | ${(perMinute / cores).toFixed(1)} | ${((100 * total) / (run.wallS * cores)).toFixed(0)} % | ${(total / Math.max(1, run.completed)).toFixed(2)} | ${[...run.cpu].map(([n, s]) => `${n} ${s.toFixed(1)}`).join(', ')} |`,
       );
     }
-    lines.push('', '| API nodes | call | n | p50 ms | p95 ms |', '|---|---|---|---|---|');
+    lines.push('', '| API nodes | engines on | call | n | p50 ms | p95 ms |', '|---|---|---|---|---|---|');
     for (const run of runs) {
-      for (const [label, values] of run.latencies) lines.push(`| ${run.apiNodes} | ${label} | ${values.length} | ${percentile(values, 50).toFixed(0)} | ${percentile(values, 95).toFixed(0)} |`);
+      for (const [label, values] of run.latencies)
+        lines.push(`| ${run.apiNodes} | ${run.engines} | ${label} | ${values.length} | ${percentile(values, 50).toFixed(0)} | ${percentile(values, 95).toFixed(0)} |`);
     }
-    lines.push('', '| API nodes | process | RSS idle MB | RSS peak MB | RSS 60 s after MB |', '|---|---|---|---|---|');
+    lines.push('', '| API nodes | engines on | process | RSS idle MB | RSS peak MB | RSS 60 s after MB |', '|---|---|---|---|---|---|');
     for (const run of runs) {
-      for (const [name, peak] of run.peakRss) lines.push(`| ${run.apiNodes} | ${name} | ${run.idleRss.get(name)!.toFixed(0)} | ${peak.toFixed(0)} | ${run.afterRss.get(name)!.toFixed(0)} |`);
+      for (const [name, peak] of run.peakRss)
+        lines.push(`| ${run.apiNodes} | ${run.engines} | ${name} | ${run.idleRss.get(name)!.toFixed(0)} | ${peak.toFixed(0)} | ${run.afterRss.get(name)!.toFixed(0)} |`);
     }
-    for (const run of runs) if (run.failed.length > 0) lines.push('', `Failures with ${run.apiNodes} node(s): ${run.failed.slice(0, 3).join(' / ')}`);
+    for (const run of runs) if (run.failed.length > 0) lines.push('', `Failures with ${run.apiNodes} node(s), engines on ${run.engines}: ${run.failed.slice(0, 3).join(' / ')}`);
     return { title: `Scale-out: whole verifications per minute with 1 and 2 API nodes + 1 worker (PostgreSQL, s3rver, Redis)`, lines };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import type { ConsoleCase, ConsoleCaseStatus } from '@kyc/contracts';
-import { api, ApiError } from './api';
+import { api } from './api';
+import { useFailure } from './feedback';
 import { CaseFile } from './CaseFile';
 import { Pager, usePagedList, type Page } from './paged';
 import { formatDate, statusLabels, statusText } from './labels';
@@ -20,19 +21,12 @@ const statusOptions = Object.keys(statusLabels) as ConsoleCaseStatus[];
 /** The applied filters and the server-side pages of cases they select; a 401 signs the user out. */
 function useCaseList({ user, grantorId, onSignedOut }: { user: ScreenProps['user']; grantorId: string; onSignedOut: ScreenProps['onSignedOut'] }) {
   const [filters, setFilters] = useState<Filters>(emptyFilters);
-  const [error, setError] = useState('');
 
-  const fail = useCallback(
-    (e: unknown) => {
-      if (e instanceof ApiError && e.status === 401) return onSignedOut(e.text);
-      setError(e instanceof ApiError ? e.text : 'No pudimos cargar los expedientes.');
-    },
-    [onSignedOut],
-  );
+  const { error, fail, clear } = useFailure(onSignedOut, 'No pudimos cargar los expedientes.');
 
   const fetchPage = useCallback(
     async (cursor: string | undefined): Promise<Page<ConsoleCase>> => {
-      setError('');
+      clear();
       const page = await api.cases({
         ...(user.role === 'operator' ? { grantorId } : {}),
         q: filters.q || undefined,
@@ -44,7 +38,7 @@ function useCaseList({ user, grantorId, onSignedOut }: { user: ScreenProps['user
       });
       return { items: page.cases, next: page.nextCursor };
     },
-    [grantorId, filters, user.role],
+    [grantorId, filters, user.role, clear],
   );
   // reload: a review changed a case's status.
   const { rows, page, pager, reset, reload } = usePagedList(grantorId ? fetchPage : undefined, fail);

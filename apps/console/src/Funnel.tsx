@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { ConsoleFunnel } from '@kyc/contracts';
-import { api, ApiError } from './api';
+import { api } from './api';
+import { useFailure } from './feedback';
 import type { ScreenProps } from './screens';
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
@@ -22,21 +23,14 @@ export function formatDuration(ms: number | null): string {
 /** The funnel of the chosen range (an operator waits for a grantor); a 401 signs the user out. */
 function useFunnel({ user, grantorId, onSignedOut }: ScreenProps, range: { from: string; to: string }) {
   const [funnel, setFunnel] = useState<ConsoleFunnel | undefined>();
-  const [error, setError] = useState('');
 
-  const fail = useCallback(
-    (e: unknown) => {
-      if (e instanceof ApiError && e.status === 401) return onSignedOut(e.text);
-      setError(e instanceof ApiError ? e.text : 'No pudimos calcular el embudo.');
-    },
-    [onSignedOut],
-  );
+  const { error, fail, clear } = useFailure(onSignedOut, 'No pudimos calcular el embudo.');
 
   useEffect(() => {
     if (user.role === 'operator' && !grantorId) return;
     let current = true;
     setFunnel(undefined);
-    setError('');
+    clear();
     api
       .funnel({ ...range, ...(user.role === 'operator' ? { grantorId } : {}) })
       .then((f) => current && setFunnel(f))
@@ -44,7 +38,7 @@ function useFunnel({ user, grantorId, onSignedOut }: ScreenProps, range: { from:
     return () => {
       current = false;
     };
-  }, [range, grantorId, user.role, fail]);
+  }, [range, grantorId, user.role, fail, clear]);
 
   return { funnel, error };
 }

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ConsoleDelivery, ConsoleWebhookEndpoint } from '@kyc/contracts';
-import { api, ApiError } from './api';
+import { api } from './api';
 import { Pager, usePagedList, type Page } from './paged';
 import { deliveryStatusLabels, eventTypeLabels, formatDate } from './labels';
+import { Messages, useFailure } from './feedback';
 
 interface Props {
   onSignedOut(notice?: string): void;
@@ -14,17 +15,10 @@ const pageSize = 25;
 function useWebhookLog(onSignedOut: Props['onSignedOut']) {
   const [endpoints, setEndpoints] = useState<ConsoleWebhookEndpoint[] | undefined>();
   const [endpointId, setEndpointId] = useState('');
-  const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState('');
 
-  const fail = useCallback(
-    (e: unknown) => {
-      if (e instanceof ApiError && e.status === 401) return onSignedOut(e.text);
-      setError(e instanceof ApiError ? e.text : 'No pudimos cargar los webhooks.');
-    },
-    [onSignedOut],
-  );
+  const { error, fail, clear } = useFailure(onSignedOut, 'No pudimos cargar los webhooks.');
 
   useEffect(() => {
     api
@@ -47,7 +41,7 @@ function useWebhookLog(onSignedOut: Props['onSignedOut']) {
 
   async function replay(delivery: ConsoleDelivery) {
     setBusy(delivery.id);
-    setError('');
+    clear();
     setNotice('');
     try {
       await api.replay(delivery.id);
@@ -77,16 +71,7 @@ export function Webhooks({ onSignedOut }: Props) {
   return (
     <main className="page">
       <h1>Webhooks</h1>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <Messages error={error} notice={notice} />
       {endpoints === undefined ? (
         <p className="hint">Cargando destinos…</p>
       ) : endpoints.length === 0 ? (

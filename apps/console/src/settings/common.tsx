@@ -1,26 +1,5 @@
-import { useCallback, useState } from 'react';
-import { ApiError } from '../api';
-
-/** The error and per-field errors of a settings panel; a 401 ends the session. */
-export function useFailure(onSignedOut: (notice?: string) => void) {
-  const [error, setError] = useState('');
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const fail = useCallback(
-    (e: unknown) => {
-      if (e instanceof ApiError && e.status === 401) return onSignedOut(e.text);
-      setError(e instanceof ApiError ? e.text : 'No pudimos completar la solicitud. Inténtalo de nuevo.');
-      setFields(e instanceof ApiError ? e.fields : {});
-    },
-    [onSignedOut],
-  );
-  const clear = useCallback(() => {
-    setError('');
-    setFields({});
-  }, []);
-  /** The person edited a refused field: its refusal no longer applies. */
-  const forget = useCallback((key: string) => setFields((f) => (key in f ? Object.fromEntries(Object.entries(f).filter(([k]) => k !== key)) : f)), []);
-  return { error, fields, fail, clear, forget };
-}
+import { useState } from 'react';
+export { Messages, useFailure } from '../feedback';
 
 /** One call of a settings panel at a time: clears the last error and notice, shows `done` on success; resolves whether it succeeded. */
 export function useAction(clear: () => void, fail: (e: unknown) => void) {
@@ -42,23 +21,6 @@ export function useAction(clear: () => void, fail: (e: unknown) => void) {
     }
   }
   return { busy, notice, run };
-}
-
-export function Messages({ error, notice }: { error: string; notice?: string }) {
-  return (
-    <>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
-    </>
-  );
 }
 
 /** A field's refusal under it, referenced by the input's aria-describedby. */
