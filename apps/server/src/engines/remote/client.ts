@@ -22,10 +22,12 @@ function engineCaller(target: EngineServiceTarget) {
   let next = 0;
   return async <T>(op: EngineServiceOp, args: unknown[]): Promise<T> => {
     const base = target.urls[next++ % target.urls.length]!;
+    const sent = encodeEngineMessage(args);
     const response = await fetch(new URL(engineServicePaths[op], base), {
       method: 'POST',
       headers: { authorization: `Bearer ${target.token}`, 'content-type': engineContentType },
-      body: encodeEngineMessage(args),
+      // serialize() allocates a plain ArrayBuffer (never a shared one), which is what fetch's body type asks.
+      body: sent as Uint8Array<ArrayBuffer>,
       signal: AbortSignal.timeout(target.timeoutMs ?? 120_000),
     });
     const bytes = Buffer.from(await response.arrayBuffer());
