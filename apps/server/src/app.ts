@@ -167,33 +167,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     });
 
-    // With ENGINE_SERVICE_URL the engines run on the workers (engines/remote); a worker's busy answer is a local busy.
-    const { engineService } = config;
-    const remote = engineService.urls.length > 0 && engineService.token ? { urls: engineService.urls, token: engineService.token } : undefined;
-    const workers = config.engineWorkers;
-    const lazyOcr = busyWhenRemoteBusy(
-      lazyOcrEngine(
-        remote ? async () => remoteOcrEngine(remote) : () => createOcrEngine(workers ? { textWorkers: workers } : {}),
-        defaultMaxInFlightReads,
-        config.engineQueue,
-        config.engineIdleCloseMs,
-      ),
-    );
-    const ocr = metrics.instrumentEngine('ocr', options.wrapOcr ? options.wrapOcr(lazyOcr) : lazyOcr, defaultMaxInFlightReads);
-    app.addHook('onClose', async () => ocr.close());
-    const face = metrics.instrumentEngine(
-      'face',
-      busyWhenRemoteBusy(
-        lazyFaceEngine(remote ? async () => remoteFaceEngine(remote) : () => createFaceEngine(workers ? { workers } : {}), defaultMaxInFlightDecisions, config.engineQueue, config.engineIdleCloseMs),
-      ),
-      defaultMaxInFlightDecisions,
-    );
-    app.addHook('onClose', async () => face.close());
-    if (engineService.token && !remote && config.processRole !== 'api') {
-      registerEngineService(app, { ocr, face }, engineService.token);
-      app.log.info('engine service on: API nodes with ENGINE_SERVICE_URL send their OCR and face work here');
-    }
-    if (remote) app.log.info({ engineService: remote.urls }, 'OCR and face work is sent to the engine service');
+    const { ocr, face } = startEngines(app, config, metrics, options);
     // Only a configured and checksum-verified model starts the recogniser's process (engines/speech/).
     const speech = await createSpeechRecognizer(config.speech, app.log);
     app.addHook('onClose', async () => speech.close());
@@ -225,4 +199,34 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await tracing?.shutdown().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The OCR and face engine providers of this process, closed with the app: local engines started on first use, or
+ * with ENGINE_SERVICE_URL the workers' (engines/remote), whose busy answer is a local busy. A worker with
+ * ENGINE_SERVICE_TOKEN serves its own to the API nodes.
+ */
+function startEngines(app: ZodApp, config: Config, metrics: ReturnType<typeof createMetrics>, options: BuildOptions) {
+  const { engineService } = config;
+  const remote = engineService.urls.length > 0 && engineService.token ? { urls: engineService.urls, token: engineService.token } : undefined;
+  const workers = config.engineWorkers;
+  const lazyOcr = busyWhenRemoteBusy(
+    lazyOcrEngine(remote ? async () => remoteOcrEngine(remote) : () => createOcrEngine(workers ? { textWorkers: workers } : {}), defaultMaxInFlightReads, config.engineQueue, config.engineIdleCloseMs),
+  );
+  const ocr = metrics.instrumentEngine('ocr', options.wrapOcr ? options.wrapOcr(lazyOcr) : lazyOcr, defaultMaxInFlightReads);
+  app.addHook('onClose', async () => ocr.close());
+  const face = metrics.instrumentEngine(
+    'face',
+    busyWhenRemoteBusy(
+      lazyFaceEngine(remote ? async () => remoteFaceEngine(remote) : () => createFaceEngine(workers ? { workers } : {}), defaultMaxInFlightDecisions, config.engineQueue, config.engineIdleCloseMs),
+    ),
+    defaultMaxInFlightDecisions,
+  );
+  app.addHook('onClose', async () => face.close());
+  if (engineService.token && !remote && config.processRole !== 'api') {
+    registerEngineService(app, { ocr, face }, engineService.token);
+    app.log.info('engine service on: API nodes with ENGINE_SERVICE_URL send their OCR and face work here');
+  }
+  if (remote) app.log.info({ engineService: remote.urls }, 'OCR and face work is sent to the engine service');
+  return { ocr, face };
 }
