@@ -40,6 +40,9 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     LOG_FORMAT=json \
     FFMPEG_PATH=/usr/bin/ffmpeg
+# glibc keeps one malloc arena per thread that allocated, after the engines' worker threads end: two arenas bring a
+# node back to ~0.3-0.5 GB a minute after a burst instead of ~0.6 (bench/RESULTS.md, same throughput).
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules

@@ -106,8 +106,9 @@ async function runCluster(apiNodes: number, engines: EnginePlace, files: Files, 
     RATE_LIMITS: 'off',
     // Worker threads per engine on each API node (unset: the server's default, one per core up to 2).
     ...(process.env.ENGINE_WORKERS ? { ENGINE_WORKERS: process.env.ENGINE_WORKERS } : {}),
-    // glibc's arenas (one per thread that allocated) outlive the engines' worker threads: a cap shows their share of the RSS.
-    ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
+    // As the image and npm start run the server: glibc's arenas (one per thread that allocated) outlive the engines'
+    // worker threads; two keep a node's memory after a burst down (bench/RESULTS.md, session 12).
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
   };
   const nodes: NodeProcess[] = [];
   try {
