@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { busyWhenRemoteBusy, EngineBusyError, remoteOcrEngine } from '../src/engines/remote/client.js';
+import { busyWhenRemoteBusy, EngineBusyError, engineServiceReady, remoteOcrEngine } from '../src/engines/remote/client.js';
 import { engineServicePaths } from '../src/engines/remote/protocol.js';
 import { lazyEngine } from '../src/engines/lazy-provider.js';
 import type { ZodApp } from '../src/http/deps.js';
@@ -110,6 +110,15 @@ describe.each(engines)('engine service between an API node and a worker ($name)'
     expect(matched.json().payload).toMatchObject({ match: true, liveness: true });
     expect(await engineRuns('face')).toBeGreaterThan(faceBefore);
   }, 180_000);
+
+  it('is ready while a worker serving the engines answers ready, and not without one', async () => {
+    const ready = await api.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode, ready.body).toBe(200);
+    expect(ready.json().checks).toMatchObject({ ocrEngine: true, faceEngine: true });
+    expect(await engineServiceReady([workerUrl])).toBe(true);
+    // Nothing listens on port 9 here: no worker answers.
+    expect(await engineServiceReady(['http://127.0.0.1:9'])).toBe(false);
+  });
 
   it('refuses a call without the token, and an OCR image error crosses as the same error', async () => {
     const anonymous = await fetch(new URL(engineServicePaths.ocrReadProof, workerUrl), { method: 'POST', body: 'x' });

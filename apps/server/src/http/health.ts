@@ -1,4 +1,5 @@
 import { calls } from '@kyc/contracts';
+import { engineServiceReady } from '../engines/remote/client.js';
 import { databaseAnswers } from '../store/db.js';
 import type { Deps, ZodApp } from './deps.js';
 
@@ -26,9 +27,11 @@ async function blobStoreAnswers(blobs: Deps['blobs']): Promise<boolean> {
 
 /**
  * `migrationsComplete` comes from the composition root, which alone knows every feature's migrations. Engines
- * start on first use, so an engine not started yet is ready; one whose last start failed is not.
+ * start on first use, so an engine not started yet is ready; one whose last start failed is not. With the engine
+ * service (ENGINE_SERVICE_URL), the engines are ready when a worker serving them answers ready.
  */
-export function registerHealthRoutes(app: ZodApp, { db, blobs, ocr, face }: Deps, migrationsComplete: (db: Deps['db']) => Promise<boolean>): void {
+export function registerHealthRoutes(app: ZodApp, { config, db, blobs, ocr, face }: Deps, migrationsComplete: (db: Deps['db']) => Promise<boolean>): void {
+  const engineWorkers = config.engineService.urls;
   app.route({
     method: calls.health.method,
     url: calls.health.path,
@@ -47,9 +50,9 @@ export function registerHealthRoutes(app: ZodApp, { db, blobs, ocr, face }: Deps
     },
     logLevel: 'warn',
     handler: async (_request, reply) => {
-      const [database, blobStore] = await Promise.all([databaseAnswers(db), blobStoreAnswers(blobs)]);
+      const [database, blobStore, engineService] = await Promise.all([databaseAnswers(db), blobStoreAnswers(blobs), engineWorkers.length > 0 ? engineServiceReady(engineWorkers) : undefined]);
       const migrations = database && (await migrationsComplete(db));
-      const checks = { database, migrations, blobs: blobStore, ocrEngine: ocr.status() !== 'failed', faceEngine: face.status() !== 'failed' };
+      const checks = { database, migrations, blobs: blobStore, ocrEngine: engineService ?? ocr.status() !== 'failed', faceEngine: engineService ?? face.status() !== 'failed' };
       const ready = Object.values(checks).every(Boolean);
       return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
     },

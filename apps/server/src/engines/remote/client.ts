@@ -75,3 +75,16 @@ export function busyWhenRemoteBusy<E extends Closable>(provider: LazyEngineProvi
       }),
   };
 }
+
+/** Whether a worker of the engine service answers ready (its /readyz within 2 s): an API node without one is not ready. */
+export async function engineServiceReady(urls: readonly string[]): Promise<boolean> {
+  const answers = await Promise.all(
+    urls.map((base) =>
+      fetch(new URL('/readyz', base), { signal: AbortSignal.timeout(2_000) }).then(
+        (response) => response.ok,
+        () => false,
+      ),
+    ),
+  );
+  return answers.some(Boolean);
+}
