@@ -1,12 +1,9 @@
+import { issueStoredCode } from './issue-stored.js';
 import { uploadedVideo } from './uploaded-video.js';
 import { calls, errorTexts, faceMessages } from '@kyc/contracts';
-import { issueCode } from './index.js';
-import { motionPromptCount } from './codes.js';
-import { readStoredParams } from '../../store/grantors.js';
 import { assertLinkUser, authorizeLink, decideLinkVideo, type LinkAuth } from '../results/link-video.js';
 import { reasonStatus } from '../../http/reasons.js';
 import { RefusedError } from '../../domain/refusal.js';
-import { insertCode } from './codes-store.js';
 import { uploadLimits } from '../../uploads/limits.js';
 import { multipartRouteSchema } from '../../http/multipart-plugin.js';
 import { readUpload } from '../../uploads/read-multipart.js';
@@ -41,8 +38,7 @@ export function registerPublicVideoTokenRoutes(app: ZodApp, deps: Deps): void {
       sameUser(auth, fields.uuid ?? '');
       const { link } = auth;
       await checkCodePhoto(face, file);
-      const codes = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule, prompts: motionPromptCount(await readStoredParams(deps, link.grantorId)) });
-      await insertCode(db, cipher, { uuidTrx: link.uuidTrx, grantorId: link.grantorId, ...codes, origin: 'otp' });
+      const codes = await issueStoredCode(deps, { grantorId: link.grantorId, uuidTrx: link.uuidTrx, origin: 'otp' });
       request.log.info({ grantorId: link.grantorId, uuidTrx: link.uuidTrx, linkId: link.linkId }, 'link-flow video-token code issued');
       reply.header('cache-control', 'no-store');
       return { status: 200 as const, payload: { codes } };

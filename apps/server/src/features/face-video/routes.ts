@@ -1,3 +1,4 @@
+import { issueStoredCode } from './issue-stored.js';
 import { uploadedVideo } from './uploaded-video.js';
 import { calls, errorTexts, faceMessages } from '@kyc/contracts';
 import sharp from 'sharp';
@@ -5,10 +6,8 @@ import { ownerParams } from '../../domain/grantor-params.js';
 import { checkOpen } from '../../attempts/service.js';
 import { normalizeId } from '../../domain/transactions.js';
 import { frameCovered, measureCover } from './face-cover.js';
-import { decideVideoToken, issueCode, type VideoTokenResult } from './index.js';
+import { decideVideoToken, type VideoTokenResult } from './index.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { motionPromptCount } from './codes.js';
-import { insertCode } from './codes-store.js';
 import { readStoredParams } from '../../store/grantors.js';
 import { checkContent } from '../../uploads/check-content.js';
 import { ContentRejectedError } from '../../uploads/content-error.js';
@@ -77,12 +76,6 @@ export function registerVideoTokenRoutes(app: ZodApp, deps: Deps): void {
     if ((await checkOpen(db, uuidTrx, new Date())) === 'locked') throw new HttpError(429, 'Attempts exhausted: the transaction is locked', errorTexts.attemptsExceeded);
   }
 
-  async function storeCode(grantorId: string, uuidTrx: string, origin: 'otp' | 'code') {
-    const issued = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule, prompts: motionPromptCount(await readStoredParams(deps, grantorId)) });
-    await insertCode(db, cipher, { uuidTrx, grantorId, ...issued, origin });
-    return issued;
-  }
-
   app.route({
     method: calls.otp.method,
     url: calls.otp.path,
@@ -93,7 +86,7 @@ export function registerVideoTokenRoutes(app: ZodApp, deps: Deps): void {
       const { fields, file } = await readUpload(request, calls.otp.multipart, { limits, retryMessage: faceMessages.noFace });
       if (normalizeId(fields.uuid ?? '') !== transaction.uuidUser) throw new HttpError(400, 'Invalid request: multipart field uuid must equal the cliente header');
       await checkCodePhoto(face, file);
-      const codes = await storeCode(grantor.id, transaction.uuidTrx, 'otp');
+      const codes = await issueStoredCode(deps, { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, origin: 'otp' });
       request.log.info({ grantorId: grantor.id, uuidTrx: transaction.uuidTrx }, 'video-token code issued');
       reply.header('cache-control', 'no-store');
       return { status: 200 as const, payload: { codes } };
@@ -114,7 +107,7 @@ export function registerVideoTokenRoutes(app: ZodApp, deps: Deps): void {
       const { grantor, transaction } = await authorizeInOrder(deps, request.headers, 'faceVideo');
       if (normalizeId(request.body.uuid) !== transaction.uuidUser) throw new HttpError(400, 'Invalid request: body field uuid must equal the cliente header');
       await lockedCheck(transaction.uuidTrx);
-      const issued = await storeCode(grantor.id, transaction.uuidTrx, 'code');
+      const issued = await issueStoredCode(deps, { grantorId: grantor.id, uuidTrx: transaction.uuidTrx, origin: 'code' });
       reply.header('cache-control', 'no-store');
       return { status: 200 as const, payload: issued };
     },

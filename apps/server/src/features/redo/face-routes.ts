@@ -1,3 +1,4 @@
+import { issueStoredCode } from '../face-video/issue-stored.js';
 import { uploadedVideo } from '../face-video/uploaded-video.js';
 import { errorTexts, faceMessages, paramInt, type GrantorParam, redoFaceCode, redoFaceVideo, redoMultipart, redoPaths } from '@kyc/contracts';
 import type { FastifyRequest } from 'fastify';
@@ -6,12 +7,9 @@ import { attemptSteps } from '../../domain/attempts.js';
 import { RefusedError } from '../../domain/refusal.js';
 import type { Deps, ZodApp } from '../../http/deps.js';
 import { errorResponses, HttpError } from '../../http/errors.js';
-import { readStoredParams } from '../../store/grantors.js';
 import { uploadLimits } from '../../uploads/limits.js';
 import { readUpload } from '../../uploads/read-multipart.js';
-import { motionPromptCount } from '../face-video/codes.js';
-import { insertCode } from '../face-video/codes-store.js';
-import { decideVideoToken, issueCode } from '../face-video/index.js';
+import { decideVideoToken } from '../face-video/index.js';
 import { checkCodePhoto } from '../face-video/routes.js';
 import type { OpenRedo } from './links.js';
 import { assertRedoStep, redoAttemptStep } from './steps.js';
@@ -50,8 +48,7 @@ export function registerRedoFaceRoutes(app: ZodApp, deps: Deps, openRedo: (reque
     const { redo } = await openFaceRedo(request);
     const { file } = await readUpload(request, redoMultipart.faceCode, { limits, retryMessage: faceMessages.noFace });
     await checkCodePhoto(face, file);
-    const codes = issueCode(new Date(), { fixedSchedule: config.videoTokenTestSchedule, prompts: motionPromptCount(await readStoredParams(deps, redo.grantorId)) });
-    await insertCode(db, cipher, { uuidTrx: redo.uuidTrx, grantorId: redo.grantorId, ...codes, origin: 'otp' });
+    const codes = await issueStoredCode(deps, { grantorId: redo.grantorId, uuidTrx: redo.uuidTrx, origin: 'otp' });
     request.log.info({ grantorId: redo.grantorId, uuidTrx: redo.uuidTrx, redoId: redo.redoId }, 'redo video-token code issued');
     reply.header('cache-control', 'no-store');
     return { status: 200, payload: { codes } };
