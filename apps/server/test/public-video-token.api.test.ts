@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultLinkContext } from '../src/features/results/routes.js';
 import { consumeLink, issueResultLink, signLinkCredential, signLinkToken, type LinkContext } from '../src/features/results/links.js';
 import { engines, startTestApp, type TestApp } from './support/app.js';
-import { followsTestSchedule, testScheduleEnv } from './support/schedule.js';
+import { followsTestSchedule, repeatedReadingsAllowed, testScheduleEnv } from './support/schedule.js';
 import { generatedHolder, holderSeed, scheduledReading, strangerFace } from './support/holder.js';
+import { writeParams } from '../src/store/grantors.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
 import { acceptConsents, recordFaceDecision } from './support/journey.js';
 import { connectClient, createConnection } from './support/realtime-client.js';
@@ -98,6 +99,8 @@ describe.each(engines)('result-link face re-verification ($name)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, testScheduleEnv);
+    // The holder's one generated reading is sent again and again (the link's attempts are the subject).
+    await writeParams(t, demoId, repeatedReadingsAllowed);
     links = resultLinkContext({ config: t.config, db: t.db, caches: new AppCaches() });
     expect((await t.app.inject({ method: 'GET', url: '/v1/params', headers: h })).statusCode).toBe(200);
     await acceptConsents(t.app, h);

@@ -95,6 +95,10 @@ export const grantorParamDefaults = {
   // project: the recorded face video is refused when its container or encoder is not what a browser's
   // MediaRecorder writes (e.g. a file muxed by ffmpeg); the check is recorded either way (docs/decisions.md).
   RECHAZAR_VIDEO_NO_NAVEGADOR: 'false',
+  // project: an accepted face video whose reading repeats, to the sound window, one already accepted for the same
+  // holder (this transaction or another with the same CURP) is refused as a replay; found either way and recorded
+  // (docs/decisions.md "A reading replayed from an earlier session").
+  RECHAZAR_LECTURA_REPETIDA: 'true',
   // project: motion prompts in the face video (0 = none, 1 or 2): after the digits, the person is asked to turn
   // the head to a random side, checked from the tracked face (docs/decisions.md "Motion prompts").
   MOVIMIENTOS_VIDEO_TOKEN: '0',

@@ -107,6 +107,11 @@ export interface VideoTokenDecision {
   camera?: CameraRecord;
   /** Whether the uploaded file is what a browser's MediaRecorder writes (container.ts); real-time recordings are not checked. */
   recorder?: { checked: boolean; consistent: boolean | null; origin: string; detail: string; container?: ContainerInfo; refused: boolean };
+  /**
+   * An accepted reading compared with the same holder's earlier accepted ones (features/face-video/reading-print.ts):
+   * how many, the one it repeats (null when none), and whether that refused it (RECHAZAR_LECTURA_REPETIDA).
+   */
+  earlierReadings?: { compared: number; repeated: { uuidTrx: string; evidenceId: string } | null; refused: boolean };
 }
 
 export interface ConsentAcceptance {

@@ -10,6 +10,8 @@ import { faceSimilarity } from '../../engines/face/similarity.js';
 import type { DecodedMedia } from '../../engines/media/decode.js';
 import type { VideoTokenDecision } from '../../domain/evidence-kinds.js';
 import { measureFrame, type FrameMeasures } from './frame-measures.js';
+import { readingPrint, type ReadingPrint } from './reading-print.js';
+import { speechBandEnvelope } from '../../engines/media/speech-band.js';
 import { challengeWindow, judgeLiveness, livenessSignals, type ChallengeWindow, type LivenessSignals, type LivenessVerdict } from './liveness.js';
 import type { VideoTokenOutcome } from './outcome.js';
 import { judgeQuality, type QualityProblem } from './quality.js';
@@ -44,6 +46,8 @@ export interface VideoAnalysis {
   /** The screen-replay evidence (also in decision.liveness.signals), and the frames it was measured on. */
   screen: ScreenSignals;
   screenFrames: ScreenFrame[];
+  /** The print of the reading's answers (reading-print.ts); undefined with fewer than two or no sound. */
+  print: ReadingPrint | undefined;
 }
 
 function largest(faces: readonly FaceObservation[]): FaceObservation | undefined {
@@ -114,6 +118,7 @@ function signalRecord(s: LivenessSignals, verdict: LivenessVerdict, passive: { r
     scheduleFollowed: s.schedule.followed,
     scheduleAnswered: `${s.schedule.answered}/${s.schedule.digits}`,
     scheduleLatenciesMs: s.schedule.latenciesMs.join(','),
+    scheduleAnswersMs: s.schedule.answers.map((u) => `${u.onMs}-${u.offMs}`).join(','),
     scheduleLatencySpreadMs: s.schedule.latencySpreadMs,
     scheduleStrayMs: s.schedule.strayMs,
     scheduleLongestAnswerMs: s.schedule.longestAnswerMs,
@@ -202,7 +207,8 @@ export async function analyseVideo(engine: FaceEngine, media: DecodedMedia, hold
   timings.describe = Date.now() - started;
 
   started = Date.now();
-  const signals = livenessSignals(measures, media.thumbnails, media.audio ? { stepMs: media.audio.envelopeStepMs, rms: media.audio.envelope } : null, window);
+  const envelope = media.audio ? { stepMs: media.audio.envelopeStepMs, rms: media.audio.envelope } : null;
+  const signals = livenessSignals(measures, media.thumbnails, envelope, window);
   const framesWithFaces = screenFrames(
     media,
     tracked.map((t) => t.faces),
@@ -230,5 +236,14 @@ export async function analyseVideo(engine: FaceEngine, media: DecodedMedia, hold
     },
     spokenCode: spoken,
   };
-  return { outcome, decision, timingsMs: timings, embeddings, measures, screen, screenFrames: framesWithFaces };
+  return {
+    outcome,
+    decision,
+    timingsMs: timings,
+    embeddings,
+    measures,
+    screen,
+    screenFrames: framesWithFaces,
+    print: readingPrint(signals.schedule.answers, media.audio ? speechBandEnvelope(media.audio) : null),
+  };
 }

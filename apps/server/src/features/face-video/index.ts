@@ -27,6 +27,8 @@ import { attemptEffect, exhaustedRefusal, failureRefusal, type VideoTokenOutcome
 import { refusal, type Refusal } from '../../domain/refusal.js';
 import { specSchedule } from './schedule.js';
 import { noSpeechRecognizer, type SpeechRecognizer } from '../../engines/speech/spoken-code.js';
+import type { ReadingPrint } from './reading-print.js';
+import { findRepeatedReading, recordReading } from './readings-store.js';
 
 export { analyseVideo, holderEmbedding } from './analyse.js';
 export { challengeWindow };
@@ -149,7 +151,7 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
 
   const camera = cameraRecord(request.cameraInfo, paramEnabled(request.params, 'RECHAZAR_CAMARA_VIRTUAL'));
   const threshold = faceThreshold(request.params);
-  type Ran = { refused: Refusal } | { analysis: Pick<Awaited<ReturnType<typeof analyseVideo>>, 'outcome' | 'decision' | 'timingsMs'> };
+  type Ran = { refused: Refusal } | { analysis: Pick<Awaited<ReturnType<typeof analyseVideo>>, 'outcome' | 'decision' | 'timingsMs' | 'print'> };
   const ran = await deps.face.withSlot(async (engine): Promise<Ran> => {
     let media;
     try {
@@ -183,7 +185,7 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
         camera,
         recorder,
       };
-      return { analysis: { outcome: { kind: 'refused_source', detail }, decision, timingsMs: {} } };
+      return { analysis: { outcome: { kind: 'refused_source', detail }, decision, timingsMs: {}, print: undefined } };
     }
     const photo = await blobs.get(holder.blobKey!);
     // Described while the video's frames are tracked.
@@ -205,7 +207,9 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
   if (ran === undefined) return refused(refusal('server_busy', 'Busy: too many face videos are being checked; try again'));
   if ('refused' in ran) return refused(ran.refused);
 
-  const { outcome, decision, timingsMs } = ran.analysis;
+  const { decision, timingsMs } = ran.analysis;
+  const print = ran.analysis.outcome.kind === 'match' ? ran.analysis.print : undefined;
+  const outcome = print ? await judgeRepeatedReading(deps, request, print, decision) : ran.analysis.outcome;
   const reply = outcome.kind === 'match' ? undefined : failureRefusal(outcome);
   decision.service_call = request.serviceCall;
   if (reply) decision.message = reply.message;
@@ -228,8 +232,29 @@ async function decideOnce(deps: VideoTokenDeps, request: VideoTokenRequest, now:
     now,
   );
 
+  if (print && outcome.kind === 'match') await recordReading(db, cipher, { uuidTrx: request.uuidTrx, grantorId: request.grantorId, evidenceId, print }, now);
+
   const result: VideoTokenResult = reply ? { ok: false, refusal: reply, decision, evidenceId } : { ok: true, payload: { match: true, liveness: true }, decision, evidenceId };
   return { value: { result, outcome }, effect: attemptEffect(outcome) };
+}
+
+/**
+ * An accepted reading that repeats one already accepted for this holder is the recording of that session played
+ * again (reading-print.ts): refused as the phrase failure with one attempt counted, unless the grantor turned
+ * RECHAZAR_LECTURA_REPETIDA off (then only recorded). Not a spoof that locks the transaction: every replay of a kept
+ * reading is refused again whatever the attempt, and a person whose new reading happened to fall on an earlier one
+ * (about 1 in 6,600 pairs of sessions on the onsets alone) reads again (docs/decisions.md "A reading replayed from an
+ * earlier session"). Updates the decision with what was compared and found.
+ */
+async function judgeRepeatedReading(deps: VideoTokenDeps, request: VideoTokenRequest, print: ReadingPrint, decision: VideoTokenDecision): Promise<VideoTokenOutcome> {
+  const found = await findRepeatedReading(deps.db, deps.cipher, { uuidTrx: request.uuidTrx, grantorId: request.grantorId }, print);
+  const refused = found.repeated !== null && paramEnabled(request.params, 'RECHAZAR_LECTURA_REPETIDA');
+  decision.earlierReadings = { ...found, refused };
+  if (!refused) return { kind: 'match' };
+  const reason = `replayed_reading: the reading repeats the face video accepted as evidence ${found.repeated!.evidenceId} of transaction ${found.repeated!.uuidTrx}`;
+  decision.match = false;
+  decision.liveness = { ...decision.liveness, passed: false, signals: { ...decision.liveness.signals, verdict: `not_shown: ${reason}` } };
+  return { kind: 'not_live', detail: reason };
 }
 
 export type { VideoTokenOutcome };

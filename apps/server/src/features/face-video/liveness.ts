@@ -172,6 +172,8 @@ export interface ScheduleSignals {
   digits: number;
   /** Onset of each answer after its digit appeared (ms), for the answered ones. */
   latenciesMs: number[];
+  /** The answers themselves (ms from the recording's start): the reading's print (reading-print.ts). */
+  answers: Utterance[];
   latencySpreadMs: number;
   longestAnswerMs: number;
   /** Speech answering no digit between the rest before the first digit and the stop. */
@@ -338,7 +340,21 @@ export function scheduleSignals(
   else if (mouthOpened < digits - t.mouthMissedAnswers) detail = `the mouth opened with ${mouthOpened} of ${digits} answers`;
   else if (gapsSeen > 0 && mouthRested * 2 < gapsSeen) detail = `the mouth did not rest between the answers (${mouthRested} of ${gapsSeen} gaps)`;
   else if (mouthStrayFrames > t.mouthStrayFrames) detail = `the mouth moved while no answer was heard (${mouthStrayFrames} frames)`;
-  return { answered: answers.length, digits, latenciesMs, latencySpreadMs, longestAnswerMs, strayMs, mouthOpened, mouthRested, gapsSeen, mouthStrayFrames, followed: detail === '', detail };
+  return {
+    answered: answers.length,
+    digits,
+    latenciesMs,
+    answers: answers.map((u) => ({ onMs: u.onMs, offMs: u.offMs })),
+    latencySpreadMs,
+    longestAnswerMs,
+    strayMs,
+    mouthOpened,
+    mouthRested,
+    gapsSeen,
+    mouthStrayFrames,
+    followed: detail === '',
+    detail,
+  };
 }
 
 export interface PromptSignal {

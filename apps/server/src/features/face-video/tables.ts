@@ -13,8 +13,19 @@ export interface VideoTokenCodesTable {
   schedule_enc: string | null;
 }
 
+/** The print of an accepted reading (reading-print.ts), one per face-video evidence that matched. */
+export interface VideoTokenReadingsTable {
+  evidence_id: string;
+  uuid_trx: string;
+  grantor_id: string;
+  /** ReadingPrint (JSON, encrypted). */
+  print_enc: string;
+  created_at: string;
+}
+
 export interface FaceVideoTables {
   video_token_codes: VideoTokenCodesTable;
+  video_token_readings: VideoTokenReadingsTable;
 }
 
 declare module '../../store/schema.js' {

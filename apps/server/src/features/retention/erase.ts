@@ -93,6 +93,7 @@ const transactionTables = [
   'transaction_event_counts',
   'sms_codes',
   'video_token_codes',
+  'video_token_readings',
   'result_links',
   'result_emails',
   'redo_requests',
