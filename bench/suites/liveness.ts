@@ -13,15 +13,26 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ATTACK_KINDS, GENUINE_KINDS, livenessSet, writeFaceVideo, type LivenessCase } from '@kyc/fixtures';
 import { analyseVideo } from '../../apps/server/src/features/face-video/analyse.js';
-import { challengeWindow, judgeLiveness, livenessSignals, livenessThresholds, replaySignals, type AudioEnvelope, type ReplaySignals } from '../../apps/server/src/features/face-video/liveness.js';
+import {
+  challengeWindow,
+  judgeLiveness,
+  livenessSignals,
+  livenessThresholds,
+  replaySignals,
+  utterances,
+  type AudioEnvelope,
+  type ReplaySignals,
+} from '../../apps/server/src/features/face-video/liveness.js';
 import { judgeQuality } from '../../apps/server/src/features/face-video/quality.js';
 import { bezelLines, darkStrip, glareShare, moireStrength, screenSignals, screenThresholds, shrink, sobel, type ScreenSignals } from '../../apps/server/src/features/face-video/screen-replay.js';
 import { drawSchedule, scheduleRanges, type ChallengeSchedule } from '../../apps/server/src/features/face-video/schedule.js';
+import { printTolerance, readingPrint, samePrint, type ReadingPrint } from '../../apps/server/src/features/face-video/reading-print.js';
 import { noSpeechRecognizer } from '../../apps/server/src/engines/speech/spoken-code.js';
 import type { FrameMeasures } from '../../apps/server/src/features/face-video/frame-measures.js';
 import { createFaceEngine } from '../../apps/server/src/engines/face/engine.js';
 import type { FaceEngine } from '../../apps/server/src/engines/face/types.js';
 import { decodeMedia, ffmpegBinary, type DecodedMedia } from '../../apps/server/src/engines/media/decode.js';
+import { speechBandEnvelope } from '../../apps/server/src/engines/media/speech-band.js';
 import type { SuiteResult } from '../run.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,6 +53,8 @@ const REAL_SCHEDULES = 1000;
 interface Tracked {
   /** What the judges read of the decoded file (the thumbnails, the sound's envelope, the duration). */
   media: Pick<DecodedMedia, 'thumbnails' | 'durationMs'> & { envelope: AudioEnvelope | null };
+  /** The telephone band's envelope (the reading print's, engines/media/speech-band.ts). */
+  speechBand: AudioEnvelope | null;
   measures: FrameMeasures[];
   replay: ReplaySignals;
   screen: ScreenSignals;
@@ -63,6 +76,7 @@ async function track(engine: FaceEngine, file: string, schedule: ChallengeSchedu
   const screenUsed = process.cpuUsage(screenCpu);
   return {
     media: { thumbnails: media.thumbnails, durationMs: media.durationMs, envelope: envelope(media) },
+    speechBand: media.audio ? speechBandEnvelope(media.audio) : null,
     measures: analysis.measures,
     replay: replaySignals(media.thumbnails),
     screen: analysis.screen,
@@ -84,6 +98,13 @@ async function trackCached(engine: FaceEngine, file: string, schedule: Challenge
   if (process.env.LIVENESS_RETRACK !== '1' && existsSync(kept) && statSync(kept).mtimeMs >= statSync(file).mtimeMs) {
     const t = JSON.parse(await readFile(kept, 'utf8')) as Tracked;
     t.media.thumbnails.frames = t.media.thumbnails.frames.map((f) => Uint8Array.from(f as unknown as number[]));
+    // Kept before the reading print existed: its sound decoded again (no re-tracking).
+    if (t.speechBand === undefined) {
+      const { audio } = await decodeMedia({ buffer: await readFile(file) });
+      t.speechBand = audio ? speechBandEnvelope(audio) : null;
+      const thumbnails = { ...t.media.thumbnails, frames: t.media.thumbnails.frames.map((f) => Array.from(f)) };
+      await writeFile(kept, JSON.stringify({ ...t, media: { ...t.media, thumbnails } }));
+    }
     return t;
   }
   const t = await track(engine, file, schedule);
@@ -98,10 +119,28 @@ function envelope(media: DecodedMedia): AudioEnvelope | null {
 
 /** The decision's liveness part against `schedule`: 'live', or why not (capture problem, spoof, not shown). */
 function judge(t: Tracked, schedule: ChallengeSchedule): string {
+  return judgeReading(t, schedule).verdict;
+}
+
+/** `judge`, with the print of the answers the schedule check found (reading-print.ts; undefined with fewer than two). */
+function judgeReading(t: Tracked, schedule: ChallengeSchedule): { verdict: string; print: ReadingPrint | undefined } {
   const quality = judgeQuality(t.measures);
-  if (quality) return `capture: ${quality.detail}`;
-  const verdict = judgeLiveness({ ...livenessSignals(t.measures, t.media.thumbnails, t.media.envelope, challengeWindow(schedule), livenessThresholds, t.replay), screen: t.screen });
-  return verdict.kind === 'live' ? 'live' : `${verdict.kind}: ${verdict.reason}`;
+  if (quality) return { verdict: `capture: ${quality.detail}`, print: undefined };
+  const signals = livenessSignals(t.measures, t.media.thumbnails, t.media.envelope, challengeWindow(schedule), livenessThresholds, t.replay);
+  const verdict = judgeLiveness({ ...signals, screen: t.screen });
+  return { verdict: verdict.kind === 'live' ? 'live' : `${verdict.kind}: ${verdict.reason}`, print: readingPrint(signals.schedule.answers, t.speechBand) };
+}
+
+/**
+ * The recording replayed through a loudspeaker into a microphone, as far as its sound goes: quieter, the phone
+ * speaker's missing bass (200 Hz high-pass), a room's pink noise, AAC at 64 kb/s. The frames are copied.
+ */
+async function recaptured(source: string, target: string): Promise<void> {
+  await promisify(execFile)(ffmpegBinary(), [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-i', source, '-f', 'lavfi', '-i', 'anoisesrc=color=pink:amplitude=0.004:seed=7'],
+    ...['-filter_complex', '[0:a]volume=0.4,highpass=f=200[a];[a][1:a]amix=inputs=2:duration=first:normalize=0[out]'],
+    ...['-map', '0:v', '-map', '[out]', '-c:v', 'copy', '-c:a', 'aac', '-b:a', '64k', target],
+  ]);
 }
 
 async function videoOf(c: LivenessCase): Promise<string> {
@@ -153,6 +192,54 @@ async function filmedOffPhone(source: string, target: string): Promise<void> {
     'fps=15',
   ].join(',');
   await promisify(execFile)(ffmpegBinary(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', source, '-vf', filter, '-c:v', 'mpeg4', '-q:v', '4', '-c:a', 'aac', target]);
+}
+
+/** The loudness an utterance needs in this envelope, as livenessSignals sets it (above the recording's own floor). */
+function speechLevel(envelope: AudioEnvelope): number {
+  const sorted = [...envelope.rms].sort((a, b) => a - b);
+  return Math.max(livenessThresholds.speechMinRms, (sorted[Math.floor(sorted.length * 0.2)] ?? 0) * livenessThresholds.speechFloorRatio);
+}
+
+/**
+ * The reading print on real speech: the real clip's utterances, four consecutive ones at a time standing for a
+ * reading's answers, against the same utterances found again in the clip re-captured (speaker, room, AAC). Real
+ * talk runs words together, so this is harder on the print than four answers with gaps between them.
+ */
+async function realSpeechPrints(real: Tracked): Promise<string> {
+  const copy = path.join(cacheDir, 'real-talk-recaptured.mp4');
+  await recaptured(REAL_VIDEO, copy);
+  const recapturedMedia = await decodeMedia({ buffer: await readFile(copy) });
+  const again = envelope(recapturedMedia);
+  const original = real.media.envelope;
+  if (!original || !again || !real.speechBand || !recapturedMedia.audio) return 'Real speech prints: the clip has no sound track.';
+  const bands = [real.speechBand, speechBandEnvelope(recapturedMedia.audio)] as const;
+  const first = utterances(original, speechLevel(original), livenessThresholds);
+  const second = utterances(again, speechLevel(again), livenessThresholds);
+  // Each utterance paired with the one starting within 100 ms of it in the re-capture.
+  const pairs = first.flatMap((u) => {
+    const twin = second.find((v) => Math.abs(v.onMs - u.onMs) <= 100);
+    return twin ? [[u, twin] as const] : [];
+  });
+  let windows = 0;
+  let found = 0;
+  const drift = { centre: 0, spread: 0 };
+  for (let i = 0; i + 4 <= pairs.length; i += 1) {
+    const group = pairs.slice(i, i + 4);
+    const a = readingPrint(
+      group.map(([u]) => u),
+      bands[0],
+    );
+    const b = readingPrint(
+      group.map(([, v]) => v),
+      bands[1],
+    );
+    if (!a || !b) continue;
+    windows += 1;
+    if (samePrint(a, b)) found += 1;
+    drift.centre = Math.max(drift.centre, ...a.centresMs.map((v, k) => Math.abs(v - b.centresMs[k]!)));
+    drift.spread = Math.max(drift.spread, ...a.spreadsMs.map((v, k) => Math.abs(v - b.spreadsMs[k]!)));
+  }
+  return `Real speech prints (video_lin_manuel_miranda_wh_10s.mp4's own talk, re-captured as above; running speech, so each window holds up to a second of talk, harder on the print than answers with gaps): ${first.length} utterances (the clip's loudest peaks, above 4 times its floor), ${pairs.length} found again within 100 ms; ${windows} runs of 4 consecutive ones as a reading: found as the original ${found} times (centroids moved at most ${drift.centre} ms, spreads ${drift.spread} ms).`;
 }
 
 export async function livenessAttacks(): Promise<SuiteResult> {
@@ -220,21 +307,72 @@ export async function livenessAttacks(): Promise<SuiteResult> {
     // Each genuine reading replayed into other sessions: as recorded (its first digit wherever it was), and shifted
     // so that its first answer lands as late after the new first digit as it did after its own (the best an
     // attacker who times the replay can do for the first digit).
-    let asIs = 0;
-    let shifted = 0;
+    // With the source session's print kept (it was accepted here, for the same holder), each accepted replay is
+    // compared with it (reading-print.ts).
+    const tally = { asIs: { accepted: 0, repeated: 0 }, shifted: { accepted: 0, repeated: 0 } };
     let trials = 0;
-    for (const r of genuine.filter((g) => g.verdict === 'live')) {
+    const accepted = genuine.filter((g) => g.verdict === 'live');
+    const prints = new Map(accepted.map((r) => [r, judgeReading(r.t, r.c.schedule).print]));
+    for (const r of accepted) {
+      const own = prints.get(r);
       for (let k = 0; k < OTHER_SESSIONS; k += 1) {
         const other = drawSchedule(4);
         trials += 1;
-        if (judge(r.t, other) === 'live') asIs += 1;
         const shift = r.c.schedule.digitsMs[0]! - other.digitsMs[0]!;
         const aligned = { digitsMs: other.digitsMs.map((t) => t + shift), stopMs: other.stopMs + shift };
-        if (judge(r.t, aligned) === 'live') shifted += 1;
+        for (const [schedule, counted] of [
+          [other, tally.asIs],
+          [aligned, tally.shifted],
+        ] as const) {
+          const replay = judgeReading(r.t, schedule);
+          if (replay.verdict !== 'live') continue;
+          counted.accepted += 1;
+          if (own !== undefined && replay.print !== undefined && samePrint(replay.print, own)) counted.repeated += 1;
+        }
+      }
+    }
+    const { asIs, shifted } = tally;
+    lines.push(
+      `Genuine readings replayed into ${OTHER_SESSIONS} other sessions each (${trials} trials, other random schedules), the timing check alone: accepted ${asIs.accepted} as recorded (${pct(asIs.accepted, trials)}), ${shifted.accepted} when the replay is timed to the new first digit (${pct(shifted.accepted, trials)}).`,
+      `The same replays when the source session was accepted by this deployment for the same holder (its reading's print kept, RECHAZAR_LECTURA_REPETIDA on): the print refuses ${asIs.repeated} of the ${asIs.accepted} as recorded and ${shifted.repeated} of the ${shifted.accepted} timed; accepted ${asIs.accepted - asIs.repeated} (${pct(asIs.accepted - asIs.repeated, trials)}) and ${shifted.accepted - shifted.repeated} (${pct(shifted.accepted - shifted.repeated, trials)}). A source this deployment never accepted (another lender's, a recording made elsewhere) is judged by the timing alone, as above.`,
+    );
+
+    // Distinct genuine readings taken for one another: every pair of the set, and the pairs of one face.
+    let pairs = 0;
+    let alike = 0;
+    let faceTwins = 0;
+    let faceAlike = 0;
+    for (let i = 0; i < accepted.length; i += 1) {
+      for (let j = i + 1; j < accepted.length; j += 1) {
+        const [a, b] = [prints.get(accepted[i]!), prints.get(accepted[j]!)];
+        const same = a !== undefined && b !== undefined && samePrint(a, b);
+        const oneFace = accepted[i]!.c.faceId === accepted[j]!.c.faceId;
+        pairs += 1;
+        alike += same ? 1 : 0;
+        faceTwins += oneFace ? 1 : 0;
+        faceAlike += same && oneFace ? 1 : 0;
+      }
+    }
+    // The accepted genuine recordings played again through a speaker into a microphone (sound only): the print must
+    // still find the original.
+    let recapturedFound = 0;
+    let recapturedLive = 0;
+    const drift = { centre: 0, spread: 0 };
+    for (const r of accepted) {
+      const copy = path.join(cacheDir, `${r.c.name}.recaptured.mp4`);
+      if (!existsSync(copy)) await recaptured(await videoOf(r.c), copy);
+      const media = await decodeMedia({ buffer: await readFile(copy) });
+      const judged = judgeReading({ ...r.t, media: { ...r.t.media, envelope: envelope(media) }, speechBand: media.audio ? speechBandEnvelope(media.audio) : null }, r.c.schedule);
+      const own = prints.get(r);
+      recapturedLive += judged.verdict === 'live' ? 1 : 0;
+      recapturedFound += own !== undefined && judged.print !== undefined && samePrint(judged.print, own) ? 1 : 0;
+      if (own && judged.print && own.centresMs.length === judged.print.centresMs.length) {
+        drift.centre = Math.max(drift.centre, ...own.centresMs.map((v, i) => Math.abs(v - judged.print!.centresMs[i]!)));
+        drift.spread = Math.max(drift.spread, ...own.spreadsMs.map((v, i) => Math.abs(v - judged.print!.spreadsMs[i]!)));
       }
     }
     lines.push(
-      `Genuine readings replayed into ${OTHER_SESSIONS} other sessions each (${trials} trials, other random schedules): accepted ${asIs} as recorded (${pct(asIs, trials)}), ${shifted} when the replay is timed to the new first digit (${pct(shifted, trials)}).`,
+      `Reading prints (energy centroids within ${printTolerance.centreMs} ms, spreads within ${printTolerance.spreadMs} ms): distinct genuine readings taken for one another in ${alike} of ${pairs} pairs (${faceAlike} of the ${faceTwins} pairs of one face); the ${accepted.length} accepted genuine recordings re-captured (loudness 0.4, 200 Hz high-pass, pink noise, AAC 64 kb/s) found as the original ${recapturedFound} times (${recapturedLive} still live on their own schedule; centroids moved at most ${drift.centre} ms, spreads ${drift.spread} ms).`,
     );
 
     // The real talking video (not generated), never copied: read from ../shared.
@@ -268,6 +406,7 @@ export async function livenessAttacks(): Promise<SuiteResult> {
           `Real 10 s talking video (video_lin_manuel_miranda_wh_10s.mp4, ${label}) against ${REAL_SCHEDULES} random schedules: accepted ${accepted} (APCER ${pct(accepted, REAL_SCHEDULES)}); verdicts: ${top}. Screen evidence: ${screenLine(t.screen)}.`,
         );
       }
+      lines.push(await realSpeechPrints(real));
     } else {
       lines.push(`Real talking video not found at ${path.relative(process.cwd(), REAL_VIDEO)}: skipped.`);
       console.log(`Real talking video not found at ${REAL_VIDEO}: skipped (read from ../shared at run time, never copied into the repo).`);

@@ -8,6 +8,11 @@ import pg from 'pg';
 import type { SuiteResult } from '../run.js';
 import { call, multipart, startNode, startProxy, type NodeProcess, type Reply } from '../../apps/server/test/scale/cluster.js';
 import { startS3Server } from '../../apps/server/test/support/s3-server.js';
+import { demoId } from '../../apps/server/test/support/fixtures.js';
+import { repeatedReadingsAllowed } from '../../apps/server/test/support/schedule.js';
+import { AppCaches } from '../../apps/server/src/caches.js';
+import { createDatabase } from '../../apps/server/src/store/db.js';
+import { writeParams } from '../../apps/server/src/store/grantors.js';
 
 /**
  * `npm run bench -- scale` (issue 17 item 4): whole verifications (consents, ID front and back, face code, face
@@ -115,6 +120,10 @@ async function runCluster(apiNodes: number, engines: EnginePlace, files: Files, 
     const onWorker = engines === 'worker';
     const worker = await startNode('worker', 'worker', onWorker ? { ...env, ENGINE_SERVICE_TOKEN: engineToken } : env);
     nodes.push(worker);
+    // Every verification sends the one generated reading of the one holder (the load is the subject): the demo
+    // grantor must not refuse it as a replay of the first. The worker has migrated the database; the nodes start after.
+    const db = createDatabase({ kind: 'postgres', url: dbUrl.toString() });
+    await writeParams({ db, caches: new AppCaches() }, demoId, repeatedReadingsAllowed).finally(() => db.destroy());
     const apiEnv = onWorker ? { ...env, ENGINE_SERVICE_URL: worker.url, ENGINE_SERVICE_TOKEN: engineToken } : env;
     for (let i = 1; i <= apiNodes; i += 1) nodes.push(await startNode(`api-${i}`, 'api', apiEnv));
     const api = nodes.filter((n) => n.role === 'api');
