@@ -248,6 +248,14 @@ function FaceSection({ face }: { face: ConsoleCaseFile['face'] }) {
               <span className="muted"> · {face.spokenCode.detail}</span>
             </dd>
           </div>
+          {face.repeats ? (
+            <div>
+              <dt>Lectura repetida</dt>
+              <dd className="error">
+                La lectura del código repite la de un video ya aceptado para esta persona (transacción <code>{face.repeats}</code>): es una grabación reproducida.
+              </dd>
+            </div>
+          ) : null}
         </dl>
       )}
     </section>

@@ -209,7 +209,7 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
       { rule: 'número de documento', passed: true, detail: '' },
       { rule: 'fecha de nacimiento', passed: false, detail: '' },
     ]);
-    expect(file.face).toMatchObject({ match: true, score: 0.9, threshold: 0.5, liveness: { passed: true, spoof: false }, spokenCode: { verified: null } });
+    expect(file.face).toMatchObject({ match: true, score: 0.9, threshold: 0.5, liveness: { passed: true, spoof: false }, spokenCode: { verified: null }, repeats: null });
     expect(file.proof).toEqual({
       outcome: 'passed',
       read: true,
@@ -233,6 +233,25 @@ describe.each(engines)('console case file and review ($name)', (engine) => {
     expect(file.mayReview).toBe(false);
     expect((await get(`/console/api/cases/${finishedTrx}/file`, users.reviewer!.cookie)).json().mayReview).toBe(true);
     expect((await audits('case_file_viewed')).some((a) => a.detail.uuidTrx === finishedTrx)).toBe(true);
+  });
+
+  it("names the case whose accepted reading a refused face video repeats (a replay, docs 'A reading replayed from an earlier session')", async () => {
+    const replayed = await startedTransaction(t.app);
+    await recordFaceDecision(
+      t,
+      { uuidTrx: replayed.transaccion, grantorId: demoId },
+      {
+        match: false,
+        faceScore: 0.93,
+        threshold: 0.5,
+        liveness: { passed: false, spoof: false, signals: {} },
+        spokenCode: { verified: null, engine: 'none', detail: 'test' },
+        earlierReadings: { compared: 1, repeated: { uuidTrx: finishedTrx, evidenceId: 'ev-1' }, refused: true },
+      },
+    );
+    const res = await get(`/console/api/cases/${replayed.transaccion.toLowerCase()}/file`, users.viewer!.cookie);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().face).toMatchObject({ match: false, liveness: { passed: false }, repeats: finishedTrx });
   });
 
   it("refuses another grantor's case as not found (audited); a platform operator may open any", async () => {

@@ -179,6 +179,8 @@ export const consoleCaseFile = z.object({
       liveness: z.object({ passed: z.boolean(), spoof: z.boolean() }),
       spokenCode: z.object({ verified: z.boolean().nullable(), engine: z.string(), detail: z.string() }),
       message: z.string().nullable(),
+      /** The transaction whose accepted face video this one's reading repeats (a replay), when one was found. */
+      repeats: z.string().nullable(),
     })
     .nullable(),
   proof: z

@@ -111,6 +111,7 @@ function faceOf(face: VideoTokenDecision | undefined): ConsoleCaseFile['face'] {
     liveness: { passed: face.liveness.passed, spoof: face.liveness.spoof },
     spokenCode: { verified: face.spokenCode.verified, engine: face.spokenCode.engine, detail: face.spokenCode.detail },
     message: face.message ?? null,
+    repeats: face.earlierReadings?.repeated?.uuidTrx ?? null,
   };
 }
 
