@@ -16,6 +16,7 @@ import { testScheduleEnv } from './support/schedule.js';
 import { generatedHolder, scheduledReading, strangerFace } from './support/holder.js';
 import { receiver, type WebhookReceiver } from './support/webhook-receiver.js';
 import { multipartBody, type FormPart } from './uploads/samples.js';
+import { faceVideoApi } from './support/face-video-api.js';
 
 let dir: string;
 let front: Buffer;
@@ -46,6 +47,7 @@ describe.each(engines)('review decision redo of the face video ($name)', (engine
   const cipher = () => createDataCipher(loadDataKey(t.config).key);
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
   const post = (url: string, payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url, payload, headers });
+  const { readFront } = faceVideoApi(() => t);
   const upload = (url: string, headers: Record<string, string>, parts: FormPart[]) => {
     const { payload, contentType } = multipartBody(parts);
     return t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': contentType }, payload });
@@ -66,12 +68,7 @@ describe.each(engines)('review decision redo of the face video ($name)', (engine
     expect((await get('/v1/params', h)).statusCode).toBe(200);
     expect((await post('/v1/update_cycle', lifecycleEvent(h), h)).statusCode).toBe(200);
     await acceptConsents(t.app, h, journeyConsents);
-    const ocr = await upload('/v2/ocr', h, [
-      { name: 'uuidUser', value: h.cliente },
-      { name: 'side', value: 'front' },
-      { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front },
-    ]);
-    expect(ocr.statusCode, ocr.body).toBe(200);
+    await readFront(h, front);
     const failed = {
       match: false,
       faceScore: 0.21,

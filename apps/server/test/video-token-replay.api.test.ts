@@ -17,7 +17,7 @@ import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
 import { acceptConsents, journeyConsents } from './support/journey.js';
 import { followsTestSchedule, testSchedule, testScheduleEnv } from './support/schedule.js';
-import { multipartBody } from './uploads/samples.js';
+import { faceVideoApi } from './support/face-video-api.js';
 
 // A reading replayed from the holder's earlier session (docs/decisions.md "A reading replayed from an earlier
 // session"): every code here carries the test-only fixed schedule, so the replay passes the timing check and only
@@ -67,50 +67,26 @@ describe.each(engines)('a reading replayed from an earlier session ($name)', (en
   }, 60_000);
   afterAll(async () => t?.close());
 
-  async function multipart(url: string, headers: Headers, parts: Parameters<typeof multipartBody>[0]) {
-    const { payload, contentType } = multipartBody(parts);
-    return t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': contentType }, payload });
-  }
+  const { readFront, otp, videoToken, attempts } = faceVideoApi(() => t);
 
   /** A new transaction of the same holder: consents given, the same ID front read (so the same CURP). */
   async function session() {
     const headers = trxHeaders();
     await acceptConsents(t.app, headers, journeyConsents);
-    const ocr = await multipart('/v2/ocr', headers, [
-      { name: 'uuidUser', value: headers.cliente },
-      { name: 'side', value: 'front' },
-      { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front },
-    ]);
-    expect(ocr.statusCode, ocr.body).toBe(200);
+    await readFront(headers, front);
     return headers;
   }
 
   async function faceVideo(headers: Headers, video: Buffer, filename: string) {
-    const otp = await multipart('/v1/otp', headers, [
-      { name: 'uuid', value: headers.cliente },
-      { name: 'file', filename: 'rostro.jpg', contentType: 'image/jpeg', data: photo },
-    ]);
-    expect(otp.statusCode, otp.body).toBe(200);
-    const codes = otp.json().payload.codes as { created: string; expire: string };
-    return multipart('/v2/videotoken', headers, [
-      { name: 'uuidUser', value: headers.cliente },
-      { name: 'created', value: codes.created },
-      { name: 'expire', value: codes.expire },
-      { name: 'originOS', value: 'android' },
-      { name: 'service_call', value: 'videotoken-embedding' },
-      { name: 'identificacion_pasaporte', value: 'false' },
-      { name: 'videotoken', filename, contentType: filename.endsWith('.mp4') ? 'video/mp4' : 'video/webm', data: video },
-    ]);
+    const issued = await otp(headers, photo);
+    expect(issued.statusCode, issued.body).toBe(200);
+    return videoToken(headers, issued.json().payload.codes as { created: string; expire: string }, video, filename);
   }
 
   const decision = async (uuidTrx: string) => {
     const cipher = createDataCipher(loadDataKey(t.config).key);
     const found = await latestEvidence(t.db, cipher, uuidTrx, evidenceKind.videoToken);
     return { id: found!.id, ...(found!.payload as VideoTokenDecision & { outcome: string; detail?: string }) };
-  };
-  const attempts = async (uuidTrx: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { authorization: 'Bearer demo-secret' } });
-    return res.json().payload.transaction as { attempts: Record<string, number>; lockedUntil: string | null };
   };
   const prints = (uuidTrx: string) => t.db.selectFrom('video_token_readings').select(['evidence_id', 'print_enc']).where('uuid_trx', '=', uuidTrx).execute();
 

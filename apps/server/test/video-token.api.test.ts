@@ -13,7 +13,7 @@ import { engines, startTestApp, type TestApp } from './support/app.js';
 import { demoId, trxHeaders } from './support/fixtures.js';
 import { acceptConsents, journeyConsents, usableFront } from './support/journey.js';
 import { followsTestSchedule, repeatedReadingsAllowed, testSchedule, testScheduleEnv } from './support/schedule.js';
-import { multipartBody, type FormPart } from './uploads/samples.js';
+import { faceVideoApi } from './support/face-video-api.js';
 
 type Headers = ReturnType<typeof trxHeaders>;
 // Seed 22 puts face fa-s6-b on the INE; fa-s3-a is somebody else.
@@ -81,16 +81,7 @@ describe.each(engines)('face video token ($name)', (engine) => {
   }, 60_000);
   afterAll(async () => t?.close());
 
-  async function multipart(url: string, headers: Headers, parts: FormPart[]) {
-    const { payload, contentType } = multipartBody(parts);
-    return t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': contentType }, payload });
-  }
-
-  const otp = (headers: Headers, image: Buffer) =>
-    multipart('/v1/otp', headers, [
-      { name: 'uuid', value: headers.cliente },
-      { name: 'file', filename: 'rostro.jpg', contentType: 'image/jpeg', data: image },
-    ]);
+  const { readFront, otp, videoToken, attempts } = faceVideoApi(() => t);
 
   async function code(headers: Headers) {
     const res = await otp(headers, photo);
@@ -98,34 +89,12 @@ describe.each(engines)('face video token ($name)', (engine) => {
     return res.json().payload.codes as { code: string; created: string; expire: string; schedule: unknown };
   }
 
-  const videoToken = (headers: Headers, codes: { created: string; expire: string }, video: Buffer, filename = 'video.webm', camera?: object) =>
-    multipart('/v2/videotoken', headers, [
-      ...(camera ? [{ name: 'info_camara', value: JSON.stringify(camera) }] : []),
-      { name: 'uuidUser', value: headers.cliente },
-      { name: 'created', value: codes.created },
-      { name: 'expire', value: codes.expire },
-      { name: 'originOS', value: 'android' },
-      { name: 'service_call', value: 'videotoken-embedding' },
-      { name: 'identificacion_pasaporte', value: 'false' },
-      { name: 'videotoken', filename, contentType: 'video/webm', data: video },
-    ]);
-
   /** A new transaction whose holder consented and whose ID front was read. */
   async function consentedWithFront() {
     const headers = trxHeaders();
     await acceptConsents(t.app, headers, journeyConsents);
-    const ocr = await multipart('/v2/ocr', headers, [
-      { name: 'uuidUser', value: headers.cliente },
-      { name: 'side', value: 'front' },
-      { name: 'ine', filename: 'front.png', contentType: 'image/png', data: front.image },
-    ]);
-    expect(ocr.statusCode, ocr.body).toBe(200);
+    await readFront(headers, front.image);
     return headers;
-  }
-
-  async function attempts(uuidTrx: string) {
-    const res = await t.app.inject({ method: 'GET', url: `/v1/transactions/${uuidTrx}/events`, headers: { authorization: 'Bearer demo-secret' } });
-    return res.json().payload.transaction as { attempts: Record<string, number>; lockedUntil: string | null };
   }
 
   it('issues codes only for a photo with exactly one face', async () => {

@@ -104,13 +104,14 @@ function failureOf(stderr: string): MediaError {
   return new MediaError('corrupt', `the video could not be decoded${line ? `: ${line.slice(0, 200)}` : ''}`);
 }
 
-export function energyEnvelope(samples: Int16Array, sampleRate: number, stepMs = ENVELOPE_STEP_MS): number[] {
+/** RMS of each `stepMs` window, 0..1 of `fullScale` (16-bit samples by default). */
+export function energyEnvelope(samples: ArrayLike<number>, sampleRate: number, stepMs = ENVELOPE_STEP_MS, fullScale = 32768): number[] {
   const step = Math.max(1, Math.round((sampleRate * stepMs) / 1000));
   const envelope: number[] = [];
   for (let start = 0; start + step <= samples.length; start += step) {
     let sum = 0;
     for (let i = start; i < start + step; i += 1) {
-      const v = samples[i]! / 32768;
+      const v = samples[i]! / fullScale;
       sum += v * v;
     }
     envelope.push(Math.sqrt(sum / step));

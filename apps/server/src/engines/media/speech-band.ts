@@ -43,6 +43,5 @@ export function speechBandEnvelope(audio: { samples: Int16Array; sampleRate: num
   let signal: Float64Array<ArrayBuffer> = Float64Array.from(audio.samples);
   for (let k = 0; k < 2; k += 1) signal = secondOrder(signal, audio.sampleRate, low, 'high');
   if (high < audio.sampleRate / 2) for (let k = 0; k < 2; k += 1) signal = secondOrder(signal, audio.sampleRate, high, 'low');
-  const clipped = Int16Array.from(signal, (v) => Math.max(-32768, Math.min(32767, Math.round(v))));
-  return { stepMs, rms: energyEnvelope(clipped, audio.sampleRate, stepMs) };
+  return { stepMs, rms: energyEnvelope(signal, audio.sampleRate, stepMs) };
 }

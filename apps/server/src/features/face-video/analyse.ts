@@ -46,7 +46,7 @@ export interface VideoAnalysis {
   /** The screen-replay evidence (also in decision.liveness.signals), and the frames it was measured on. */
   screen: ScreenSignals;
   screenFrames: ScreenFrame[];
-  /** The print of the reading's answers (reading-print.ts); undefined with fewer than two or no sound. */
+  /** The print of an accepted reading's answers (reading-print.ts); undefined for another outcome, fewer than two answers or no sound. */
   print: ReadingPrint | undefined;
 }
 
@@ -244,6 +244,7 @@ export async function analyseVideo(engine: FaceEngine, media: DecodedMedia, hold
     measures,
     screen,
     screenFrames: framesWithFaces,
-    print: readingPrint(signals.schedule.answers, media.audio ? speechBandEnvelope(media.audio) : null),
+    // Kept and compared only for a match (features/face-video/index.ts): the band's filter is not run for the rest.
+    print: outcome.kind === 'match' && media.audio ? readingPrint(signals.schedule.answers, speechBandEnvelope(media.audio)) : undefined,
   };
 }
