@@ -249,7 +249,7 @@ function FaceSection({ face }: { face: ConsoleCaseFile['face'] }) {
             </dd>
           </div>
           {face.repeats ? (
-            <div>
+            <div className="wide">
               <dt>Lectura repetida</dt>
               <dd className="error">
                 La lectura del código repite la de un video ya aceptado para esta persona (transacción <code>{face.repeats}</code>): es una grabación reproducida.
