@@ -5,11 +5,12 @@
  * lines is kept. The name line, which no check digit covers, is also read by the LSTM engine, whose letters
  * are kept when its layout of fillers matches.
  */
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { otsuThreshold } from './card-detect.js';
 import type { RawImage } from './homography.js';
 import { assembleMrz, checkMrz, correctByCheckDigits, countValidCheckDigits, mergeNameField, repairMrz, type MrzCheck, type MrzCorrection, type MrzFormat, type MrzTextLine } from './mrz-parse.js';
 import { locateMrzBand, type MrzBand } from './mrz-locate.js';
+import { verifiedMix } from './mrz-mix.js';
 import { MRZ_ALPHABET, type OcrPool, type RawRead } from './pool.js';
 import type { MrzReading } from './types.js';
 
@@ -21,13 +22,17 @@ export interface MrzResult extends MrzReading {
 interface Variant {
   binarise: boolean;
   scale: number;
+  /** The band divided by its own blurred background first (see `flattenBand`). */
+  flatten?: boolean;
 }
 
 const VARIANTS: Variant[] = [
   { binarise: false, scale: 1 },
   { binarise: true, scale: 1 },
   { binarise: false, scale: 0.6 },
+  { binarise: false, scale: 1, flatten: true },
 ];
+const FLATTENED: Variant = { binarise: false, scale: 1, flatten: true };
 const SIDE_MARGIN = 0.02;
 const NAME_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
 
@@ -59,11 +64,31 @@ function defaultBand(card: RawImage): MrzBand {
   return { top: Math.round(card.height * (1 - share)), bottom: card.height, lines: aspect < 1.5 ? 2 : 3 };
 }
 
+/**
+ * A dim, soft zone (a page photographed under infrared light, a blurred low-resolution scan) loses its
+ * characters' left half to either engine: the print barely darker than a background that itself fades to the
+ * edges. Each pixel divided by a blur of its surroundings (sigma a tenth of a line's pitch, under a stroke's
+ * length) keeps the strokes and levels the background.
+ */
+async function flattenBand(band: Sharp, width: number, height: number, lines: number): Promise<Sharp> {
+  const grey = await band.clone().toColourspace('b-w').raw().toBuffer();
+  const sigma = Math.max(2, height / Math.max(2, lines) / 10);
+  const background = await sharp(grey, { raw: { width, height, channels: 1 } })
+    .blur(sigma)
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  const flat = Buffer.alloc(grey.length);
+  for (let i = 0; i < grey.length; i++) flat[i] = Math.min(255, Math.round((grey[i]! / Math.max(1, background[i]!)) * 235));
+  return sharp(flat, { raw: { width, height, channels: 1 } });
+}
+
 async function bandPng(card: RawImage, band: MrzBand, variant: Variant): Promise<{ png: Buffer; left: number }> {
   const left = Math.round(card.width * SIDE_MARGIN);
   const width = card.width - 2 * left;
   const height = band.bottom - band.top;
   let pipeline = sharp(card.data, { raw: { width: card.width, height: card.height, channels: 1 } }).extract({ left, top: band.top, width, height });
+  if (variant.flatten) pipeline = await flattenBand(pipeline, width, height, band.lines);
   if (variant.binarise) {
     const pixels = Buffer.alloc(width * height);
     for (let y = 0; y < height; y++) {
@@ -117,7 +142,22 @@ function bestCombination(candidates: Candidate[]): Candidate {
     for (const option of options) choose(index + 1, [...picked, option]);
   };
   choose(0, []);
-  return best;
+  return best.check.valid ? best : (mixedCombination(same, best) ?? best);
+}
+
+/**
+ * When no mix of whole lines verifies, lines mixed character by character (mrz-mix.ts); the characters taken from
+ * another reading than the best one are recorded as corrections (the check digits chose them).
+ */
+function mixedCombination(same: Candidate[], best: Candidate): Candidate | null {
+  const lines = verifiedMix(
+    best.format,
+    same.map((c) => c.lines),
+    best.lines,
+  );
+  if (!lines) return null;
+  const corrections = lines.flatMap((line, index) => [...line].flatMap((as, column) => (best.lines[index]![column] === as ? [] : [{ line: index, column, read: best.lines[index]![column]!, as }])));
+  return { format: best.format, lines, check: checkMrz(lines, best.confidences), rows: best.rows, confidences: best.confidences, corrections };
 }
 
 /** A first, single reading of a zone (the legacy engine on the plain band), cheap enough to try every orientation. */
@@ -158,17 +198,20 @@ export async function finishMrz(pool: OcrPool, card: RawImage, first: FirstMrzRe
       if (candidate?.check.valid) break;
     }
   }
-  // The LSTM engine fails differently from the legacy one (it may read a filler as K): one more witness.
-  if (!candidates.some((c) => c.check.valid)) {
+  // The LSTM engine fails differently from the legacy one (it may read a filler as K): one more witness, and
+  // one more on the flattened band.
+  for (const variant of [VARIANTS[0]!, FLATTENED]) {
+    if (candidates.some((c) => c.check.valid)) break;
     attempts++;
-    const { png, left } = await bandPng(card, band, { binarise: false, scale: 1 });
+    const { png, left } = await bandPng(card, band, variant);
     const read = await pool.readText(png, { segmentation: 'block', whitelist: MRZ_ALPHABET });
     const candidate = toCandidate(textLines(read, left, band.top, 1), card.width);
     if (candidate) candidates.push(candidate);
   }
   if (candidates.length === 0) return null;
   const best = candidates.length > 1 ? bestCombination(candidates) : candidates[0]!;
-  const lines = await withNationalityWitness(pool, card, best, await withLstmNames(pool, card, best));
+  const readings = candidates.filter((c) => c.format === best.format).map((c) => c.lines);
+  const lines = await withNationalityWitness(pool, card, best, await withLstmNames(pool, card, best), readings);
   const check = lines === best.lines ? best.check : checkMrz(lines, best.confidences);
   return {
     format: best.format,
@@ -222,19 +265,23 @@ async function withLstmNames(pool: OcrPool, card: RawImage, mrz: Candidate): Pro
 
 /**
  * No check digit covers the nationality. When the legacy engine's differs from the issuing state by one letter
- * (AUB beside AUS), the LSTM engine reads the line again as a second witness: its reading is taken when it
- * finds the issuer's code at that place. Any other code is kept as read.
+ * (AUB beside AUS; O<< beside D<<), the LSTM engine reads the line again as a second witness: its reading is taken when it
+ * finds the issuer's code at that place, unless another reading of the zone (`readings`) already has it there. Any
+ * other code is kept as read.
  */
-export async function withNationalityWitness(pool: OcrPool, card: RawImage, mrz: Candidate, lines: string[]): Promise<string[]> {
+export async function withNationalityWitness(pool: OcrPool, card: RawImage, mrz: Candidate, lines: string[], readings: ReadonlyArray<readonly string[]> = []): Promise<string[]> {
   const [row, at] = mrz.format === 'TD1' ? [1, 15] : [1, 10];
   const issuer = lines[0]!.slice(2, 5);
   const read = lines[row]!.slice(at, at + 3);
   const differences = [...read].filter((c, i) => c !== issuer[i]).length;
   const place = mrz.rows[row];
-  if (differences !== 1 || !/^[A-Z]{3}$/.test(issuer) || !place) return lines;
-  const text = await lstmRow(pool, card, place, MRZ_ALPHABET);
-  const found = text.indexOf(issuer, Math.max(0, at - 3));
-  if (found < 0 || found > at + 3) return lines;
+  if (differences !== 1 || !/^[A-Z][A-Z<]{2}$/.test(issuer) || !place) return lines;
+  const seen = readings.some((other) => other[row]?.slice(at, at + 3) === issuer);
+  if (!seen) {
+    const text = await lstmRow(pool, card, place, MRZ_ALPHABET);
+    const found = text.indexOf(issuer, Math.max(0, at - 3));
+    if (found < 0 || found > at + 3) return lines;
+  }
   const out = [...lines];
   out[row] = lines[row]!.slice(0, at) + issuer + lines[row]!.slice(at + 3);
   return out;

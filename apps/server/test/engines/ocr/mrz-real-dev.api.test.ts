@@ -5,13 +5,6 @@ import { createOcrEngine } from '../../../src/engines/ocr/engine.js';
 import type { OcrEngine } from '../../../src/engines/ocr/types.js';
 import { readCase, REAL_DEV, realCases, realDevPresent, type RealCase } from '../../support/real-dev.js';
 
-/**
- * Read in full but not yet by the engine: the infrared copy of the German page. Its page is now taken whole (a
- * shading boundary was taken for a card edge and cut the zone's first characters), but both tesseract engines
- * misread its blurred bold OCR-B (see docs/decisions.md, 'Card edges are brightness steps').
- */
-const NOT_YET_READ = new Set(['mrz/de_dienstpass_muster_ir.jpg']);
-
 const present = realDevPresent();
 if (!present) console.log(`real-dev MRZ tests skipped: ${REAL_DEV} is absent`);
 
@@ -35,7 +28,6 @@ describe.skipIf(!present)('MRZs of the real development set', () => {
       const exact = JSON.stringify(result.mrz?.lines) === JSON.stringify(c.mrz);
       // Never a wrong zone passed off as valid, whatever else happens.
       if (result.mrz?.valid && !exact) wrong.push(`${c.file}: a misread zone reported valid`);
-      if (NOT_YET_READ.has(c.file)) continue;
       if (!exact) wrong.push(`${c.file}: read ${result.mrz?.lines.join(' / ') ?? 'nothing'}`);
       if (result.mrz?.valid !== c.printedValid) wrong.push(`${c.file}: valid ${String(result.mrz?.valid)}, printed ${String(c.printedValid)}`);
     }
