@@ -117,4 +117,48 @@ describe('label-anchored bill reading', () => {
     // The euro sign read as 'E' is not taken for one; the amount is returned as printed, decimal comma and sign.
     expect(result.fields).toEqual({ issueDate: '2021-01-29', amountDue: '1479,85 €', dueDate: '2011-07-27' });
   });
+  it('takes the amount at the end of the US "Amount Due By" row when no other label gives it', async () => {
+    const lines = [line(634, ['Amount', 964], ['Due', 1100], ['By', 1170], ['Jul', 1214], ['27,', 1265], ['2011', 1320], ['$191.69', 2011])];
+    const result = await readAnchored(lines, { width: 2400, height: 3000 }, async () => []);
+    expect(result.fields).toEqual({ dueDate: '2011-07-27', amountDue: '$191.69' });
+  });
+  it('reads US and French address blocks by their own conventions: number first, then the place line', () => {
+    expect(readAddressBlock(['CUSTOMER', '123 MAIN ST', 'ANYTOWN, PA 18062'])).toEqual({ street: 'MAIN ST', exteriorNumber: '123', municipality: 'ANYTOWN', state: 'PA', postalCode: '18062' });
+    expect(readAddressBlock(['JANE Q PUBLIC', '4500 W ELM AVE', 'SPRINGFIELD, IL 62704-1234'])).toEqual({
+      holderName: 'JANE Q PUBLIC',
+      street: 'W ELM AVE',
+      exteriorNumber: '4500',
+      municipality: 'SPRINGFIELD',
+      state: 'IL',
+      postalCode: '62704',
+    });
+    expect(readAddressBlock(['JOHN DOE', "123 RUE DE L'IMAGINAIRE", '75001 PARIS'])).toEqual({
+      holderName: 'JOHN DOE',
+      street: "RUE DE L'IMAGINAIRE",
+      exteriorNumber: '123',
+      postalCode: '75001',
+      municipality: 'PARIS',
+    });
+    expect(readAddressBlock(['12 AVENUE DES RÊVES', '69003 LYON CEDEX 03'])).toEqual({ street: 'AVENUE DES RÊVES', exteriorNumber: '12', postalCode: '69003', municipality: 'LYON' });
+    // A Mexican block printing its postal code without 'C.P.' keeps the Mexican reading (street name first).
+    expect(readAddressBlock(['ANA GOMEZ PEREZ', 'AV JUAREZ 123', 'COL CENTRO', '06600 CUAUHTEMOC'])).toMatchObject({ street: 'AV JUAREZ', exteriorNumber: '123', settlement: 'CENTRO' });
+  });
+  it("reads the holder's mailing block under the name found by 'Nom du client', never the issuer's block", async () => {
+    const lines = [
+      line(440, ['Customer', 75], ['Support', 200], ['Department', 330]),
+      line(465, ['TSA', 75], ['12345', 130]),
+      line(490, ['12345', 75], ['DEMOCITY', 160], ['CEDEX', 300]),
+      line(1160, ['Nom', 76], ['du', 130], ['client', 170]),
+      line(1200, ['JOHN', 75], ['DOE', 150]),
+      line(1228, ['Lieu', 76], ['de', 140], ['consommation', 180]),
+      line(1253, ['Référence', 76], ['acheminement', 220], [':', 400], ['98765432109876', 420]),
+      line(409, ['JOHN', 914], ['DOE', 990]),
+      line(448, ['123', 916], ['RUE', 970], ['DE', 1030], ["L'IMAGINAIRE", 1070]),
+      line(480, ['75001', 915], ['PARIS', 1000]),
+    ];
+    const result = await readAnchored(lines, { width: 1800, height: 2600 }, async (region) =>
+      region.y0 > 1170 && region.y0 < 1200 ? [line(region.y0 + 10, ['JOHN', region.x0], ['DOE', region.x0 + 80])] : [],
+    );
+    expect(result.fields).toEqual({ holderName: 'JOHN DOE', street: "RUE DE L'IMAGINAIRE", exteriorNumber: '123', postalCode: '75001', municipality: 'PARIS' });
+  });
 });

@@ -66,14 +66,18 @@ describe.skipIf(!realProofsPresent())('real bills (../shared/data/real-dev/proof
     // The period under the grey 'Periodo / Consumo' band (light print on dark) is read and dates the bill.
     expect(read.fields).toMatchObject({ periodFrom: '2017-09-15', periodTo: '2017-11-13', issueDate: '2017-11-13' });
   }, 120_000);
-  it('invents nothing on the US and French sample bills, and reads their English / French dated labels', async () => {
+  it('reads the US and French sample bills by their English / French labels and address conventions, inventing nothing', async () => {
     const reads: Array<Record<string, string>> = [];
     for (const c of realProofCases().slice(1)) {
       const read = await engine.readProof(await readFile(path.join(REAL_DEV, c.file)));
       expect(scoreProof(c.expected, read.fields as Record<string, string>).invented).toEqual([]);
       reads.push(read.fields as Record<string, string>);
     }
-    expect(reads[0]).toMatchObject({ dueDate: '2011-07-27' });
-    expect(reads[1]).toMatchObject({ issueDate: '2021-01-29', amountDue: '1479,85 €' });
+    // 'Service to:' and its block (number-first street, 'CITY, ST ZIP'); the amount ending the 'Amount Due By' row.
+    // The placeholder holder 'CUSTOMER' is one word: no name is taken from it.
+    expect(reads[0]).toEqual({ dueDate: '2011-07-27', amountDue: '$191.69', street: 'MAIN ST', exteriorNumber: '123', postalCode: '18062', municipality: 'ANYTOWN', state: 'PA' });
+    // 'Nom du client', then the mailing block that starts with that name ('75001 PARIS'), not the issuer's.
+    expect(reads[1]).toMatchObject({ issueDate: '2021-01-29', amountDue: '1479,85 €', holderName: 'JOHN DOE', exteriorNumber: '123', postalCode: '75001', municipality: 'PARIS' });
+    expect(reads[1]!.street?.replace('’', "'")).toBe("RUE DE L'IMAGINAIRE");
   }, 180_000);
 });

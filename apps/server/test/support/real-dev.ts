@@ -235,9 +235,12 @@ export function realProofCases(): RealProofCase[] {
   ];
 }
 
-/** Right: expected non-empty values read exactly (case aside, accents as printed); invented: any other value returned. */
+/**
+ * Right: expected non-empty values read exactly (case aside, accents as printed; a typographic apostrophe and a
+ * straight one are the same character to OCR); invented: any other value returned.
+ */
 export function scoreProof(expected: Record<string, string>, got: Record<string, string | undefined>): { right: number; total: number; invented: string[] } {
-  const norm = (v: string | undefined) => (v ?? '').trim().toUpperCase();
+  const norm = (v: string | undefined) => (v ?? '').trim().toUpperCase().replace(/[’‘]/g, "'");
   let right = 0;
   let total = 0;
   const invented: string[] = [];

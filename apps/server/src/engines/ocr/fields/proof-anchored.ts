@@ -65,6 +65,8 @@ interface LabelSpec {
    * there and as its line's first word: small band print often loses the first line ('Periodo' read 'Permos').
    */
   bandSecondLine?: string[];
+  /** Another field whose value ends the label's own row ('Amount Due By Jul 27, 2011 ... $191.69'). */
+  rowAlsoHolds?: AnchoredField;
 }
 
 /**
@@ -78,14 +80,17 @@ export const PROOF_LABELS: readonly LabelSpec[] = [
   { field: 'amountDue', texts: ['TOTAL A PAGAR DEL PERIODO FACTURADO', 'TOTAL A PAGAR', 'IMPORTE A PAGAR', 'MONTO A PAGAR', 'A PAYER TTC', 'MONTANT A PAYER'], where: 'right-or-below' },
   {
     field: 'dueDate',
-    texts: ['FECHA LIMITE DE PAGO', 'LIMITE DE PAGO', 'PAGAR ANTES DEL', 'PAGAR ANTES DE', 'FECHA DE VENCIMIENTO', 'AMOUNT DUE BY', 'DATE DECHEANCE', 'ECHEANCE'],
+    texts: ['FECHA LIMITE DE PAGO', 'LIMITE DE PAGO', 'PAGAR ANTES DEL', 'PAGAR ANTES DE', 'FECHA DE VENCIMIENTO', 'DATE DECHEANCE', 'ECHEANCE'],
     where: 'right-or-below',
   },
+  { field: 'dueDate', texts: ['AMOUNT DUE BY'], where: 'right-or-below', rowAlsoHolds: 'amountDue' },
   { field: 'serviceNumber', texts: ['NUMERO DE SERVICIO', 'NO. DE SERVICIO', 'NO DE SERVICIO', 'NUM. DE SERVICIO', 'TELEFONO'], where: 'right-or-below' },
   { field: 'issueDate', texts: ['FECHA DE EMISION', 'FECHA DE EXPEDICION', 'FECHA DE FACTURACION', 'FECHA DE CORTE', 'FACTURE DU', 'BILL DATE', 'STATEMENT DATE'], where: 'right-or-below' },
   { field: 'period', texts: ['PERIODO FACTURADO', 'PERIODO DE CONSUMO', 'PERIODO CONSUMO', 'PERIODO'], where: 'right-or-below', bandSecondLine: ['CONSUMO'] },
-  { field: 'addressBlock', texts: ['NOMBRE Y DOMICILIO', 'Y DOMICILIO', 'DOMICILIO DE SERVICIO'], where: 'below' },
+  // 'Service to:' heads the US bill's service address; the French bill names its client under 'Nom du client'.
+  { field: 'addressBlock', texts: ['NOMBRE Y DOMICILIO', 'Y DOMICILIO', 'DOMICILIO DE SERVICIO', 'SERVICE TO', 'SERVICE ADDRESS'], where: 'below' },
   { field: 'holderName', texts: ['NOMBRE DEL TITULAR', 'NOMBRE DEL CLIENTE', 'NOMBRE', 'TITULAR'], where: 'right' },
+  { field: 'holderName', texts: ['NOM DU CLIENT', 'NOM DU TITULAIRE'], where: 'below' },
   { field: 'street', texts: ['DOMICILIO', 'DIRECCION'], where: 'right' },
   { field: 'settlement', texts: ['COLONIA'], where: 'right' },
   { field: 'postalCode', texts: ['CODIGO POSTAL', 'C.P.'], where: 'right' },
@@ -96,6 +101,9 @@ export const PROOF_LABELS: readonly LabelSpec[] = [
 /** A label found on the page: its words' box and where its line's words continue. */
 export interface FoundLabel {
   field: AnchoredField;
+  /** Where its value is printed (a field may have labels of both kinds: 'Nombre:' and 'Nom du client'). */
+  where: LabelSpec['where'];
+  rowAlsoHolds?: AnchoredField;
   text: string;
   box: Box;
   /** Words after the label on its line (the value of a 'Label: value' layout). */
@@ -140,7 +148,15 @@ export function findLabels(lines: readonly PageLine[]): FoundLabel[] {
         const colon = /:\s*$/.test(run.at(-1)!.text) || /^:/.test(line.words[i + words.length]?.text ?? '');
         if (spec.where === 'right' && !colon) continue;
         run.forEach((w) => used.add(w));
-        found.push({ field: spec.field, text, box: union(run.map((w) => w.box)), after: line.words.slice(i + words.length), ...(line.band ? { band: line.band } : {}) });
+        found.push({
+          field: spec.field,
+          where: spec.where,
+          ...(spec.rowAlsoHolds ? { rowAlsoHolds: spec.rowAlsoHolds } : {}),
+          text,
+          box: union(run.map((w) => w.box)),
+          after: line.words.slice(i + words.length),
+          ...(line.band ? { band: line.band } : {}),
+        });
       }
     }
   }
@@ -151,21 +167,19 @@ export function findLabels(lines: readonly PageLine[]): FoundLabel[] {
         // Two misread letters of seven: this word is looked for only where such a header is printed.
         if (!line.band || !first || used.has(first) || editDistance(wordKey(first.text), text) > 2) continue;
         used.add(first);
-        found.push({ field: spec.field, text, box: first.box, after: line.words.slice(1), band: line.band });
+        found.push({ field: spec.field, where: spec.where, text, box: first.box, after: line.words.slice(1), band: line.band });
       }
     }
   }
   return found;
 }
 
-const specOf = (field: AnchoredField): LabelSpec => PROOF_LABELS.find((s) => s.field === field)!;
-
 /** Uppercased, OCR stray marks removed; accents kept as read. */
 function printed(text: string): string {
   return text
     .replace(/[|_~«»"“”`]/g, ' ')
     .replace(/\s+/g, ' ')
-    .replace(/^[\s,.;:\-]+|[\s,;:\-]+$/g, '')
+    .replace(/^[\s,.;:-]+|[\s,;:-]+$/g, '')
     .trim()
     .toUpperCase();
 }
@@ -247,18 +261,59 @@ function placeOf(text: string): Pick<ProofFields, 'municipality' | 'state'> {
   return m ? { municipality: m[1]!.trim(), state: m[2]!.trim() } : {};
 }
 
+/** Two to six words of letters; a middle initial ('JANE Q PUBLIC') counts, but not as one of the two. */
 const looksLikeName = (line: string): boolean => {
   const words = line.split(' ');
-  return words.length >= 2 && words.length <= 6 && words.every((w) => /^[A-ZÁÉÍÓÚÜÑ.]{2,}$/.test(w));
+  const full = words.filter((w) => /^[A-ZÁÉÍÓÚÜÑ.]{2,}$/.test(w)).length;
+  return full >= 2 && words.length <= 6 && words.every((w) => /^[A-ZÁÉÍÓÚÜÑ.]+$/.test(w));
 };
+
+/**
+ * The last line of a US or French address ('ANYTOWN, PA 18062', '75001 PARIS'): a foreign bill, whose street
+ * lines print the number first ('123 MAIN ST'). The INE issued abroad serves people who live abroad, and their
+ * bills are these.
+ */
+const US_PLACE_LINE = /^([A-Z][A-Z. ]*[A-Z.]),?\s+([A-Z]{2})\s+(\d{5})(?:-\d{4})?$/;
+const FR_PLACE_LINE = /^(\d{5})\s+([A-ZÀÂÉÈÊËÎÏÔÙÛÜÇ][A-ZÀÂÉÈÊËÎÏÔÙÛÜÇ' -]*[A-ZÀÂÉÈÊËÎÏÔÙÛÜÇ])(?:\s+CEDEX(?:\s+\d{1,2})?)?$/;
+
+function foreignPlace(line: string): Pick<ProofFields, 'postalCode' | 'municipality' | 'state'> | null {
+  const us = US_PLACE_LINE.exec(line);
+  if (us) return { municipality: us[1]!, state: us[2]!, postalCode: us[3]! };
+  const fr = FR_PLACE_LINE.exec(line);
+  return fr ? { postalCode: fr[1]!, municipality: fr[2]! } : null;
+}
+
+/** '123 MAIN ST', '123 RUE DE L’IMAGINAIRE': the number first, then the street's name. */
+function numberFirstStreet(line: string): Pick<ProofFields, 'street' | 'exteriorNumber'> | null {
+  const m = /^(\d{1,5}[A-Z]?)(?:\s*,)?\s+([A-ZÀ-Ü][A-ZÀ-Ü0-9'’. -]*[A-ZÀ-Ü0-9.])$/.exec(line);
+  return m ? { exteriorNumber: m[1]!, street: m[2]! } : null;
+}
+
+/**
+ * A foreign address block: name, street (number first), maybe a second street line, and the place line. Read only
+ * when it has both a US or French place line and a number-first street above it (a Mexican block that prints
+ * '06600 CUAUHTÉMOC' without 'C.P.' keeps the Mexican reading); nothing else is guessed.
+ */
+function readForeignBlock(lines: readonly string[]): Partial<ProofFields> | null {
+  const placeAt = lines.findIndex((l) => foreignPlace(l) !== null);
+  const head = lines.slice(0, Math.max(0, placeAt));
+  const streetAt = head.findIndex((l) => numberFirstStreet(l) !== null);
+  if (placeAt < 1 || streetAt < 0) return null;
+  const out: Partial<ProofFields> = { ...foreignPlace(lines[placeAt]!)!, ...numberFirstStreet(head[streetAt]!)! };
+  if (streetAt > 0 && looksLikeName(head[0]!)) out.holderName = head[0]!;
+  return out;
+}
 
 /**
  * The name-and-address block under 'Nombre y Domicilio' (CFE): name, street and number, 'COL ...', 'C.P. 00000'
  * (the place after it or on the next line), 'MUNICIPIO, ESTADO'. Lines are placed by what they hold, never by
- * position alone: a line that holds none of those shapes is left out.
+ * position alone: a line that holds none of those shapes is left out. A US or French block (below 'Service to:')
+ * is read by its own conventions.
  */
 export function readAddressBlock(rawLines: readonly string[]): Partial<ProofFields> {
   const lines = rawLines.map(printed).filter((l) => l !== '');
+  const foreign = readForeignBlock(lines);
+  if (foreign) return foreign;
   const out: Partial<ProofFields> = {};
   const cpAt = lines.findIndex((l) => CP_LINE.test(foldText(l)));
   if (cpAt >= 0) {
@@ -429,14 +484,13 @@ export async function readAnchored(lines: readonly PageLine[], page: { width: nu
   const fields0 = [...new Set(labels.map((l) => l.field))];
   for (const field of fields0) {
     const label = firstInReadingOrder(labels.filter((l) => l.field === field))!;
-    const spec = specOf(field);
     let value: Partial<ProofFields> = {};
-    if (spec.where !== 'below') value = fieldValue(field, wordsAfter(label, labels));
-    if (Object.keys(value).length === 0 && spec.where !== 'right') {
+    if (label.where !== 'below') value = fieldValue(field, wordsAfter(label, labels));
+    if (Object.keys(value).length === 0 && label.where !== 'right') {
       const region = regionBelow(label, labels, page, bands);
       if (region.x1 - region.x0 > 4 && region.y1 - region.y0 > 4) {
         // An amount, a date or a number has a shape to check; words of a name or a street need their confidence.
-        const shaped = field !== 'addressBlock';
+        const shaped = field !== 'addressBlock' && field !== 'holderName';
         for (const pass of shaped ? VALUE_PASSES : BLOCK_PASSES) {
           const read = await readRegion(region, pass, height(label.box));
           value = fieldValue(field, regionText(read, shaped ? 0 : REGION_MIN_CONFIDENCE));
@@ -450,5 +504,46 @@ export async function readAnchored(lines: readonly PageLine[], page: { width: nu
       if (value[key] !== undefined && (fields[key] === undefined || field !== 'addressBlock')) fields[key] = value[key] as never;
     }
   }
+  for (const label of labels) {
+    const other = label.rowAlsoHolds;
+    if (!other || FIELDS_OF[other].some((key) => fields[key] !== undefined)) continue;
+    const value = fieldValue(other, label.after.map((w) => w.text).join(' '));
+    for (const key of FIELDS_OF[other]) {
+      labelled.add(key);
+      if (value[key] !== undefined) fields[key] = value[key] as never;
+    }
+  }
+  if (fields.holderName && !fields.street && !fields.postalCode) {
+    const block = blockUnderName(lines, fields.holderName);
+    for (const [key, value] of Object.entries(block) as Array<[keyof ProofFields, string]>) {
+      if (fields[key] !== undefined) continue;
+      fields[key] = value;
+      labelled.add(key);
+    }
+  }
   return { fields, labelled };
+}
+
+/**
+ * The holder's mailing block (what an envelope's window shows): a line that is the holder's name as read under its
+ * label, and the lines printed right under it at the same left edge, up to a 'Label:' line. Read when no label gave
+ * the address (the French bill prints none over it); taken only when it holds a street or a postal code.
+ */
+export function blockUnderName(lines: readonly PageLine[], name: string): Partial<ProofFields> {
+  const rows = lines.filter((l) => l.words.length > 0).map((l) => ({ text: l.words.map((w) => w.text).join(' '), box: union(l.words.map((w) => w.box)) }));
+  for (const start of rows) {
+    if (printed(start.text) !== name) continue;
+    const block = [start.text];
+    let last = start.box;
+    while (block.length < 5) {
+      const h = Math.max(8, height(last));
+      const next = rows.filter((r) => r.box.y0 > last.y0 + 0.5 * h && r.box.y0 < last.y1 + 1.5 * h && Math.abs(r.box.x0 - start.box.x0) < 2 * h).sort((a, b) => a.box.y0 - b.box.y0)[0];
+      if (!next || next.text.includes(':')) break;
+      block.push(next.text);
+      last = next.box;
+    }
+    const read = readAddressBlock(block);
+    if (read.street || read.postalCode) return read;
+  }
+  return {};
 }
