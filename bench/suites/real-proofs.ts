@@ -3,13 +3,18 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { degradeProof, PROOF_LAYOUTS, renderProof, type ProofTruth } from '@kyc/fixtures';
+import { degradeProof, FOREIGN_PROOF_LAYOUTS, PROOF_LAYOUTS, renderProof, type ProofTruth } from '@kyc/fixtures';
 import type { OcrEngine } from '../../apps/server/src/engines/ocr/types.js';
 import { REAL_DEV, realProofCases, realProofsPresent, scoreProof } from '../../apps/server/test/support/real-dev.js';
 
 const FIELDS = ['holderName', 'street', 'exteriorNumber', 'settlement', 'postalCode', 'municipality', 'state', 'issueDate', 'amountDue', 'dueDate', 'serviceNumber', 'periodFrom', 'periodTo'] as const;
 
 function truthFields(t: ProofTruth): Record<string, string> {
+  // Bills from abroad: no settlement; the US bill prints a due date and no issue date, the French one the reverse.
+  if (t.layout === 'us' || t.layout === 'fr') {
+    const { holderName, street, exteriorNumber, postalCode, municipality, state, amount } = t;
+    return { holderName, street, exteriorNumber, postalCode, municipality, state, amountDue: amount, ...(t.layout === 'us' ? { dueDate: t.dueDate ?? '' } : { issueDate: t.issueDate }) };
+  }
   return {
     holderName: t.holderName,
     street: t.street,
@@ -45,7 +50,7 @@ export async function realProofLines(engine: OcrEngine): Promise<string[]> {
   }
   // Generated bills: one per layout and seed, clean and photographed.
   const sets = new Map<string, { right: number; total: number; invented: number; n: number }>();
-  for (const layout of PROOF_LAYOUTS) {
+  for (const layout of [...PROOF_LAYOUTS, ...FOREIGN_PROOF_LAYOUTS]) {
     for (const seed of ['r1', 'r2']) {
       const clean = await renderProof({ seed: `real-${seed}`, layout, referenceDate: '2026-11-26' });
       for (const bill of [clean, await degradeProof(clean, 'phone')]) {
@@ -63,7 +68,7 @@ export async function realProofLines(engine: OcrEngine): Promise<string[]> {
   }
   lines.push(
     '',
-    `load average after ${os.loadavg()[0]!.toFixed(2)}; fields scored: ${FIELDS.join(', ')} (cfe bills also carry amount, due date, service number and period).`,
+    `load average after ${os.loadavg()[0]!.toFixed(2)}; fields scored: ${FIELDS.join(', ')} (cfe bills also carry amount, due date, service number and period; us and fr bills, drawn as the real samples, their amount and the date each prints, no settlement).`,
     '',
     '| generated bills (2 per row) | fields right | values returned but wrong |',
     '|---|---|---|',

@@ -140,6 +140,12 @@ describe('label-anchored bill reading', () => {
       municipality: 'PARIS',
     });
     expect(readAddressBlock(['12 AVENUE DES RÊVES', '69003 LYON CEDEX 03'])).toEqual({ street: 'AVENUE DES RÊVES', exteriorNumber: '12', postalCode: '69003', municipality: 'LYON' });
+    // Its place line lost (a phone photo): a street starting with three digits or more is still number first, while
+    // a Mexican street named by a date keeps its name.
+    expect(readAddressBlock(['JANE Q PUBLIC', '2289 WASHINGTON AVE'])).toMatchObject({ street: 'WASHINGTON AVE', exteriorNumber: '2289' });
+    // Its street line lost: the US place line is still the place, never a street numbered by its ZIP.
+    expect(readAddressBlock(['MARIA FERNANDA ESPINOZA', 'AUSTIN, TX 78701'])).toEqual({ holderName: 'MARIA FERNANDA ESPINOZA', municipality: 'AUSTIN', state: 'TX', postalCode: '78701' });
+    expect(readAddressBlock(['ANA GOMEZ PEREZ', '16 DE SEPTIEMBRE', 'C.P. 06600 CUAUHTEMOC, CDMX'])).toMatchObject({ street: '16 DE SEPTIEMBRE', postalCode: '06600' });
     // A Mexican block printing its postal code without 'C.P.' keeps the Mexican reading (street name first).
     expect(readAddressBlock(['ANA GOMEZ PEREZ', 'AV JUAREZ 123', 'COL CENTRO', '06600 CUAUHTEMOC'])).toMatchObject({ street: 'AV JUAREZ', exteriorNumber: '123', settlement: 'CENTRO' });
   });

@@ -113,6 +113,9 @@ describe('reading a bill from OCR lines', () => {
   it('reads Mexican date forms and street numbers', () => {
     expect(datesIn('del 3 de marzo de 2026 al 15/04/26')).toEqual(['2026-03-03', '2026-04-15']);
     expect(datesIn('31 FEB 2026')).toEqual([]);
+    // A year no bill carries is a misread digit ('7076' for 2026 on a phone photo): no date rather than a wrong one.
+    expect(datesIn('Amount Due By Nov 19, 7076')).toEqual([]);
+    expect(datesIn('19/11/7076')).toEqual([]);
     expect(splitStreet('AV INSURGENTES SUR NO. 1234 DEPTO 5B')).toEqual({ street: 'AV INSURGENTES SUR', exteriorNumber: '1234', interiorNumber: '5B' });
     expect(splitStreet('PRIV LAS ROSAS S/N')).toEqual({ street: 'PRIV LAS ROSAS', exteriorNumber: 'S/N' });
   });

@@ -55,6 +55,32 @@ describe('generated bills of the real CFE layout', () => {
   }, 120_000);
 });
 
+describe('generated bills from abroad (the US and French sample layouts, a Mexican holder living there)', () => {
+  it('reads every printed field of clean US and French bills, or leaves it empty; never the issuer address', async () => {
+    for (const layout of ['us', 'fr'] as const) {
+      for (const seed of ['a', 'b', 'c']) {
+        const bill = await renderProof({ seed, layout, referenceDate: '2026-11-26' });
+        const read = await engine.readProof(bill.png);
+        const t = bill.truth;
+        const expected = {
+          holderName: t.holderName,
+          street: t.street,
+          exteriorNumber: t.exteriorNumber,
+          postalCode: t.postalCode,
+          municipality: t.municipality,
+          state: t.state,
+          amountDue: t.amount,
+          ...(layout === 'us' ? { dueDate: t.dueDate! } : { issueDate: t.issueDate }),
+        };
+        const score = scoreProof(expected, read.fields as Record<string, string>);
+        expect(score.invented, `${layout} ${seed}`).toEqual([]);
+        expect(score.right, `${layout} ${seed}: ${JSON.stringify(read.fields)}`).toBeGreaterThanOrEqual(score.total - 1);
+        expect(read.fields.postalCode).not.toMatch(/^(18101|69917)$/);
+      }
+    }
+  }, 240_000);
+});
+
 describe.skipIf(!realProofsPresent())('real bills (../shared/data/real-dev/proofs)', () => {
   if (!realProofsPresent()) console.log(`skipped: ${path.join(REAL_DEV, 'proofs')} is absent`);
   it('reads the redacted CFE bill by its labels and invents nothing where it was whited out', async () => {

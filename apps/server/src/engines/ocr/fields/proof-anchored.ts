@@ -290,18 +290,33 @@ function numberFirstStreet(line: string): Pick<ProofFields, 'street' | 'exterior
 }
 
 /**
- * A foreign address block: name, street (number first), maybe a second street line, and the place line. Read only
- * when it has both a US or French place line and a number-first street above it (a Mexican block that prints
- * '06600 CUAUHTÉMOC' without 'C.P.' keeps the Mexican reading); nothing else is guessed.
+ * A foreign address block: name, street (number first), maybe a second street line, and the place line. A US place
+ * line ('CITY, ST 12345') is taken on its own (its street line may have been lost: the place line is then never
+ * misread as a street); a French one ('75001 PARIS') only with a number-first street above it, so a Mexican block
+ * printing '06600 CUAUHTÉMOC' without 'C.P.' keeps the Mexican reading. Nothing else is guessed.
  */
 function readForeignBlock(lines: readonly string[]): Partial<ProofFields> | null {
   const placeAt = lines.findIndex((l) => foreignPlace(l) !== null);
-  const head = lines.slice(0, Math.max(0, placeAt));
+  if (placeAt < 0) return null;
+  const head = lines.slice(0, placeAt);
   const streetAt = head.findIndex((l) => numberFirstStreet(l) !== null);
-  if (placeAt < 1 || streetAt < 0) return null;
-  const out: Partial<ProofFields> = { ...foreignPlace(lines[placeAt]!)!, ...numberFirstStreet(head[streetAt]!)! };
-  if (streetAt > 0 && looksLikeName(head[0]!)) out.holderName = head[0]!;
+  const american = US_PLACE_LINE.test(lines[placeAt]!);
+  if (streetAt < 0 && !american) return null;
+  const out: Partial<ProofFields> = { ...foreignPlace(lines[placeAt]!)!, ...(streetAt >= 0 ? numberFirstStreet(head[streetAt]!)! : {}) };
+  if (streetAt !== 0 && head.length > 0 && looksLikeName(head[0]!)) out.holderName = head[0]!;
   return out;
+}
+
+/**
+ * A street line of a Mexican block: name then number ('AV JUAREZ 123'); a street whose name starts with a number
+ * ('5 DE MAYO', '16 DE SEPTIEMBRE') keeps it. A line that starts with three digits or more and ends with no number
+ * is a number-first street whose place line was not read ('2289 WASHINGTON AVE').
+ */
+function mexicanStreet(line: string): Partial<ProofFields> {
+  const split = splitStreet(line);
+  if (split.exteriorNumber) return split;
+  const m = /^(\d{3,5})\s+([A-ZÁÉÍÓÚÜÑ].*)$/.exec(printed(line));
+  return m ? { exteriorNumber: m[1]!, street: m[2]! } : split;
 }
 
 /**
@@ -334,7 +349,7 @@ export function readAddressBlock(rawLines: readonly string[]): Partial<ProofFiel
     if (settlement) out.settlement = settlement;
   }
   const streetAt = head.findIndex((l, i) => i !== colAt && /[A-ZÁÉÍÓÚÜÑ]{2}/.test(l) && /\d|S\/N/.test(l) && !/:/.test(l));
-  if (streetAt >= 0) Object.assign(out, splitStreet(head[streetAt]!));
+  if (streetAt >= 0) Object.assign(out, mexicanStreet(head[streetAt]!));
   // The name is the block's first line when it has a name's shape and comes before the street.
   // A lone line is no name: it is a place or a street whose comma or number was misread ('HERMOSILLO. SON.').
   if (lines.length > 1 && head.length > 0 && looksLikeName(head[0]!) && (streetAt < 0 || streetAt > 0) && colAt !== 0) out.holderName = head[0]!;
@@ -379,8 +394,10 @@ export function regionBelow(label: FoundLabel, labels: readonly FoundLabel[], pa
   const h = Math.max(8, height(label.box));
   const w = label.box.x1 - label.box.x0;
   const block = label.field === 'addressBlock';
-  let x0 = block ? label.box.x0 - 6 * h : label.box.x0 - 0.5 * w;
-  let x1 = block ? label.box.x0 + 24 * h : label.box.x1 + 0.5 * w;
+  // A name under its label ('Nom du client') runs as far as a block's lines: a narrower box cuts a long name short.
+  const wide = block || label.field === 'holderName';
+  let x0 = wide ? label.box.x0 - 6 * h : label.box.x0 - 0.5 * w;
+  let x1 = wide ? label.box.x0 + 24 * h : label.box.x1 + 0.5 * w;
   // A label on a band (white on green) heads a box or a table column: its value starts under the band and runs
   // at most two and a half band heights down (one line of large print, or CFE's period on three lines: '15 SEP 17',
   // 'AL', '13 NOV 17'); the band's height is measured, a label's box as read is not always its letters' height.
@@ -526,13 +543,16 @@ export async function readAnchored(lines: readonly PageLine[], page: { width: nu
 
 /**
  * The holder's mailing block (what an envelope's window shows): a line that is the holder's name as read under its
- * label, and the lines printed right under it at the same left edge, up to a 'Label:' line. Read when no label gave
+ * label (give or take an accent or a letter per ten), and the lines printed right under it at the same left edge, up to a 'Label:' line. Read when no label gave
  * the address (the French bill prints none over it); taken only when it holds a street or a postal code.
  */
 export function blockUnderName(lines: readonly PageLine[], name: string): Partial<ProofFields> {
   const rows = lines.filter((l) => l.words.length > 0).map((l) => ({ text: l.words.map((w) => w.text).join(' '), box: union(l.words.map((w) => w.box)) }));
+  const folded = foldText(name);
   for (const start of rows) {
-    if (printed(start.text) !== name) continue;
+    // The same name read twice may differ by an accent or a letter (a phone photo).
+    const seen = foldText(printed(start.text));
+    if (seen !== folded && (Math.abs(seen.length - folded.length) > 2 || editDistance(seen, folded) > Math.max(1, Math.floor(folded.length / 10)))) continue;
     const block = [start.text];
     let last = start.box;
     while (block.length < 5) {

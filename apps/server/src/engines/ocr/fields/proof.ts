@@ -76,8 +76,11 @@ const MONTHS: Record<string, number> = {
   DICIEMBRE: 12,
 };
 
+/** A bill's dates fall in these years; another year is a misread digit ('7076' for 2026 on a phone photo). */
+const PLAUSIBLE_YEARS = { from: 1990, to: 2100 };
+
 function isoDate(y: number, m: number, d: number): string | undefined {
-  if (m < 1 || m > 12 || d < 1 || d > 31) return undefined;
+  if (m < 1 || m > 12 || d < 1 || d > 31 || y < PLAUSIBLE_YEARS.from || y > PLAUSIBLE_YEARS.to) return undefined;
   const date = new Date(Date.UTC(y, m - 1, d));
   if (date.getUTCMonth() !== m - 1) return undefined;
   return date.toISOString().slice(0, 10);
@@ -93,7 +96,7 @@ export function datesIn(line: string): string[] {
     const iso = isoDate(fullYear(m[3]!), Number(m[2]), Number(m[1]));
     if (iso) found.push({ at: m.index, iso });
   }
-  for (const m of text.matchAll(/(?<!\d)(\d{1,2})\s*(?:DE\s+)?([A-Z]{3,10})\.?\s*(?:DE\s+|DEL\s+)?[/\-]?\s*(\d{4}|\d{2})(?!\d)/g)) {
+  for (const m of text.matchAll(/(?<!\d)(\d{1,2})\s*(?:DE\s+)?([A-Z]{3,10})\.?\s*(?:DE\s+|DEL\s+)?[/-]?\s*(\d{4}|\d{2})(?!\d)/g)) {
     const month = MONTHS[m[2]!];
     if (!month) continue;
     const iso = isoDate(fullYear(m[3]!), month, Number(m[1]));
@@ -175,7 +178,7 @@ function clean(value: string): string {
   return value
     .replace(/[|_~«»"“”`]/g, ' ')
     .replace(/\s+/g, ' ')
-    .replace(/^[\s,.;:\-]+|[\s,;:\-]+$/g, '')
+    .replace(/^[\s,.;:-]+|[\s,;:-]+$/g, '')
     .trim()
     .toUpperCase();
 }
