@@ -8,7 +8,7 @@ import type { MrzFormat } from './mrz-formats.js';
 import { checkMrz, repairMrz } from './mrz-parse.js';
 
 /** [from, to) spans of each line that a check digit covers (ICAO 9303 parts 4-7), check digits included. */
-const CHECKED_SPANS: Record<MrzFormat, Array<Array<[number, number]>>> = {
+export const CHECKED_SPANS: Record<MrzFormat, Array<Array<[number, number]>>> = {
   TD1: [
     [[5, 30]],
     [

@@ -2,7 +2,7 @@
 import { buildMrv, buildTd1, buildTd2, buildTd3 } from '@kyc/fixtures';
 import { describe, expect, it } from 'vitest';
 import type { MrzFormat } from '../../../src/engines/ocr/mrz-formats.js';
-import { mixedLines, verifiedMix } from '../../../src/engines/ocr/mrz-mix.js';
+import { CHECKED_SPANS, mixedLines, verifiedMix } from '../../../src/engines/ocr/mrz-mix.js';
 import { checkMrz, repairMrz } from '../../../src/engines/ocr/mrz-parse.js';
 
 const NAMES = 'POD<<MUSTERMANN<<ERIKA<<<<<<<<<<<<<<<<<<<<<<';
@@ -142,50 +142,8 @@ const CONFUSIONS: Record<string, string> = {
   J: 'I',
   '9': '8',
 };
-/** Where check digits look, per line (the places misread in the simulation). */
-const SPANS: Record<MrzFormat, Array<Array<[number, number]>>> = {
-  TD1: [
-    [[5, 30]],
-    [
-      [0, 7],
-      [8, 15],
-      [18, 30],
-    ],
-    [],
-  ],
-  TD2: [
-    [],
-    [
-      [0, 10],
-      [13, 20],
-      [21, 36],
-    ],
-  ],
-  TD3: [
-    [],
-    [
-      [0, 10],
-      [13, 20],
-      [21, 44],
-    ],
-  ],
-  MRVA: [
-    [],
-    [
-      [0, 10],
-      [13, 20],
-      [21, 28],
-    ],
-  ],
-  MRVB: [
-    [],
-    [
-      [0, 10],
-      [13, 20],
-      [21, 28],
-    ],
-  ],
-};
+/** The simulation misreads the places check digits look at (the only places a mix may change). */
+const SPANS = CHECKED_SPANS;
 
 function randomZone(format: MrzFormat, random: () => number): string[] {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
