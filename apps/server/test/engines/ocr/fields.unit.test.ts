@@ -121,6 +121,19 @@ describe('parseIneAddress', () => {
       estado: 'N.L.',
     });
   });
+  it("never takes the state's abbreviation for the municipality when the comma or the municipality was lost", () => {
+    const place = (line: string) => {
+      const { municipio, estado } = parseIneAddress(['C ZARAGOZA 12', 'COL CENTRO 27000', line]);
+      return { municipio, estado };
+    };
+    expect(place('TORREON COAH.')).toEqual({ municipio: 'TORREON', estado: 'COAH.' });
+    // The dot lost too: the state is left for the person rather than returned unlike its print.
+    expect(place('TORREON COAH')).toEqual({ municipio: 'TORREON', estado: '' });
+    expect(place('GTO')).toEqual({ municipio: '', estado: '' });
+    expect(place('GTO, GTO.')).toEqual({ municipio: '', estado: 'GTO.' });
+    // A municipality whose last word is no state's abbreviation stays whole.
+    expect(place('SAN PEDRO GARZA GARCIA')).toEqual({ municipio: 'SAN PEDRO GARZA GARCIA', estado: '' });
+  });
 });
 
 describe('INE back', () => {

@@ -233,14 +233,29 @@ describe('names read whole', () => {
 
 describe('marks read by one reading only', () => {
   const card: RawImage = { data: Buffer.alloc(W * H, 230), width: W, height: H, channels: 1 };
-  const withName = (surname: string) => page(...olderCard.lines.map((l) => (l.text === 'HERNANDEZ' ? line(579, 319, surname, 52) : l)));
+  // The second surname changed (its initial kept, so the card's CURP still agrees with the names).
+  const withName = (surname: string) => page(...olderCard.lines.map((l) => (l.text === 'LOPEZ' ? line(579, 374, surname, 36) : l)));
   const crop = (...texts: string[]): RawRead => page(...texts.map((t, i) => line(10, 10 + 60 * i, t, 40)));
   const parse = (pageRead: RawRead, names: RawRead) => ineFront.parse({ reads: { names }, alternates: {}, card, mrz: null, today: new Date('2026-11-26T12:00:00Z'), page: pageRead }).ocrData;
 
   it('keeps the Ñ whichever of the page read and the crop saw it, and adds none that neither saw', () => {
-    expect(parse(withName('IÑIGUEZ'), crop('NOMBRE', 'INIGUEZ', 'LOPEZ', 'INÉS')).apellidoPaterno).toBe('IÑIGUEZ');
-    expect(parse(withName('INIGUEZ'), crop('NOMBRE', 'IÑIGUEZ', 'LOPEZ', 'INÉS')).apellidoPaterno).toBe('IÑIGUEZ');
-    expect(parse(withName('INIGUEZ'), crop('NOMBRE', 'INIGUEZ', 'LOPEZ', 'INÉS')).apellidoPaterno).toBe('INIGUEZ');
+    expect(parse(withName('LIÑAN'), crop('NOMBRE', 'HERNANDEZ', 'LINAN', 'INÉS')).apellidoMaterno).toBe('LIÑAN');
+    expect(parse(withName('LINAN'), crop('NOMBRE', 'HERNANDEZ', 'LIÑAN', 'INÉS')).apellidoMaterno).toBe('LIÑAN');
+    expect(parse(withName('LINAN'), crop('NOMBRE', 'HERNANDEZ', 'LINAN', 'INÉS')).apellidoMaterno).toBe('LINAN');
+  });
+
+  it("leaves the names empty when the sound CURP's letters contradict them in two places (lines read from something else)", () => {
+    const read = ineFront.parse({
+      reads: { names: crop('NOMBRE', 'IÑIGUEZ', 'LOPEZ', 'INÉS') },
+      alternates: {},
+      card,
+      mrz: null,
+      today: new Date('2026-11-26T12:00:00Z'),
+      page: page(...olderCard.lines.map((l) => (l.text === 'HERNANDEZ' ? line(579, 319, 'IÑIGUEZ', 52) : l))),
+    });
+    // HELI… is the card's CURP; IÑIGUEZ LOPEZ INÉS gives IILI.
+    expect(read.ocrData).toMatchObject({ apellidoPaterno: '', apellidoMaterno: '', nombres: '', nombreCompleto: '', curp: 'HELI040731MCMRPNF7' });
+    expect(read.warnings).toEqual(expect.arrayContaining(['names_curp_mismatch', 'names_unreadable']));
   });
 });
 
@@ -347,5 +362,24 @@ describe('card finding without a card edge', () => {
   it('finds nothing to crop when the print covers the frame or there is none', () => {
     expect(textBlockExtent(filled(640, 480, { x0: 5, y0: 5, x1: 635, y1: 470 }))).toBeNull();
     expect(textBlockExtent({ data: new Uint8Array(640 * 480).fill(225), width: 640, height: 480 })).toBeNull();
+  });
+});
+
+describe('values that fail their own rule are left empty', () => {
+  const card: RawImage = { data: Buffer.alloc(W * H, 230), width: W, height: H, channels: 1 };
+  const replaced = (from: string, to: RawRead['lines'][number]) => page(...olderCard.lines.map((l) => (l.text === from ? to : l)));
+  const parse = (pageRead: RawRead) => ineFront.parse({ reads: {}, alternates: {}, card, mrz: null, today: new Date('2026-11-26T12:00:00Z'), page: pageRead });
+
+  it('reads the validity at the end of a ten-year range, and none from a range whose ends are not ten years apart', () => {
+    expect(parse(olderCard).ocrData.vigencia).toBe('2032');
+    const misread = parse(replaced('VIGENCIA 2022 - 2032 EMISIÓN 04', line(576, 936, 'VIGENCIA 2022 - 2082 EMISIÓN 04', 23)));
+    expect(misread.ocrData.vigencia).toBe('');
+    expect(misread.warnings).toContain('vigencia_unreadable');
+  });
+
+  it('returns no clave de elector short of its 18 characters', () => {
+    const read = parse(replaced('CLAVE DE ELECTOR HRLPIN04073106M778', line(577, 737, 'CLAVE DE ELECTOR HRLPIN04073106M', 23)));
+    expect(read.ocrData.claveElector).toBe('');
+    expect(read.warnings).toContain('clave_elector_incomplete');
   });
 });

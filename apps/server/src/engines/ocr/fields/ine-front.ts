@@ -10,6 +10,7 @@ import { claveBirthState, claveNameLetters, curpNameLetters, repairClaveFrom, re
 import type { Region } from '../page.js';
 import { asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText } from './text.js';
 import { isLabelWord, readFrontByLabels, type AnchoredFront, type AnchoredKey } from './ine-anchored.js';
+import { splitPlace } from './ine-place.js';
 import type { RawRead } from '../pool.js';
 import { plainForm } from '../lexicon.js';
 import { code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader, type ParseInput, type ParsedSide } from './spec.js';
@@ -58,16 +59,43 @@ export function parseIneAddress(rawLines: string[]): IneAddress {
   const hasNumber = numberMatch !== null && isNumber(numberToken);
   const cpMatch = /^(.*?)\s*(\S{5})$/.exec(colonia);
   const cp = cpMatch && /^\d{5}$/.test(asDigits(cpMatch[2]!)) ? asDigits(cpMatch[2]!) : '';
-  const comma = place.lastIndexOf(',');
   return {
     // 'C' (calle) is the one single-letter street type printed before the name.
     calle: cleanWords(hasNumber ? numberMatch[1]! : street, { keepPunctuation: true, keepFirst: /^C$/ }),
     numero: hasNumber ? normaliseNumber(numberMatch[2]!) : '',
     colonia: cleanWords((cp ? cpMatch![1]! : colonia).replace(/^C[O0]L\.?\s*/, '')),
     cp,
-    municipio: cleanWords(comma >= 0 ? place.slice(0, comma) : place),
-    estado: comma >= 0 ? cleanWords(place.slice(comma + 1), { keepPunctuation: true }) : '',
+    ...splitPlace(place),
   };
+}
+
+/**
+ * The validity year from the years read at VIGENCIA. The G/H card prints a range ('2019 - 2029', issue year first,
+ * ten years of validity by law): one year read alone there may be either end, and two years not ten apart hold a
+ * misread digit; both are left empty (an expired-looking year would refuse a valid card). Other models print the
+ * one year.
+ */
+function validityYear(years: readonly string[], model: string | undefined, warnings: string[]): string {
+  if (years.length === 0) return '';
+  const last = years[years.length - 1]!;
+  const consistent = years.length >= 2 ? Number(last) - Number(years[0]) === 10 : model !== 'G/H';
+  if (!consistent) {
+    warnings.push('vigencia_unreadable');
+    return '';
+  }
+  return ocrValidityYear(last);
+}
+
+/**
+ * Names whose CURP letters (first surname's initial and first inner vowel, second surname's and given name's
+ * initials) differ from a sound CURP's in two places or more were read from something else: lines out of order,
+ * a busy background taken for print. One difference is left alone (a rule of the CURP's letters this reader does
+ * not apply, or one misread initial the person corrects in the form).
+ */
+function contradictsCurp(names: { apellidoPaterno: string; apellidoMaterno: string; nombres: string }, curp: string): boolean {
+  const letters = curpNameLetters(names);
+  if (!letters) return false;
+  return [...letters.initials].filter((c, i) => c !== curp[i]).length >= 2;
 }
 
 /** '138 INT 12' with digit-shaped letters in the numbers read as digits. */
@@ -211,6 +239,8 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   // The CURP carries the sex too, under its check digit: a sound CURP settles an unread letter.
   const curpSound = !curp.warnings.some((w) => w === 'curp_check_digit_failed' || w === 'curp_format_invalid');
   if (!sexo && curpSound && /[HM]/.test(curp.value[10] ?? '')) sexo = curp.value[10] as 'H' | 'M';
+  const namesContradicted = curpSound && contradictsCurp(names3, curp.value);
+  if (namesContradicted) warnings.push('names_curp_mismatch', ...(names.length < 3 ? [] : ['names_unreadable']));
   const clave = claveFor(sexo);
   if (!sexo) warnings.push('sexo_unreadable');
   warnings.push(...curp.warnings, ...clave.warnings);
@@ -251,16 +281,17 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     }
   }
   const ocrData = {
-    ...nameFields(nombres, apellidoPaterno, apellidoMaterno),
+    ...(namesContradicted ? nameFields('', '', '') : nameFields(nombres, apellidoPaterno, apellidoMaterno)),
     fechaNacimiento,
     sexo,
     curp: curpValue,
-    claveElector: clave.value,
+    // Fewer than its 18 characters, or out of shape, is no clave: the person types it.
+    claveElector: clave.warnings.some((w) => w === 'clave_elector_incomplete' || w === 'clave_elector_format_invalid') ? '' : clave.value,
     anioRegistro: registro ? registro[1]! : '',
     numeroRegistro: registro ? registro[2]! : '',
     seccion: first('seccion', (t) => findDigits(t, 4)),
     emision: emisionText,
-    vigencia: years.length > 0 ? ocrValidityYear(years[years.length - 1]!) : '',
+    vigencia: validityYear(years, anchored?.model, warnings),
     ...address,
     ...documentFlags('INE'),
   };
