@@ -28,7 +28,9 @@ function truthFields(t: ProofTruth): Record<string, string> {
     // Amounts are returned as printed with their spaces dropped ('$ 1,234.56' → '$1,234.56').
     amountDue: t.amount.replace(/\s+/g, ''),
     dueDate: t.dueDate ?? '',
-    ...(t.layout === 'cfe' ? { serviceNumber: t.serviceNumber ?? '', periodFrom: t.periodFrom ?? '', periodTo: t.periodTo ?? '' } : {}),
+    serviceNumber: t.serviceNumber ?? '',
+    periodFrom: t.periodFrom ?? '',
+    periodTo: t.periodTo ?? '',
   };
 }
 
@@ -71,7 +73,7 @@ export async function realProofLines(engine: OcrEngine): Promise<string[]> {
   }
   lines.push(
     '',
-    `load average after ${os.loadavg()[0]!.toFixed(2)}; fields scored: ${FIELDS.join(', ')} (every Mexican bill also carries its amount and due date, cfe bills their service number and period; us and fr bills, drawn as the real samples, their amount and the date each prints, no settlement).`,
+    `load average after ${os.loadavg()[0]!.toFixed(2)}; fields scored: ${FIELDS.join(', ')} (every Mexican bill also carries its amount and due date, cfe and luz bills their service number and period; us and fr bills, drawn as the real samples, their amount and the date each prints, no settlement).`,
     '',
     '| generated bills (2 per row) | fields right | values returned but wrong |',
     '|---|---|---|',

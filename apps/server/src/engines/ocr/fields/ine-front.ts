@@ -5,7 +5,7 @@
  * page read found nothing. A field not read stays empty; label words never pass as values; what is printed is
  * returned as printed (docs/decisions.md "Label-anchored ID reading").
  */
-import { normaliseOcrBirthDate, ocrCurpOrEmpty, ocrValidityYear } from '@kyc/contracts/rules';
+import { isCurpCheckDigitValid, isCurpFormat, normaliseOcrBirthDate, ocrCurpOrEmpty, ocrValidityYear } from '@kyc/contracts/rules';
 import { claveBirthState, claveNameLetters, curpNameLetters, repairClaveFrom, repairCurpFrom } from '../id-codes.js';
 import type { Region } from '../page.js';
 import { asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText } from './text.js';
@@ -93,6 +93,8 @@ function validityYear(years: readonly string[], model: string | undefined, warni
  * not apply, or one misread initial the person corrects in the form).
  */
 function contradictsCurp(names: { apellidoPaterno: string; apellidoMaterno: string; nombres: string }, curp: string): boolean {
+  // Only a whole CURP whose check digit verifies can contradict anything ('curp_incomplete' is no failure warning).
+  if (!isCurpFormat(curp) || !isCurpCheckDigitValid(curp)) return false;
   const letters = curpNameLetters(names);
   if (!letters) return false;
   return [...letters.initials].filter((c, i) => c !== curp[i]).length >= 2;
@@ -239,7 +241,7 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   // The CURP carries the sex too, under its check digit: a sound CURP settles an unread letter.
   const curpSound = !curp.warnings.some((w) => w === 'curp_check_digit_failed' || w === 'curp_format_invalid');
   if (!sexo && curpSound && /[HM]/.test(curp.value[10] ?? '')) sexo = curp.value[10] as 'H' | 'M';
-  const namesContradicted = curpSound && contradictsCurp(names3, curp.value);
+  const namesContradicted = contradictsCurp(names3, curp.value);
   if (namesContradicted) warnings.push('names_curp_mismatch', ...(names.length < 3 ? [] : ['names_unreadable']));
   const clave = claveFor(sexo);
   if (!sexo) warnings.push('sexo_unreadable');
