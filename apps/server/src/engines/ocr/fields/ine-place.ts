@@ -6,7 +6,7 @@
 import { cleanWords } from './text.js';
 
 /** The states' abbreviations as INE cards print them, dots and spaces removed. */
-const STATE_ABBREVIATIONS = new Set([
+const STATE_ABBREVIATIONS: ReadonlySet<string> = new Set([
   'AGS',
   'BC',
   'BCS',
