@@ -40,9 +40,11 @@ afterAll(async () => {
 });
 
 describe("face video token over the real-time path (MODO_VIDEO_TOKEN='tiempo_real') through the UI", () => {
-  // One retry: under CPU contention Chromium's encoder may start at a lower resolution or drop frames while the
-  // digits are read, and the decision then (rightly) asks to read the code again.
-  it('the ID holder reads the code over WebRTC → match → /finalizado, recorded by the server, no upload', { retry: 1, timeout: 90_000 }, async () => {
+  // Two retries: under CPU contention Chromium's encoder may start at a lower resolution or drop frames while the
+  // digits are read, and the decision then (rightly) asks to read the code again. A fresh-clone CI run on a 2-core
+  // Intel host (session 14) saw two attempts in a row fail that way beside another journey; alone, and beside three
+  // others, the same checkout passed at the first attempt.
+  it('the ID holder reads the code over WebRTC → match → /finalizado, recorded by the server, no upload', { retry: 2, timeout: 90_000 }, async () => {
     const created = await grantorCli(server, ['create', '--name', 'Prueba Tiempo Real']);
     const grantorId = /id:\s+(\S+)/.exec(created)?.[1];
     const apiKey = /api key:\s+(\S+)/.exec(created)?.[1];
