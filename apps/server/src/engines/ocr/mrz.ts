@@ -1,8 +1,9 @@
 /**
  * Reading the MRZ of an upright card: locate the band (OCR-free, else the bottom of the card), read it with
  * the legacy engine, fix the lines to their grid, repair by field layout and validate. When check digits
- * fail, the band is read again binarised, downscaled, and by the LSTM engine, and the best combination of
- * lines is kept. The name line, which no check digit covers, is also read by the LSTM engine, whose letters
+ * fail, the band is read again binarised, downscaled, flattened, and by the LSTM engine (plain and flattened),
+ * and the best combination of lines is kept; when no combination verifies, the lines are mixed character by
+ * character where the check digits can decide (mrz-mix.ts). The name line, which no check digit covers, is also read by the LSTM engine, whose letters
  * are kept when its layout of fillers matches.
  */
 import sharp, { type Sharp } from 'sharp';
@@ -26,13 +27,8 @@ interface Variant {
   flatten?: boolean;
 }
 
-const VARIANTS: Variant[] = [
-  { binarise: false, scale: 1 },
-  { binarise: true, scale: 1 },
-  { binarise: false, scale: 0.6 },
-  { binarise: false, scale: 1, flatten: true },
-];
 const FLATTENED: Variant = { binarise: false, scale: 1, flatten: true };
+const VARIANTS: Variant[] = [{ binarise: false, scale: 1 }, { binarise: true, scale: 1 }, { binarise: false, scale: 0.6 }, FLATTENED];
 const SIDE_MARGIN = 0.02;
 const NAME_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
 
@@ -265,9 +261,9 @@ async function withLstmNames(pool: OcrPool, card: RawImage, mrz: Candidate): Pro
 
 /**
  * No check digit covers the nationality. When the legacy engine's differs from the issuing state by one letter
- * (AUB beside AUS; O<< beside D<<), the LSTM engine reads the line again as a second witness: its reading is taken when it
- * finds the issuer's code at that place, unless another reading of the zone (`readings`) already has it there. Any
- * other code is kept as read.
+ * (AUB beside AUS; O<< beside D<<), the LSTM engine reads the line again as a second witness: its reading is
+ * taken when it finds the issuer's code at that place, unless another reading of the zone (`readings`) already has
+ * it there. Any other code is kept as read.
  */
 export async function withNationalityWitness(pool: OcrPool, card: RawImage, mrz: Candidate, lines: string[], readings: ReadonlyArray<readonly string[]> = []): Promise<string[]> {
   const [row, at] = mrz.format === 'TD1' ? [1, 15] : [1, 10];

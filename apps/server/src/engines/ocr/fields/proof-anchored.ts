@@ -299,10 +299,10 @@ function readForeignBlock(lines: readonly string[]): Partial<ProofFields> | null
   const placeAt = lines.findIndex((l) => foreignPlace(l) !== null);
   if (placeAt < 0) return null;
   const head = lines.slice(0, placeAt);
-  const streetAt = head.findIndex((l) => numberFirstStreet(l) !== null);
-  const american = US_PLACE_LINE.test(lines[placeAt]!);
-  if (streetAt < 0 && !american) return null;
-  const out: Partial<ProofFields> = { ...foreignPlace(lines[placeAt]!)!, ...(streetAt >= 0 ? numberFirstStreet(head[streetAt]!)! : {}) };
+  const streets = head.map(numberFirstStreet);
+  const streetAt = streets.findIndex((street) => street !== null);
+  if (streetAt < 0 && !US_PLACE_LINE.test(lines[placeAt]!)) return null;
+  const out: Partial<ProofFields> = { ...foreignPlace(lines[placeAt]!)!, ...(streets[streetAt] ?? {}) };
   if (streetAt !== 0 && head.length > 0 && looksLikeName(head[0]!)) out.holderName = head[0]!;
   return out;
 }
@@ -543,8 +543,9 @@ export async function readAnchored(lines: readonly PageLine[], page: { width: nu
 
 /**
  * The holder's mailing block (what an envelope's window shows): a line that is the holder's name as read under its
- * label (give or take an accent or a letter per ten), and the lines printed right under it at the same left edge, up to a 'Label:' line. Read when no label gave
- * the address (the French bill prints none over it); taken only when it holds a street or a postal code.
+ * label (give or take an accent or a letter per ten), and the lines printed right under it at the same left edge,
+ * up to a 'Label:' line. Read when no label gave the address (the French bill prints none over it); taken only
+ * when it holds a street or a postal code.
  */
 export function blockUnderName(lines: readonly PageLine[], name: string): Partial<ProofFields> {
   const rows = lines.filter((l) => l.words.length > 0).map((l) => ({ text: l.words.map((w) => w.text).join(' '), box: union(l.words.map((w) => w.box)) }));
