@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Makes sure the system tools the tests drive are present: Debian Chromium (browser journeys),
-// ffmpeg (videos for the fake camera), espeak-ng (speech for the fake microphone) and the fonts of the
-// generated test documents.
+// ffmpeg (videos for the fake camera), espeak-ng (speech for the fake microphone), the fonts of the
+// generated test documents and two recorded Spanish voices (Asterisk's digit prompts).
 // Installs them with apt-get when missing and running as root; otherwise says what to install.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,6 +13,10 @@ const tools = [
   // Fonts the generated test documents are rendered with (the MRZ is set in OCR-B).
   { binary: '/usr/share/fonts/opentype/ocr-b/OCRB.otf', pkg: 'fonts-ocr-b' },
   { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', pkg: 'fonts-dejavu-core' },
+  // Real people's recorded Spanish digits (telephone prompts): genuine readings for the liveness tests and bench
+  // (packages/fixtures recorded-voice.ts).
+  { binary: '/usr/share/asterisk/sounds/es_MX_f_Allison/digits/0.wav', pkg: 'asterisk-core-sounds-es-wav' },
+  { binary: '/usr/share/asterisk/sounds/es/digits/0.gsm', pkg: 'asterisk-prompt-es-co' },
 ];
 
 export function missingTools() {
