@@ -18,6 +18,7 @@ import { maskCheck } from './suites/mask.js';
 import { wholeJourney } from './suites/journey.js';
 import { speechRecognition } from './suites/speech.js';
 import { realDocuments } from './suites/real.js';
+import { issuerSpecimens } from './suites/specimens.js';
 import { livenessAttacks } from './suites/liveness.js';
 import { scaleOut } from './suites/scale.js';
 import { consoleList } from './suites/console.js';
@@ -42,6 +43,7 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   journey: wholeJourney,
   speech: speechRecognition,
   real: realDocuments,
+  specimens: issuerSpecimens,
   liveness: livenessAttacks,
   scale: scaleOut,
   console: consoleList,

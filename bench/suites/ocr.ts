@@ -2,7 +2,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { generateFixtureSet, type DegradationKind, type GroundTruth, type IneModelName } from '@kyc/fixtures';
+import { generateFixtureSet, INE_MODELS, type DegradationKind, type GroundTruth } from '@kyc/fixtures';
 import { createOcrEngine } from '../../apps/server/src/engines/ocr/engine.js';
 import type { OcrEngine, OcrResult } from '../../apps/server/src/engines/ocr/types.js';
 import { OcrPool } from '../../apps/server/src/engines/ocr/pool.js';
@@ -153,12 +153,12 @@ export interface IneModelFigures {
 }
 
 /**
- * INE fronts per drawn model (the generator's own design, model G/H, the credential issued abroad), clean and
+ * INE fronts per drawn model (the generator's own design, model G/H, the credential issued abroad, E/F), clean and
  * photographed (phone, overflowing the frame, a quarter turn, a busy desk): per-field exact rates.
  */
 export async function ineModelAccuracy(engine: OcrEngine, root: string, count: number): Promise<Array<[string, IneModelFigures]>> {
   const rows: Array<[string, IneModelFigures]> = [];
-  for (const model of ['sintetico', 'g-h', 'extranjero'] as IneModelName[]) {
+  for (const model of INE_MODELS) {
     const dir = path.join(root, `ine-${model}`);
     const manifest = await generateFixtureSet({
       outDir: dir,

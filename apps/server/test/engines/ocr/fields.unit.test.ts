@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dniCheckCharacters, dniPeruFront, parseDniNumber } from '../../../src/engines/ocr/fields/dni-peru.js';
 import { fmm, lastAuthorisedDay, tickedSex } from '../../../src/engines/ocr/fields/fmm.js';
 import { ineBack } from '../../../src/engines/ocr/fields/ine-back.js';
-import { ineFront, parseIneAddress } from '../../../src/engines/ocr/fields/ine-front.js';
+import { ineFront, parseIneAddress, registroBesideCurp, withoutAcutes } from '../../../src/engines/ocr/fields/ine-front.js';
 import { passportFront } from '../../../src/engines/ocr/fields/passport.js';
 import type { ParseInput } from '../../../src/engines/ocr/fields/spec.js';
 import { cleanName, findDate, splitSurnames } from '../../../src/engines/ocr/fields/text.js';
@@ -133,6 +133,35 @@ describe('parseIneAddress', () => {
     expect(place('GTO, GTO.')).toEqual({ municipio: '', estado: 'GTO.' });
     // A municipality whose last word is no state's abbreviation stays whole.
     expect(place('SAN PEDRO GARZA GARCIA')).toEqual({ municipio: 'SAN PEDRO GARZA GARCIA', estado: '' });
+    // The abbreviation's dot read as a comma: nothing follows a comma at the end of the line.
+    expect(place('MANZANILLO, COL,')).toEqual({ municipio: 'MANZANILLO', estado: 'COL.' });
+  });
+  it('takes the line starting COL for the colonia, even when a misread street number has five digits', () => {
+    expect(parseIneAddress(['AV LAZARO CARDENAS 14768', 'COL LOMAS DEL SOL 28095', 'MANZANILLO, COL.'])).toEqual({
+      calle: 'AV LAZARO CARDENAS',
+      numero: '14768',
+      colonia: 'LOMAS DEL SOL',
+      cp: '28095',
+      municipio: 'MANZANILLO',
+      estado: 'COL.',
+    });
+  });
+});
+
+describe('the E/F models (the IFE specimen)', () => {
+  const page = (lines: string[]): RawRead => ({
+    text: lines.join('\n'),
+    lines: lines.map((text) => ({ text, confidence: 90, box: { x0: 0, y0: 0, x1: 0, y1: 0 }, words: [] })),
+  });
+  it("finds AÑO DE REGISTRO at the end of the CURP's row when its label was misread", () => {
+    const found = registroBesideCurp(page(['CLAVE DE ELECTOR GMVLMR80070501M100', 'de GOVM800705MCLMLRO1 on recisrro 2008 02']));
+    expect(found?.slice(1, 3)).toEqual(['2008', '02']);
+    expect(registroBesideCurp(page(['CURP GOVM800705MCLMLRO1']))).toBeNull();
+    expect(registroBesideCurp(page(['CURP GOVM800705MCLMLRO1 AÑO DE REGISTRO 2008']))).toBeNull();
+  });
+  it('takes off acute accents the card does not print, keeping the Ñ', () => {
+    expect(withoutAcutes('C PITÁGORAS 1253 INT. 4')).toBe('C PITAGORAS 1253 INT. 4');
+    expect(withoutAcutes('NÚÑEZ GÜEMES')).toBe('NUÑEZ GUEMES');
   });
 });
 

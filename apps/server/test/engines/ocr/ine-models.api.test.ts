@@ -1,4 +1,4 @@
-// Real OCR on INE fronts drawn after the real models (G/H, desde el extranjero): clean, overflowing the frame,
+// Real OCR on INE fronts drawn after the real models (G/H, desde el extranjero, E/F): clean, overflowing the frame,
 // turned a quarter, on a busy desk. And the generic label reader on the real ID photos of ../shared/data/real-dev.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -65,6 +65,31 @@ describe('INE fronts of the real models, read by their labels', () => {
       expect(result.documentType).toBe('INE');
       expect(result.ocrData.nombreCompleto).toBe(truth.ocrFront.nombreCompleto);
       expect(String(result.ocrData.nombreCompleto)).not.toMatch(/\b(NOMBRE|NAME|DOMICILIO|ADDRESS|EXTRANJERO)\b/);
+    },
+    60_000,
+  );
+});
+
+describe('INE fronts of models E/F, drawn after the IFE specimen (values packed close, EMISIÓN a year)', () => {
+  let efDir: string;
+  beforeAll(async () => {
+    efDir = await mkdtemp(path.join(os.tmpdir(), 'ocr-models-ef-'));
+    await generateFixtureSet({ outDir: efDir, seed: 11, count: 2, kinds: ['ine'], degradations: [], referenceDate: REFERENCE_DATE, ineModel: 'e-f' });
+  }, 120_000);
+  afterAll(async () => {
+    if (efDir) await rm(efDir, { recursive: true, force: true });
+  });
+
+  it.each(['ine-000-front-clean', 'ine-001-front-clean'])(
+    '%s: the model, the codes and the years exactly',
+    async (id) => {
+      const truth = JSON.parse(await readFile(path.join(efDir, `${id}.json`), 'utf8')) as GroundTruth;
+      const result = await engine.read({ image: await readFile(path.join(efDir, `${id}.png`)), side: 'front' });
+      expect(result.extra?.modeloIne).toBe('E/F');
+      for (const key of ['curp', 'claveElector', 'fechaNacimiento', 'anioRegistro', 'numeroRegistro', 'seccion', 'emision', 'vigencia', 'apellidoPaterno']) {
+        expect(result.ocrData[key], key).toBe(truth.ocrFront[key]);
+      }
+      expect(truth.ocrFront.emision).toMatch(/^20\d{2}$/);
     },
     60_000,
   );

@@ -90,6 +90,11 @@ describe('pre-fill with the docs/flow.md §5 OCR normalisations', () => {
     });
   });
 
+  it('emission number: two digits pre-filled, the year some models print at EMISIÓN left for the person', () => {
+    expect(prefill(formSpec('ineOcr', false), { ...ineFront, emision: '2008' }, null, today).numeroEmision).toBe('');
+    expect(prefill(formSpec('ineOcr', false), { ...ineFront, emision: ' 03 ' }, null, today).numeroEmision).toBe('03');
+  });
+
   it('"OCR CURP used only when longer than 14 characters"', () => {
     expect(prefill(formSpec('ineOcr', false), { ...ineFront, curp: 'HELG900215MDF' }, null, today).curp).toBe('');
     expect(prefill(formSpec('ineOcr', false), { ...ineFront, curp: 'helg900215mdfrpd0' }, null, today).curp).toBe('HELG900215MDFRPD0');

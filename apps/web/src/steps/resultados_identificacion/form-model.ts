@@ -179,7 +179,10 @@ export function prefill(spec: FormSpec, front: OcrRecord | null, back: OcrRecord
   values.dni = ocrText(front, 'dni').trim();
   values.clave = ocrText(front, 'claveElector').trim();
   values.fechaRegistro = ocrText(front, 'anioRegistro').replace(/\D/g, '').slice(0, 4);
-  values.numeroEmision = ocrText(front, 'emision').trim();
+  // The two-digit emission number; the E/F models print the year issued at EMISIÓN ('2008'), which is no
+  // emission number and is not cut to two digits (docs/decisions.md "The E/F layout from the issuer's specimen").
+  const emision = ocrText(front, 'emision').trim();
+  values.numeroEmision = /^\d{2}$/.test(emision) ? emision : '';
   values.cic = ocrText(back, 'cicMRZ').trim();
   values.vigencia = ocrValidityYear(ocrText(front, 'vigencia') || ocrText(back, 'ineVigencia'));
   values.vigenciaPasaporte = ocrValidityDate(front, today);

@@ -5,7 +5,7 @@
  * Nothing is taken from a place no label points to; what is not found stays empty.
  */
 import type { RawRead } from '../pool.js';
-import type { Region } from '../page.js';
+import type { Box, Region } from '../page.js';
 import { findLabels, fitLayout, labelForm, labelTolerance, editDistance, linesAbove, linesBelow, unlabelledWords, wordsConfidence, wordsRightOf, type FoundLabel, type PageWord } from './labels.js';
 import { INE_LABELS, INE_LAYOUTS, INE_NON_VALUE_WORDS, type IneLayout, type IneModel } from './ine-layouts.js';
 
@@ -229,29 +229,8 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
         under = true;
       }
     }
-    const h2 = Math.max(1, h);
-    const nextOnRow = Math.min(Infinity, ...all.filter((o) => o !== label && o.box.x0 > label.box.x1 && o.box.y1 > label.box.y0 - h2 && o.box.y0 < label.box.y1 + h2).map((o) => o.box.x0 - 0.3 * h2));
-    const reach = valueKey === 'curp' || valueKey === 'claveElector' ? 30 : 14;
-    // The crop goes where the value was found: beside the label, or under it (stacked labels).
-    setRegion(
-      regions,
-      valueKey,
-      under
-        ? {
-            x0: label.box.x0 - 0.5 * h2,
-            y0: label.box.y1,
-            x1: Math.max(...chosen.map((w) => w.box.x1)) + 1.5 * h2,
-            y1: Math.max(...chosen.map((w) => w.box.y1)) + 0.5 * h2,
-          }
-        : {
-            x0: label.box.x1 - (labelRead ? 0.2 : 1.5) * h2,
-            y0: label.box.y0 - 0.8 * h2,
-            x1: Math.min(nextOnRow, label.box.x1 + reach * h2),
-            y1: label.box.y1 + 0.7 * h2,
-          },
-      width,
-      height,
-    );
+    const stacked = chosen.length === 0 && layout.stacked?.includes(labelKey) === true;
+    setRegion(regions, valueKey, valueRegion(label, labelRead, valueKey, chosen, under ? 'under' : stacked ? 'stacked' : 'beside', all), width, height);
     if (chosen.length === 0) continue;
     values[valueKey] = {
       text: joined(chosen),
@@ -302,6 +281,23 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
   const names = namesAboveAddress(found.get('DOMICILIO'), words, labels.get('SEXO')?.box.x0 ?? Infinity, values.names);
   if (names) values.names = names;
   return { model: layout.model, labelsRead: [...found.keys()], printed: printedKeys(layout), values, regions };
+}
+
+/**
+ * Where a single value is cut again from: where it was found, beside its label or under it (stacked labels); a value
+ * found in neither place on a model that prints it under its label is cut from under the label.
+ */
+function valueRegion(label: FoundLabel, labelRead: boolean, valueKey: AnchoredKey, chosen: PageWord[], place: 'beside' | 'under' | 'stacked', all: FoundLabel[]): Box {
+  const h = Math.max(1, label.box.y1 - label.box.y0);
+  if (place === 'stacked') {
+    return { x0: label.box.x0 - (labelRead ? 0.5 : 2) * h, y0: label.box.y1 - 0.2 * h, x1: label.box.x1 + (labelRead ? 1.5 : 3) * h, y1: label.box.y1 + 3 * h };
+  }
+  if (place === 'under') {
+    return { x0: label.box.x0 - 0.5 * h, y0: label.box.y1, x1: Math.max(...chosen.map((w) => w.box.x1)) + 1.5 * h, y1: Math.max(...chosen.map((w) => w.box.y1)) + 0.5 * h };
+  }
+  const nextOnRow = Math.min(Infinity, ...all.filter((o) => o !== label && o.box.x0 > label.box.x1 && o.box.y1 > label.box.y0 - h && o.box.y0 < label.box.y1 + h).map((o) => o.box.x0 - 0.3 * h));
+  const reach = valueKey === 'curp' || valueKey === 'claveElector' ? 30 : 14;
+  return { x0: label.box.x1 - (labelRead ? 0.2 : 1.5) * h, y0: label.box.y0 - 0.8 * h, x1: Math.min(nextOnRow, label.box.x1 + reach * h), y1: label.box.y1 + 0.7 * h };
 }
 
 /**

@@ -47,7 +47,10 @@ export interface IneAddress {
 /** 'C MORELOS 12 INT 3' / 'COL CENTRO 44100' / 'GUADALAJARA, JAL.' as printed on the card. */
 export function parseIneAddress(rawLines: string[]): IneAddress {
   const lines = rawLines.map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  let coloniaAt = lines.findIndex((l) => /^C[O0]L\b/.test(l) || /(?:^|\s)\d{5}$/.test(asDigits(l)));
+  // The line starting COL is the colonia's; else the first ending in a postal code (a street number misread to five
+  // digits must not take the colonia's place when the COL line was read).
+  let coloniaAt = lines.findIndex((l) => /^C[O0]L\b/.test(l));
+  if (coloniaAt < 0) coloniaAt = lines.findIndex((l) => /(?:^|\s)\d{5}$/.test(asDigits(l)));
   if (coloniaAt < 0 && lines.length >= 3) coloniaAt = 1;
   const street = coloniaAt > 0 ? lines.slice(0, coloniaAt).join(' ') : (lines[0] ?? '');
   const colonia = coloniaAt >= 0 ? lines[coloniaAt]! : '';
@@ -100,11 +103,44 @@ function contradictsCurp(names: { apellidoPaterno: string; apellidoMaterno: stri
   return [...letters.initials].filter((c, i) => c !== curp[i]).length >= 2;
 }
 
-/** '138 INT 12' with digit-shaped letters in the numbers read as digits. */
+/**
+ * What EMISIÓN prints: the year the card was issued on the E/F and IFE models ('2008', beside a one-year VIGENCIA),
+ * two digits on the others (there a year in the read is the next value's, the VIGENCIA range's first). The first
+ * such number of the read, never two digits cut out of a longer one.
+ */
+function emissionPrinted(text: string, year: boolean): string | null {
+  const pattern = year ? /(?<!\d)(?:(?:19|20)\d{2}|\d{2})(?!\d)/ : /(?<!\d)\d{2}(?!\d)/;
+  return pattern.exec(asDigits(text).replace(/[^\d]+/g, ' '))?.[0] ?? null;
+}
+
+/** Models whose EMISIÓN is a year. */
+const EMISSION_YEAR_MODELS: ReadonlySet<string> = new Set(['E/F', 'IFE D/E']);
+
+/**
+ * AÑO DE REGISTRO is printed on the CURP's row ('GOVM800705MCLMLR01  AÑO DE REGISTRO 2008 02'): when its label was
+ * misread and nothing was found by it, the row's last two tokens after the CURP, a year and two digits.
+ */
+export function registroBesideCurp(page: RawRead | undefined): RegExpExecArray | null {
+  for (const line of page?.lines ?? []) {
+    const at = line.text.search(/[A-Z0-9]{4}\d{6}[A-Z0-9]{8}/);
+    if (at < 0) continue;
+    const tokens = line.text
+      .slice(at + 18)
+      .trim()
+      .split(/\s+/);
+    if (tokens.length < 2) continue;
+    const tail = `${asDigits(tokens[tokens.length - 2]!)} ${asDigits(tokens[tokens.length - 1]!)}`;
+    const found = /^((?:19|20)\d{2}) (\d{2})$/.exec(tail);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** '138 INT 12' (or 'INT. 12', as printed) with digit-shaped letters in the numbers read as digits. */
 function normaliseNumber(text: string): string {
   return text
     .split(/\s+/)
-    .map((token) => (/^INT\.?$/.test(token) ? 'INT' : asDigits(token)))
+    .map((token) => (/^INT\.?$/.test(token) ? token : asDigits(token)))
     .join(' ');
 }
 
@@ -135,6 +171,19 @@ function asRead(text: string | undefined, confidence = 90): RawRead[] {
  * agree letter for letter but for the accents).
  */
 const PAGE_FIELDS: Partial<Record<AnchoredKey, string>> = { fechaNacimiento: 'fechaNacimiento', vigencia: 'vigencia' };
+
+/**
+ * The line without acute accents (or diaereses); Ñ keeps its tilde. The INE and IFE models in circulation print
+ * names and addresses in capitals without them (the IFE's own specimen prints `C PITAGORAS`, `GOMEZ VELAZQUEZ`),
+ * while the OCR's Spanish word model writes them in by itself (`PITÁGORAS`): on those models an acute read in a
+ * value was never printed (docs/decisions.md "The E/F layout from the issuer's specimen").
+ */
+export function withoutAcutes(line: string): string {
+  return line
+    .normalize('NFD')
+    .replace(/[\u0301\u0308]/g, '')
+    .normalize('NFC');
+}
 
 /** The same letters, accents aside. */
 const sameLetters = (a: string, b: string) => plainForm(a).replace(/Ñ/g, 'N') === plainForm(b).replace(/Ñ/g, 'N');
@@ -216,7 +265,9 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
       ?.lines.map(cleanName)
       .filter((l) => l.length >= 2 && !l.split(' ').some(isLabelWord)) ?? [];
   const cropNames = nameLines(input);
-  const names = cropNames.length > pageNames.length ? cropNames : withCropAccents(pageNames.slice(0, 3), cropNames);
+  // The models in circulation print values without acute accents: one read there is the OCR's own (see withoutAcutes).
+  const asPrinted = (line: string) => (anchored && anchored.model !== 'sintético' ? withoutAcutes(line) : line);
+  const names = (cropNames.length > pageNames.length ? cropNames : withCropAccents(pageNames.slice(0, 3), cropNames)).map(asPrinted);
   if (names.length < 3) warnings.push('names_unreadable');
   // Two lines: one surname and the given names.
   const [apellidoPaterno = '', apellidoMaterno = '', nombres = ''] = names.length === 2 ? [names[0], '', names[1]] : names;
@@ -246,12 +297,13 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   const clave = claveFor(sexo);
   if (!sexo) warnings.push('sexo_unreadable');
   warnings.push(...curp.warnings, ...clave.warnings);
-  const registro = first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)));
+  const registro = first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)), false) || registroBesideCurp(input.page);
+  if (!registro && printed('registro')) warnings.push('registro_unreadable');
   const years = first('vigencia', (t) => asDigits(t).match(/(?:19|20)\d{2}/g)) || [];
   // The crop starts on the label's row: that line is the label, not the address.
   const cropAddress = (readings(input, 'address')[0]?.lines.map((l) => lineWords(l).join(' ')) ?? []).filter((l) => !isLabelLine(l));
   const pageAddress = value('address')?.lines;
-  const addressLines = pageAddress ? withCropAccents(pageAddress, cropAddress) : cropAddress;
+  const addressLines = (pageAddress ? withCropAccents(pageAddress, cropAddress) : cropAddress).map(asPrinted);
   const printedAddress = addressLines.map((l) => l.toUpperCase()).filter((l) => l.trim() && !l.trim().split(/\s+/).every(isLabelWord));
   // A credential issued abroad prints a foreign address: it has no colonia or postal code of the Mexican kind,
   // so the address fields stay empty for the person to type and the printed lines go with the extras.
@@ -267,14 +319,15 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     curp: curpValue ? (curpSound ? 0.95 : 0.5) : 0,
     claveElector: clave.value ? (clave.warnings.length === 0 ? 0.9 : 0.5) : 0,
   });
-  const emisionText = first('emision', (t) => findDigits(t, 2));
+  const emissionYear = anchored !== null && EMISSION_YEAR_MODELS.has(anchored.model);
+  const emisionText = first('emision', (t) => emissionPrinted(t, emissionYear));
   const extra: Record<string, string> = {};
   if (years.length > 1) extra.vigenciaImpresa = `${years[0]} - ${years[years.length - 1]}`;
   if (anchored) {
     extra.modeloIne = anchored.model;
     if (abroad && printedAddress.length > 0) extra.domicilioImpreso = printedAddress.map((l) => cleanWords(l, { keepPunctuation: true })).join('\n');
     const lugar = value('lugarNacimiento')
-      ?.lines.map((l) => cleanWords(l, { keepPunctuation: true }))
+      ?.lines.map((l) => cleanWords(asPrinted(l), { keepPunctuation: true }))
       .join(' ');
     if (lugar) extra.lugarNacimiento = lugar;
     for (const key of ['estado', 'municipio', 'localidad'] as const) {

@@ -79,6 +79,11 @@ export interface IneLayout {
   /** Lines of the address block (a foreign address runs longer). */
   addressLines: number;
   /**
+   * Labels whose value this model prints under the label rather than beside it: when neither place held the value
+   * in the page read, the value is cut again from under the label (the E/F birth date, right-aligned below it).
+   */
+  stacked?: readonly string[];
+  /**
    * A word of the header that only this model prints (the credential issued abroad says so in large capitals,
    * the IFE names the federal institute): read far more often than the small labels on a blurred photo.
    */
@@ -118,25 +123,30 @@ export const INE_LAYOUTS: IneLayout[] = [
     },
     addressLines: 4,
     headerWord: 'EXTRANJERO',
+    stacked: ['NACIMIENTO', 'SEXO', 'ESTADO', 'EMISION', 'VIGENCIA'],
   },
   {
     model: 'E/F',
+    // Measured on the IFE's own specimen of this layout (the card of MARGARITA GOMEZ VELAZQUEZ, 2008; INE's E and F
+    // of 2014-2019 print the same rows under the new institute's name): docs/decisions.md "The E/F layout from the
+    // issuer's specimen".
     labels: {
-      NOMBRE: [0.29, 0.24],
-      NACIMIENTO: [0.72, 0.24],
-      SEXO: [0.72, 0.34],
-      DOMICILIO: [0.29, 0.45],
-      CLAVE: [0.29, 0.63],
-      CURP: [0.29, 0.69],
-      REGISTRO: [0.62, 0.69],
-      ESTADO: [0.29, 0.77],
-      MUNICIPIO: [0.42, 0.77],
-      SECCION: [0.58, 0.77],
-      LOCALIDAD: [0.29, 0.83],
-      EMISION: [0.45, 0.83],
-      VIGENCIA: [0.6, 0.83],
+      NOMBRE: [0.297, 0.276],
+      NACIMIENTO: [0.769, 0.281],
+      SEXO: [0.855, 0.387],
+      DOMICILIO: [0.297, 0.476],
+      CLAVE: [0.295, 0.689],
+      CURP: [0.297, 0.737],
+      REGISTRO: [0.697, 0.746],
+      ESTADO: [0.295, 0.814],
+      MUNICIPIO: [0.508, 0.816],
+      SECCION: [0.744, 0.81],
+      LOCALIDAD: [0.289, 0.881],
+      EMISION: [0.509, 0.876],
+      VIGENCIA: [0.746, 0.883],
     },
     addressLines: 3,
+    stacked: ['NACIMIENTO'],
   },
   {
     model: 'IFE D/E',

@@ -45,7 +45,9 @@ const STATE_ABBREVIATIONS: ReadonlySet<string> = new Set([
 
 export const isStateAbbreviation = (word: string): boolean => STATE_ABBREVIATIONS.has(word.replace(/[.\s]/g, ''));
 
-export function splitPlace(place: string): { municipio: string; estado: string } {
+export function splitPlace(printed: string): { municipio: string; estado: string } {
+  // Nothing follows a comma at the end of the line: that mark is the abbreviation's dot ('MANZANILLO, COL,').
+  const place = printed.trim().replace(/,$/, '.');
   const comma = place.lastIndexOf(',');
   if (comma >= 0) {
     const municipio = cleanWords(place.slice(0, comma));
