@@ -13,6 +13,7 @@ import { fmm } from './fields/fmm.js';
 import { passportFront } from './fields/passport.js';
 import type { DocumentReader, FieldSpec, ParsedSide, ParseInput } from './fields/spec.js';
 import { fieldImage } from './field-image.js';
+import { lineBands } from './line-bands.js';
 import { encodeGreyPng, straighten, type StraightenedCard } from './geometry.js';
 import type { MrzResult } from './mrz.js';
 import { readMrzAnyOrientation, turnCard } from './mrz-orient.js';
@@ -280,16 +281,18 @@ class TesseractOcrEngine implements OcrEngine {
     const wanted = reader.fieldsToRead?.(context.mrz) ?? reader.fields;
     const fields = wanted.map((f) => (located?.regions[f.key] ? { ...f, region: located.regions[f.key]! } : f));
     const firstPass = fields.filter((f) => !located?.skip.includes(f.key));
-    const [firstReads, legacyReads] = await Promise.all([
+    const [firstReads, legacyReads, split] = await Promise.all([
       this.readFields(card, firstPass, FIRST_RENDITION, tryInverted),
       this.readCodes(
         card,
         firstPass.filter((f) => f.legacyToo),
       ),
+      Promise.all(firstPass.filter((f) => f.splitLines).map(async (f) => [f.key, await this.readLineByLine(card, f)] as const)),
     ]);
     const reads: Record<string, RawRead> = { ...Object.fromEntries(fields.map((f) => [f.key, EMPTY_READ])), ...firstReads };
     const alternates: Record<string, RawRead[]> = {};
     for (const [key, read] of Object.entries(legacyReads)) alternates[key] = [read];
+    for (const [key, read] of split) if (read.lines.length > 0) alternates[key] = [...(alternates[key] ?? []), read];
     const parseInput: ParseInput = { reads, alternates, card: card.grey, ...context, ...(page ? { page } : {}) };
     const first = reader.parse(parseInput);
     const retry = fields.filter((f) => f.retryOn?.some((w) => first.warnings.includes(w)) || needsAnotherLook(f, reads[f.key]!));
@@ -323,6 +326,21 @@ class TesseractOcrEngine implements OcrEngine {
       for (const l of read.lines) lines.push({ ...l, box: box(l.box), words: l.words.map((w) => ({ ...w, box: box(w.box), symbols: [] })) });
     }
     return { text: reads.map((r) => r.read.text).join(''), lines };
+  }
+
+  /** A block field cut into its lines (line-bands.ts), each read as one line: one reading of all of them. */
+  private async readLineByLine(card: StraightenedCard, field: FieldSpec): Promise<RawRead> {
+    const { grey } = card;
+    const bands = lineBands(grey, regionToPixels(field.region, grey.width, grey.height));
+    const reads = await Promise.all(
+      bands.map(async (band) => {
+        const image = await fieldImage(grey, band);
+        return image.inked ? this.pool.readText(image.png, { segmentation: 'line', adaptiveThreshold: false, tryInverted: false }) : EMPTY_READ;
+      }),
+    );
+    // One line per band: the one with the most print (a sliver of the neighbour's may come as another).
+    const lines = reads.flatMap((r) => [...r.lines].sort((a, b) => b.text.length - a.text.length).slice(0, 1));
+    return { text: lines.map((l) => l.text).join('\n'), lines };
   }
 
   private async readHeader(card: StraightenedCard): Promise<string> {

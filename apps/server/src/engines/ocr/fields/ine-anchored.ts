@@ -183,9 +183,9 @@ function medianLabelHeight(found: Map<string, FoundLabel>, height: number): numb
   return heights[Math.floor(heights.length / 2)] ?? height * 0.018;
 }
 
-function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: IneLayout, width: number, height: number): AnchoredFront {
+function readWithLayout(page: RawRead, read: Map<string, FoundLabel>, layout: IneLayout, width: number, height: number): AnchoredFront {
   const anchors = consistentAnchors(
-    [...found.values()].filter((f) => layout.labels[f.key]),
+    [...read.values()].filter((f) => layout.labels[f.key]),
     layout,
     width,
     height,
@@ -195,7 +195,8 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
     width,
     height,
   );
-  const labelHeight = medianLabelHeight(found, height);
+  const labelHeight = medianLabelHeight(read, height);
+  const found = withoutStrayLabels(read, layout, fit, anchors.length, width, height);
 
   const labels = new Map(found);
   for (const key of Object.keys(layout.labels)) {
@@ -204,7 +205,7 @@ function readWithLayout(page: RawRead, found: Map<string, FoundLabel>, layout: I
       if (label) labels.set(key, label);
     }
   }
-  const words = unlabelledWords(page, found).filter((w) => w.text.trim() !== '');
+  const words = unlabelledWords(page, read).filter((w) => w.text.trim() !== '');
   const values: AnchoredFront['values'] = {};
   const regions: AnchoredFront['regions'] = {};
   const all = [...labels.values()];
@@ -323,6 +324,25 @@ function printedKeys(layout: IneLayout): AnchoredKey[] {
     'address',
     ...(layout.labels.LUGAR ? ['lugarNacimiento' as const] : []),
   ] as AnchoredKey[];
+}
+
+/** How far (a share of the card) a label read may sit from where the fitted layout puts it before it is no label. */
+const STRAY_LABEL = 0.15;
+
+/**
+ * The labels read, less those far from where the layout fitted to the others puts them (a word of the background
+ * or of the photo's surroundings read as NOMBRE at the card's foot): such a label is placed by the layout instead.
+ * Judged only with three anchors or more.
+ */
+function withoutStrayLabels(read: Map<string, FoundLabel>, layout: IneLayout, fit: ReturnType<typeof fitLayout>, anchors: number, width: number, height: number): Map<string, FoundLabel> {
+  if (anchors < 3) return read;
+  return new Map(
+    [...read].filter(([key, f]) => {
+      const at = layout.labels[key];
+      if (!at || f.partial) return true;
+      return Math.hypot((fit.x(at[0]) - f.box.x0) / width, (fit.y(at[1]) - f.box.y0) / height) <= STRAY_LABEL;
+    }),
+  );
 }
 
 /**

@@ -17,16 +17,23 @@ import { code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, read
 
 const H = 1262;
 
-/** The name lines (first surname, second surname, given names) of the best reading: most lines, then confidence. */
-function nameLines(input: ParseInput): string[] {
-  let best: string[] = [];
-  let bestScore = -1;
-  for (const reading of readings(input, 'names')) {
-    const lines = reading.lines
+/** Each reading of the names crop as its name lines (label lines left out), at most three. */
+function nameReadings(input: ParseInput): Array<{ lines: string[]; confidence: number }> {
+  return readings(input, 'names').map((reading) => ({
+    lines: reading.lines
       .map((line) => cleanName(lineWords(line).join(' ')))
       .filter((line) => line.length >= 2 && !line.split(' ').some(isLabelWord))
-      .slice(0, 3);
-    const score = lines.length * 1000 + readConfidence(reading);
+      .slice(0, 3),
+    confidence: readConfidence(reading),
+  }));
+}
+
+/** The name lines (first surname, second surname, given names) of the best reading: most lines, then confidence. */
+function nameLines(readingsOfNames: ReadonlyArray<{ lines: string[]; confidence: number }>): string[] {
+  let best: string[] = [];
+  let bestScore = -1;
+  for (const { lines, confidence } of readingsOfNames) {
+    const score = lines.length * 1000 + confidence;
     if (score > bestScore) {
       bestScore = score;
       best = lines;
@@ -197,7 +204,34 @@ const marks = (text: string) => (text.normalize('NFD').match(/[\u0300-\u036f]/g)
  */
 function withCropAccents(page: string[], crop: string[]): string[] {
   if (page.length === 0 || crop.length !== page.length) return page;
-  return page.map((line, i) => (sameLetters(line, crop[i]!) && marks(crop[i]!) > marks(line) ? crop[i]! : line));
+  return page.map((line, i) => {
+    const other = crop[i]!;
+    if (sameLetters(line, other) && marks(other) > marks(line)) return other;
+    // The page read, made smaller, lost a line's first letters by the photo's edge ('OL CENTRO' for 'COL CENTRO'):
+    // the crop read the same line whole.
+    return lostFirstLetters(line, other) ? other : line;
+  });
+}
+
+/** Whether `line` is `whole` with up to MAX_LOST_PREFIX letters of its first word missing, every other word the same. */
+function lostFirstLetters(line: string, whole: string): boolean {
+  const [first = '', ...rest] = plainForm(line).split(/\s+/);
+  const [wholeFirst = '', ...wholeRest] = plainForm(whole).split(/\s+/);
+  const lost = wholeFirst.length - first.length;
+  return first !== '' && lost >= 1 && lost <= MAX_LOST_PREFIX && wholeFirst.endsWith(first) && rest.join(' ') === wholeRest.join(' ');
+}
+
+/** Letters the page read may lose at a line's start for the crop's reading of the line to be taken instead. */
+const MAX_LOST_PREFIX = 3;
+
+/**
+ * Each line as the reading of it that saw the most marks, among every reading of the same letters (any line of any
+ * reading, the line-by-line one included): the E/F names are packed so close that an Ñ's tilde touches the line
+ * above, and most readings drop it.
+ */
+function withMostMarks(lines: string[], others: ReadonlyArray<{ lines: string[] }>): string[] {
+  const candidates = others.flatMap((o) => o.lines);
+  return lines.map((line) => candidates.filter((c) => sameLetters(c, line)).reduce((best, c) => (marks(c) > marks(best) ? c : best), line));
 }
 
 /**
@@ -216,7 +250,7 @@ export const ineFront: DocumentReader = {
   // skipped, ~6 % of the page read's CPU, the same fields read (docs/decisions.md "OCR speed, continued").
   darkOnLight: true,
   fields: [
-    { ...line('names', px(H, 550, 303, 1600, 490)), segmentation: 'block' },
+    { ...line('names', px(H, 550, 303, 1600, 490)), segmentation: 'block', splitLines: true },
     sexLetter(px(H, 1690, 250, 1800, 318), 'HMX'),
     { ...line('address', px(H, 550, 536, 1950, 694)), segmentation: 'block' },
     code('claveElector', px(H, 862, 718, 1520, 774), ['clave_elector_format_invalid', 'clave_elector_incomplete']),
@@ -264,10 +298,12 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     value('names')
       ?.lines.map(cleanName)
       .filter((l) => l.length >= 2 && !l.split(' ').some(isLabelWord)) ?? [];
-  const cropNames = nameLines(input);
+  const cropReadings = nameReadings(input);
+  const cropNames = nameLines(cropReadings);
   // The models in circulation print values without acute accents: one read there is the OCR's own (see withoutAcutes).
   const asPrinted = (line: string) => (anchored && anchored.model !== 'sintético' ? withoutAcutes(line) : line);
-  const names = (cropNames.length > pageNames.length ? cropNames : withCropAccents(pageNames.slice(0, 3), cropNames)).map(asPrinted);
+  const chosenNames = cropNames.length > pageNames.length ? cropNames : withCropAccents(pageNames.slice(0, 3), cropNames);
+  const names = withMostMarks(chosenNames, cropReadings).map(asPrinted);
   if (names.length < 3) warnings.push('names_unreadable');
   // Two lines: one surname and the given names.
   const [apellidoPaterno = '', apellidoMaterno = '', nombres = ''] = names.length === 2 ? [names[0], '', names[1]] : names;

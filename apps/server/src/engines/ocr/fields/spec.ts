@@ -19,6 +19,11 @@ export interface FieldSpec {
   legacyToo?: boolean;
   /** Tiled thresholding (see ReadParams): for short fields of a word or a letter. */
   adaptiveThreshold?: boolean;
+  /**
+   * A block of lines packed close (the E/F names): on a retry it is also cut into its lines at the thin rows between
+   * them and each line read alone (line-bands.ts), one more alternate reading.
+   */
+  splitLines?: boolean;
 }
 
 export interface ParseInput {
