@@ -23,13 +23,18 @@ function line(image: RawImage, top: number, letters: number, left = 100): void {
 
 const box = { x0: 60, y0: 40, x1: 760, y1: 260 };
 
+/** Three name lines 50 px high, 6 px apart. */
+function names(): RawImage {
+  const image = card();
+  line(image, 60, 7);
+  line(image, 116, 5);
+  line(image, 172, 6);
+  return image;
+}
+
 describe('a block of packed lines cut into its lines', () => {
   it('finds three lines 6 px apart and cuts between them', () => {
-    const image = card();
-    line(image, 60, 7);
-    line(image, 116, 5);
-    line(image, 172, 6);
-    const bands = lineBands(image, box);
+    const bands = lineBands(names(), box);
     expect(bands).toHaveLength(3);
     // Each band holds its whole line and reaches no further than the next line's top.
     expect(bands[0]!.y0).toBeLessThanOrEqual(60);
@@ -39,10 +44,7 @@ describe('a block of packed lines cut into its lines', () => {
   });
 
   it("keeps a tilde in the gap with the line below, and ignores a vertical rule (the photo's edge)", () => {
-    const image = card();
-    line(image, 60, 7);
-    line(image, 116, 5);
-    line(image, 172, 6);
+    const image = names();
     // A tilde over the second line's third letter, rising into the gap; a dark rule down the box's left side.
     fill(image, 196, 111, 226, 115);
     fill(image, 62, 40, 80, 260, 40);
