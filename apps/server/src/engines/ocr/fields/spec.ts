@@ -20,8 +20,8 @@ export interface FieldSpec {
   /** Tiled thresholding (see ReadParams): for short fields of a word or a letter. */
   adaptiveThreshold?: boolean;
   /**
-   * A block of lines packed close (the E/F names): on a retry it is also cut into its lines at the thin rows between
-   * them and each line read alone (line-bands.ts), one more alternate reading.
+   * A block of lines packed close (the E/F names): also cut into its lines at the thin rows between them and each
+   * line read alone (line-bands.ts), one more alternate reading on the first pass.
    */
   splitLines?: boolean;
 }
