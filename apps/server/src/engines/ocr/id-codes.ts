@@ -127,6 +127,8 @@ export interface CurpContext {
   nameLetters?: { initials: string; consonants: string } | null;
   /** The birth state's CURP code read elsewhere (the INE clave de elector carries its number). */
   birthState?: string | null;
+  /** The clave de elector read on the same card: it spells the surnames' letters too (see claveAgreement). */
+  clave?: string | null;
 }
 
 const VOWELS = 'AEIOU';
@@ -254,8 +256,11 @@ export function repairCurp(raw: string, context: CurpContext = {}): CodeRepair {
 export function repairCurpFrom(readings: string[], context: CurpContext = {}): CodeRepair {
   const repairs = readings.map((text) => repairCurp(text, context));
   // An incomplete reading (too short to check) is not sound either.
-  const sound = repairs.find((r) => !r.warnings.includes('curp_check_digit_failed') && !r.warnings.includes('curp_format_invalid') && !r.warnings.includes('curp_incomplete'));
-  if (sound) return sound;
+  const sound = repairs.filter((r) => !r.warnings.includes('curp_check_digit_failed') && !r.warnings.includes('curp_format_invalid') && !r.warnings.includes('curp_incomplete'));
+  // A misread keeps the check digit one time in ten: of two sound readings, the one the clave de elector agrees with.
+  const clave = context.clave;
+  if (sound.length > 1 && clave) return sound.reduce((best, r) => (claveAgreement(r.value, clave) > claveAgreement(best.value, clave) ? r : best));
+  if (sound[0]) return sound[0];
   const rank = (r: CodeRepair) => (r.value.length === 18 ? 100 : 0) + (r.warnings.includes('curp_format_invalid') ? 0 : 10) - r.warnings.length;
   return repairs.reduce<CodeRepair | undefined>((best, r) => (!best || rank(r) > rank(best) ? r : best), undefined) ?? { value: '', warnings: [] };
 }
@@ -296,6 +301,26 @@ function repairState(code: string): string {
 
 /** INE entity numbers (01 Aguascalientes ... 32 Zacatecas) as CURP state codes: RENAPO's codes in the same order. */
 const INE_STATE_CURP: readonly string[] = curpStateCodes.slice(0, 32);
+
+/**
+ * How many surnames' letters a clave de elector confirms in a CURP, less those it contradicts. A surname whose
+ * initial is a consonant starts both codes' pair with it; its first inner consonant follows in the clave and stands
+ * 14th (15th for the second surname) in the CURP. Vowel initials are not compared: whether the clave then starts
+ * with the vowel or with the first two consonants is not settled here. The given name is not compared either (the
+ * CURP skips MARÍA and JOSÉ).
+ */
+export function claveAgreement(curp: string, clave: string): number {
+  let score = 0;
+  for (const [initialAt, innerAt, claveAt] of [
+    [0, 13, 0],
+    [2, 14, 2],
+  ] as const) {
+    const initial = curp[initialAt];
+    if (!initial || !/[A-Z]/.test(initial) || VOWELS.includes(initial) || clave.length < claveAt + 2) continue;
+    score += initial === clave[claveAt] && curp[innerAt] === clave[claveAt + 1] ? 1 : -1;
+  }
+  return score;
+}
 
 /** The birth state in a clave de elector (characters 13-14, 01-32) as a CURP state code. */
 export function claveBirthState(clave: string): string | null {

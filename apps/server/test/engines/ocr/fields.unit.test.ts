@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dniCheckCharacters, dniPeruFront, parseDniNumber } from '../../../src/engines/ocr/fields/dni-peru.js';
 import { fmm, lastAuthorisedDay, tickedSex } from '../../../src/engines/ocr/fields/fmm.js';
 import { ineBack } from '../../../src/engines/ocr/fields/ine-back.js';
-import { ineFront, parseIneAddress, registroBesideCurp, withoutAcutes } from '../../../src/engines/ocr/fields/ine-front.js';
+import { ineFront, parseIneAddress, registroBesideCurp, withCropAccents, withoutAcutes } from '../../../src/engines/ocr/fields/ine-front.js';
 import { passportFront } from '../../../src/engines/ocr/fields/passport.js';
 import type { ParseInput } from '../../../src/engines/ocr/fields/spec.js';
 import { cleanName, findDate, splitSurnames } from '../../../src/engines/ocr/fields/text.js';
@@ -104,6 +104,19 @@ describe('INE front', () => {
     expect(parsed.warnings).toEqual(['emision_unreadable']);
   });
 
+  it('reads two name lines as a surname and the given names only when the CURP says there is no second surname', () => {
+    const twoLines = { ...reads, names: read('DÍAZ', 'HECTOR') };
+    const lost = ineFront.parse(input(twoLines));
+    expect(lost.ocrData).toMatchObject({ apellidoPaterno: '', apellidoMaterno: '', nombres: '' });
+    expect(lost.warnings).toContain('names_unreadable');
+    const single = ineFront.parse(input({ ...twoLines, curp: read('DIXH010912HCHZXXC7'), claveElector: read('DZXXHC01091208H473') }));
+    expect(single.ocrData).toMatchObject({ apellidoPaterno: 'DÍAZ', apellidoMaterno: '', nombres: 'HECTOR', curp: 'DIXH010912HCHZXXC7' });
+  });
+
+  it("puts back the Ñ both codes spell X (HECTOR DÍAZ YÁÑEZ: the CURP's 15th letter and the clave's 4th)", () => {
+    expect(ineFront.parse(input({ ...reads, names: read('DÍAZ', 'YANEZ', 'HECTOR') })).ocrData.apellidoMaterno).toBe('YAÑEZ');
+  });
+
   it('uses a later rendition of a field when the first one fails', () => {
     const parsed = ineFront.parse({ ...input({ ...reads, curp: read('DIYH010912HCHZXCC4') }), alternates: { curp: [read('DIYH010912HCHZXCC7')] } });
     expect(parsed.ocrData.curp).toBe('DIYH010912HCHZXCC7');
@@ -136,6 +149,15 @@ describe('parseIneAddress', () => {
     // The abbreviation's dot read as a comma: nothing follows a comma at the end of the line.
     expect(place('MANZANILLO, COL,')).toEqual({ municipio: 'MANZANILLO', estado: 'COL.' });
   });
+  it("puts back the space a 'C' street lost before its name, and leaves the abbreviations that start with C", () => {
+    expect(parseIneAddress(['CZARAGOZA 2711', 'COL SANTA MARIA 25095', 'TORREON, COAH.'])).toMatchObject({ calle: 'C ZARAGOZA', numero: '2711' });
+    expect(parseIneAddress(['CDA PEÑUELAS 315 INT 11', 'COL VILLA DE LAS FLORES 58269', 'URUAPAN, MICH.'])).toMatchObject({ calle: 'CDA PEÑUELAS', numero: '315 INT 11' });
+    expect(parseIneAddress(['CHOPOS 12', 'COL CENTRO 27000', 'TORREON, COAH.'])).toMatchObject({ calle: 'CHOPOS' });
+    expect(parseIneAddress(['CRUZ VERDE 12', 'COL CENTRO 27000', 'TORREON, COAH.'])).toMatchObject({ calle: 'CRUZ VERDE' });
+  });
+  it("takes 'OL' at the start of the colonia's line for COL whose C was lost", () => {
+    expect(parseIneAddress(['CDA PEÑUELAS 315 INT 11', 'OL VILLA DE LAS FLORES 58269', 'URUAPAN, MICH.'])).toMatchObject({ colonia: 'VILLA DE LAS FLORES', cp: '58269' });
+  });
   it('takes the line starting COL for the colonia, even when a misread street number has five digits', () => {
     expect(parseIneAddress(['AV LAZARO CARDENAS 14768', 'COL LOMAS DEL SOL 28095', 'MANZANILLO, COL.'])).toEqual({
       calle: 'AV LAZARO CARDENAS',
@@ -145,6 +167,23 @@ describe('parseIneAddress', () => {
       municipio: 'MANZANILLO',
       estado: 'COL.',
     });
+  });
+});
+
+describe('withCropAccents: the page read checked against the crop read line by line', () => {
+  it("takes the crop's line when the page lost its first letters or words by the photo's edge", () => {
+    const page = ['NSURGENTES SUR 34 INT 4', 'ILIANO ZAPATA 38639', 'ATO, GTO.'];
+    const crop = ['AV INSURGENTES SUR 34 INT 4', 'COL EMILIANO ZAPATA 38639', 'GUANAJUATO, GTO. —'];
+    expect(withCropAccents(page, crop)).toEqual(['AV INSURGENTES SUR 34 INT 4', 'COL EMILIANO ZAPATA 38639', 'GUANAJUATO, GTO.']);
+  });
+  it("keeps the page's line when the crop only adds the OCR's marks, too much, or another line", () => {
+    expect(withCropAccents(['COL CENTRO 73773'], ['yg COL CENTRO 73773'])).toEqual(['COL CENTRO 73773']);
+    expect(withCropAccents(['ZAPATA 38639'], ['COL EMILIANO ZAPATA 38639'])).toEqual(['ZAPATA 38639']);
+    expect(withCropAccents(['GTO.'], ['GUANAJUATO, GTO.'])).toEqual(['GTO.']);
+    expect(withCropAccents(['COL CENTRO 73773'], ['COL CENTRA 73773'])).toEqual(['COL CENTRO 73773']);
+  });
+  it('takes the accents the crop read on the same letters', () => {
+    expect(withCropAccents(['C PENUELAS 12'], ['C PEÑUELAS 12'])).toEqual(['C PEÑUELAS 12']);
   });
 });
 

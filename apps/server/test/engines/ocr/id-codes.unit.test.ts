@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCurpCheckDigitValid } from '@kyc/contracts/rules';
-import { claveBirthState, curpNameLetters, repairClaveElector, repairCurp, repairCurpFrom } from '../../../src/engines/ocr/id-codes.js';
+import { claveAgreement, claveBirthState, curpNameLetters, repairClaveElector, repairCurp, repairCurpFrom } from '../../../src/engines/ocr/id-codes.js';
 
 // Real-rule CURPs (check digits verified in the test below).
 const HECTOR = 'DIYH010912HCHZXCC7'; // HÉCTOR DÍAZ YÁÑEZ, 12/09/2001, Chihuahua
@@ -57,6 +57,18 @@ describe('repairCurp', () => {
   it('prefers, among several readings, the first one that is sound', () => {
     expect(repairCurpFrom([`${TOMAS.slice(0, 17)}4`, TOMAS]).value).toBe(TOMAS);
     expect(repairCurpFrom([`${TOMAS.slice(0, 17)}4`]).warnings).toContain('curp_check_digit_failed');
+  });
+
+  it('of two sound readings, takes the one the clave de elector agrees with', () => {
+    // URSULA NUÑEZ UREÑA's CURP and a misreading of it that keeps the check digit (read from a page line 'NUUVU…').
+    const ursula = 'NUUU010620MCMXRRS3';
+    const misread = 'UUVU010620MCMXRRS3';
+    expect(isCurpCheckDigitValid(misread)).toBe(true);
+    expect(repairCurpFrom([misread, ursula]).value).toBe(misread);
+    expect(repairCurpFrom([misread, ursula], { clave: 'NXURUR01062006M382' }).value).toBe(ursula);
+    expect(claveAgreement(ursula, 'NXURUR01062006M382')).toBe(1);
+    // A vowel initial is not compared; a consonant the clave does not spell counts against.
+    expect(claveAgreement(misread, 'NXURUR01062006M382')).toBe(-1);
   });
 });
 

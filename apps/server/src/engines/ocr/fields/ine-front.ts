@@ -11,6 +11,7 @@ import type { Region } from '../page.js';
 import { asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText } from './text.js';
 import { isLabelWord, readFrontByLabels, type AnchoredFront, type AnchoredKey } from './ine-anchored.js';
 import { splitPlace } from './ine-place.js';
+import { asNameFields, enyeAsCodesSpell, namesConfirmedByCurp, type NameFields } from './ine-names.js';
 import type { RawRead } from '../pool.js';
 import { plainForm } from '../lexicon.js';
 import { code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader, type ParseInput, type ParsedSide } from './spec.js';
@@ -22,11 +23,14 @@ function nameReadings(input: ParseInput): Array<{ lines: string[]; confidence: n
   return readings(input, 'names').map((reading) => ({
     lines: reading.lines
       .map((line) => cleanName(lineWords(line).join(' ')))
-      .filter((line) => line.length >= 2 && !line.split(' ').some(isLabelWord))
+      .filter(isNameLine)
       .slice(0, 3),
     confidence: readConfidence(reading),
   }));
 }
+
+/** A name line has two letters at least (a date read beside the names, '01/06/1996', is none) and no label word. */
+const isNameLine = (line: string) => /\p{L}.*\p{L}/u.test(line) && !line.split(' ').some(isLabelWord);
 
 /** The name lines (first surname, second surname, given names) of the best reading: most lines, then confidence. */
 function nameLines(readingsOfNames: ReadonlyArray<{ lines: string[]; confidence: number }>): string[] {
@@ -56,10 +60,11 @@ export function parseIneAddress(rawLines: string[]): IneAddress {
   const lines = rawLines.map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
   // The line starting COL is the colonia's; else the first ending in a postal code (a street number misread to five
   // digits must not take the colonia's place when the COL line was read).
-  let coloniaAt = lines.findIndex((l) => /^C[O0]L\b/.test(l));
+  // 'OL' is COL whose C was lost by the photo's edge.
+  let coloniaAt = lines.findIndex((l) => /^C?[O0]L\b/.test(l));
   if (coloniaAt < 0) coloniaAt = lines.findIndex((l) => /(?:^|\s)\d{5}$/.test(asDigits(l)));
   if (coloniaAt < 0 && lines.length >= 3) coloniaAt = 1;
-  const street = coloniaAt > 0 ? lines.slice(0, coloniaAt).join(' ') : (lines[0] ?? '');
+  const street = withStreetTypeApart(coloniaAt > 0 ? lines.slice(0, coloniaAt).join(' ') : (lines[0] ?? ''));
   const colonia = coloniaAt >= 0 ? lines[coloniaAt]! : '';
   const place = coloniaAt >= 0 ? lines.slice(coloniaAt + 1).join(' ') : lines.slice(1).join(' ');
 
@@ -73,7 +78,7 @@ export function parseIneAddress(rawLines: string[]): IneAddress {
     // 'C' (calle) is the one single-letter street type printed before the name.
     calle: cleanWords(hasNumber ? numberMatch[1]! : street, { keepPunctuation: true, keepFirst: /^C$/ }),
     numero: hasNumber ? normaliseNumber(numberMatch[2]!) : '',
-    colonia: cleanWords((cp ? cpMatch![1]! : colonia).replace(/^C[O0]L\.?\s*/, '')),
+    colonia: cleanWords((cp ? cpMatch![1]! : colonia).replace(/^(?:C[O0]L\.?\s*|[O0]L\.?\s+)/, '')),
     cp,
     ...splitPlace(place),
   };
@@ -143,12 +148,39 @@ export function registroBesideCurp(page: RawRead | undefined): RegExpExecArray |
   return null;
 }
 
+/**
+ * 'CZARAGOZA' is 'C ZARAGOZA' with its space lost: no Spanish word starts with C and one of these consonants, and the
+ * abbreviations that do (CDA, CTO, CNO, CJON) are shorter than five letters.
+ */
+function withStreetTypeApart(street: string): string {
+  return street.replace(/^C(?=[BDFGJKMNÑPQSTVWXYZ][A-ZÑÁÉÍÓÚ]{3})/, 'C ');
+}
+
 /** '138 INT 12' (or 'INT. 12', as printed) with digit-shaped letters in the numbers read as digits. */
 function normaliseNumber(text: string): string {
   return text
     .split(/\s+/)
     .map((token) => (/^INT\.?$/.test(token) ? token : asDigits(token)))
     .join(' ');
+}
+
+/**
+ * The address lines as printed: the page read's, with what the crop read better (accents, lost first letters), or
+ * the crop's when only it shows the colonia's line; label lines left out.
+ */
+function printedAddressLines(input: ParseInput, pageAddress: string[] | undefined, asPrinted: (line: string) => string): string[] {
+  // The crop starts on the label's row: that line is the label, not the address.
+  const cropAddress = (readings(input, 'address')[0]?.lines.map((l) => lineWords(l).join(' ')) ?? []).filter((l) => !isLabelLine(l));
+  const addressLines = (pageAddress && !onlyCropShowsColonia(pageAddress, cropAddress) ? withCropAccents(pageAddress, cropAddress) : cropAddress).map(asPrinted);
+  return addressLines.map((l) => l.toUpperCase()).filter((l) => l.trim() && !l.trim().split(/\s+/).every(isLabelWord));
+}
+
+/** The colonia's line as printed: COL, its name, the postal code. */
+const isColoniaLine = (line: string) => /^C[O0]L\s/.test(line.trim()) && /^\d{5}$/.test(asDigits(line.trim().split(/\s+/).pop() ?? ''));
+
+/** Whether the crop's reading of the address has the colonia's line and the page's has no line starting COL (or OL). */
+function onlyCropShowsColonia(page: readonly string[], crop: readonly string[]): boolean {
+  return crop.some(isColoniaLine) && !page.some((l) => /^C?[O0]L\b/.test(l.trim()));
 }
 
 /** A line of label words only ('DOMICILIO', 'NOMBRE / NAME'), marks aside. */
@@ -202,27 +234,45 @@ const marks = (text: string) => (text.normalize('NFD').match(/[\u0300-\u036f]/g)
  * Line by line, the reading that saw more marks when both read the same letters: at this size the LSTM drops an
  * accent or an Ñ's tilde far more often than it invents one, and either read may be the one that dropped it.
  */
-function withCropAccents(page: string[], crop: string[]): string[] {
+export function withCropAccents(page: string[], crop: string[]): string[] {
   if (page.length === 0 || crop.length !== page.length) return page;
   return page.map((line, i) => {
     const other = crop[i]!;
     if (sameLetters(line, other) && marks(other) > marks(line)) return other;
-    // The page read, made smaller, lost a line's first letters by the photo's edge ('OL CENTRO' for 'COL CENTRO'):
-    // the crop read the same line whole.
-    return lostFirstLetters(line, other) ? other : line;
+    // The page read, made smaller, lost a line's first letters by the photo's edge ('OL CENTRO' for 'COL CENTRO',
+    // 'ILIANO ZAPATA' for 'COL EMILIANO ZAPATA'): the crop read the same line whole.
+    return lostFirstLetters(line, other) ? withoutTrailingMarks(other) : line;
   });
 }
 
-/** Whether `line` is `whole` with up to MAX_LOST_PREFIX letters of its first word missing, every other word the same. */
+/** Letters and digits only, accents aside. */
+const letterKey = (text: string) => plainForm(text.toUpperCase()).replace(/[^A-Z0-9Ñ]/g, '');
+
+/**
+ * Whether `line` is `whole` with up to MAX_LOST_PREFIX letters lost at its start, and what `whole` has before it is
+ * printed capitals only ('COL EM', 'AV I'), not the OCR's marks of a border ('yg', '|').
+ */
 function lostFirstLetters(line: string, whole: string): boolean {
-  const [first = '', ...rest] = plainForm(line).split(/\s+/);
-  const [wholeFirst = '', ...wholeRest] = plainForm(whole).split(/\s+/);
-  const lost = wholeFirst.length - first.length;
-  return first !== '' && lost >= 1 && lost <= MAX_LOST_PREFIX && wholeFirst.endsWith(first) && rest.join(' ') === wholeRest.join(' ');
+  const read = letterKey(line);
+  const full = letterKey(whole);
+  const lost = full.length - read.length;
+  if (read.length < MIN_KEPT || lost < 1 || lost > MAX_LOST_PREFIX || !full.endsWith(read)) return false;
+  let covered = 0;
+  for (const word of whole.trim().split(/\s+/)) {
+    if (covered >= lost) break;
+    if (!/^[A-ZÑÁÉÍÓÚÜ]+[.,]?$/.test(word)) return false;
+    covered += letterKey(word).length;
+  }
+  return true;
 }
 
 /** Letters the page read may lose at a line's start for the crop's reading of the line to be taken instead. */
-const MAX_LOST_PREFIX = 3;
+const MAX_LOST_PREFIX = 8;
+/** ...as long as it kept this many: a line read as a few letters is no evidence of which line it was. */
+const MIN_KEPT = 5;
+
+/** The line without trailing tokens that hold no letter or digit (a border read as ' —'). */
+const withoutTrailingMarks = (line: string) => line.replace(/(\s+[^\p{L}\p{N}\s]+)+\s*$/u, '');
 
 /**
  * Each line as the reading of it that saw the most marks, among every reading of the same letters (any line of any
@@ -294,53 +344,55 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     if (unreadable && printed(key)) warnings.push(`${key}_unreadable`);
     return '';
   };
-  const pageNames =
-    value('names')
-      ?.lines.map(cleanName)
-      .filter((l) => l.length >= 2 && !l.split(' ').some(isLabelWord)) ?? [];
+  const pageNames = value('names')?.lines.map(cleanName).filter(isNameLine) ?? [];
   const cropReadings = nameReadings(input);
   const cropNames = nameLines(cropReadings);
   // The models in circulation print values without acute accents: one read there is the OCR's own (see withoutAcutes).
   const asPrinted = (line: string) => (anchored && anchored.model !== 'sintético' ? withoutAcutes(line) : line);
   const chosenNames = cropNames.length > pageNames.length ? cropNames : withCropAccents(pageNames.slice(0, 3), cropNames);
-  const names = withMostMarks(chosenNames, cropReadings).map(asPrinted);
-  if (names.length < 3) warnings.push('names_unreadable');
-  // Two lines: one surname and the given names.
-  const [apellidoPaterno = '', apellidoMaterno = '', nombres = ''] = names.length === 2 ? [names[0], '', names[1]] : names;
+  const polished = (lines: readonly string[]) => withMostMarks([...lines], cropReadings).map(asPrinted);
+  const namesAsRead = asNameFields(polished(chosenNames));
   const birth = first('fechaNacimiento', findDate) || null;
   const fechaNacimiento = birth ? normaliseOcrBirthDate(dateText(birth), input.today) : '';
   let sexo = first('sexo', (t) => /^\s*([HM])\s*$/.exec(t)?.[1] ?? /[HM]/.exec(t)?.[0] ?? null, false) as 'H' | 'M' | '';
-  const names3 = { apellidoPaterno, apellidoMaterno, nombres };
   const claveReads = all('claveElector').map(readText);
-  const claveFor = (sex: 'H' | 'M' | '') =>
+  const claveFor = (sex: 'H' | 'M' | '', names: NameFields) =>
     repairClaveFrom(claveReads, {
       birthDate: birth,
       sex: sex || null,
-      nameLetters: claveNameLetters(names3),
+      nameLetters: claveNameLetters(names),
     });
+  // The clave's birth-state digits and surname letters do not depend on the sex letter.
+  const claveUnsexed = claveFor('', namesAsRead).value;
   const curp = repairCurpFrom(all('curp').map(readText), {
     birthDate: birth,
     sex: sexo || null,
-    nameLetters: curpNameLetters(names3),
-    // The clave's birth-state digits do not depend on the sex letter.
-    birthState: claveBirthState(claveFor('').value),
+    nameLetters: curpNameLetters(namesAsRead),
+    birthState: claveBirthState(claveUnsexed),
+    clave: claveUnsexed,
   });
   // The CURP carries the sex too, under its check digit: a sound CURP settles an unread letter.
   const curpSound = !curp.warnings.some((w) => w === 'curp_check_digit_failed' || w === 'curp_format_invalid');
   if (!sexo && curpSound && /[HM]/.test(curp.value[10] ?? '')) sexo = curp.value[10] as 'H' | 'M';
+  // Of the names' readings, the one the CURP's letters confirm (a line read with a stray letter, 'CURENA').
+  const confirmed = curpSound
+    ? enyeAsCodesSpell(polished(namesConfirmedByCurp([chosenNames, pageNames.slice(0, 3), ...cropReadings.map((r) => r.lines)], curp.value)), curp.value, claveUnsexed)
+    : polished(chosenNames);
+  // Two lines are a surname and the given names only for a holder without a second surname (the CURP spells X for
+  // it): otherwise a line was lost, and which one is not known ('MUNOZ' / 'ERO', the end of ROMERO).
+  const names = curpSound && confirmed.length === 2 && curp.value[2] !== 'X' ? [] : confirmed;
+  if (names.length < 3) warnings.push('names_unreadable');
+  const names3 = asNameFields(names);
+  const { apellidoPaterno, apellidoMaterno, nombres } = names3;
   const namesContradicted = contradictsCurp(names3, curp.value);
   if (namesContradicted) warnings.push('names_curp_mismatch', ...(names.length < 3 ? [] : ['names_unreadable']));
-  const clave = claveFor(sexo);
+  const clave = claveFor(sexo, names3);
   if (!sexo) warnings.push('sexo_unreadable');
   warnings.push(...curp.warnings, ...clave.warnings);
   const registro = first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)), false) || registroBesideCurp(input.page);
   if (!registro && printed('registro')) warnings.push('registro_unreadable');
   const years = first('vigencia', (t) => asDigits(t).match(/(?:19|20)\d{2}/g)) || [];
-  // The crop starts on the label's row: that line is the label, not the address.
-  const cropAddress = (readings(input, 'address')[0]?.lines.map((l) => lineWords(l).join(' ')) ?? []).filter((l) => !isLabelLine(l));
-  const pageAddress = value('address')?.lines;
-  const addressLines = (pageAddress ? withCropAccents(pageAddress, cropAddress) : cropAddress).map(asPrinted);
-  const printedAddress = addressLines.map((l) => l.toUpperCase()).filter((l) => l.trim() && !l.trim().split(/\s+/).every(isLabelWord));
+  const printedAddress = printedAddressLines(input, value('address')?.lines, asPrinted);
   // A credential issued abroad prints a foreign address: it has no colonia or postal code of the Mexican kind,
   // so the address fields stay empty for the person to type and the printed lines go with the extras.
   const abroad = anchored?.model === 'desde el extranjero';

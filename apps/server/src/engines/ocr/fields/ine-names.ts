@@ -1,0 +1,87 @@
+/**
+ * The INE front's three name lines checked against the CURP printed under them. A sound CURP (format and check
+ * digit) spells seven of the names' letters: each surname's initial, the first one's first inner vowel, the given
+ * name's initial, and the first inner consonant of all three (Ñ spelled X). Of several readings of the names, the
+ * one those letters confirm is taken, and an Ñ the CURP spells N was a misread (docs/decisions.md "Names and codes
+ * that vouch for each other").
+ */
+import { curpGivenName, curpNameWords } from '@kyc/contracts/rules';
+import { curpNameLetters } from '../id-codes.js';
+
+export interface NameFields {
+  apellidoPaterno: string;
+  apellidoMaterno: string;
+  nombres: string;
+}
+
+/** Name lines as fields: three lines are first surname, second surname, given names; two lack the second surname. */
+export function asNameFields(lines: readonly string[]): NameFields {
+  const [apellidoPaterno = '', apellidoMaterno = '', nombres = ''] = lines.length === 2 ? [lines[0], '', lines[1]] : lines;
+  return { apellidoPaterno, apellidoMaterno, nombres };
+}
+
+/** How many of the seven name letters of the CURP (positions 1-4 and 14-16) these names give. */
+export function curpLetterAgreement(names: NameFields, curp: string): number {
+  const letters = curpNameLetters(names);
+  if (!letters) return 0;
+  const spelled = curp.slice(0, 4) + curp.slice(13, 16);
+  return [...(letters.initials + letters.consonants)].filter((c, i) => c === spelled[i]).length;
+}
+
+/**
+ * Of the candidate readings of the names (the one chosen by the reading's own rules first), the one whose letters the
+ * CURP confirms most; a tie keeps the earlier. Only readings of three lines compete with the first: a reading that
+ * lost a line agrees on fewer letters by construction and is no better evidence.
+ */
+export function namesConfirmedByCurp(candidates: ReadonlyArray<readonly string[]>, curp: string): string[] {
+  const [first = [], ...others] = candidates;
+  let best = first;
+  let bestScore = curpLetterAgreement(asNameFields(first), curp);
+  for (const lines of others) {
+    if (lines.length !== 3) continue;
+    const score = curpLetterAgreement(asNameFields(lines), curp);
+    if (score > bestScore) {
+      best = lines;
+      bestScore = score;
+    }
+  }
+  return [...best];
+}
+
+/**
+ * Each of the three lines with its word's first inner consonant spelled as the codes spell it, N or Ñ (an Ñ is
+ * spelled X). An Ñ the CURP spells N was the OCR's own tilde and is taken off. An N both codes spell X is an Ñ whose
+ * tilde the reading lost (the E/F and G/H names are packed so close that it touches the line above): the CURP and the
+ * clave de elector are printed on the same card, and a misread that keeps the CURP's check digit and makes the clave
+ * say the same is far less likely than a lost tilde. The clave is asked only for a word starting with a consonant
+ * (see claveAgreement). Nothing else in the word is changed: the codes do not say where else an Ñ stands.
+ */
+export function enyeAsCodesSpell(lines: readonly string[], curp: string, clave: string): string[] {
+  if (lines.length !== 3) return [...lines];
+  return lines.map((line, k) => {
+    const word = k === 2 ? curpGivenName(line) : (curpNameWords(line)[0] ?? '');
+    const inner = firstInnerConsonantAt(word);
+    if (inner < 0) return line;
+    const curpSays = curp[13 + k];
+    const claveSays = /^[A-ZÑ]{6}/.test(clave) && !'AEIOU'.includes(word[0]!) && clave[2 * k] === word[0] ? clave[2 * k + 1] : undefined;
+    const spelled = word[inner] === 'Ñ' && curpSays === 'N' ? 'N' : word[inner] === 'N' && curpSays === 'X' && claveSays === 'X' ? 'Ñ' : null;
+    return spelled ? withLetter(line, word, inner, spelled) : line;
+  });
+}
+
+/** The line with the letter at `index` of its word `word` (as curpNameWords spells it) replaced. */
+function withLetter(line: string, word: string, index: number, letter: string): string {
+  const words = line.normalize('NFC').split(' ');
+  const at = words.findIndex((w) => curpNameWords(w)[0] === word);
+  if (at < 0) return line;
+  const printed = [...words[at]!];
+  if (!'NÑ'.includes(printed[index]?.toUpperCase() ?? '')) return line;
+  printed[index] = letter;
+  words[at] = printed.join('');
+  return words.join(' ');
+}
+
+function firstInnerConsonantAt(word: string): number {
+  for (let i = 1; i < word.length; i += 1) if (/[A-ZÑ]/.test(word[i]!) && !'AEIOU'.includes(word[i]!)) return i;
+  return -1;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { isCurpCheckDigitValid } from '@kyc/contracts/rules';
+import { asNameFields, curpLetterAgreement, enyeAsCodesSpell, namesConfirmedByCurp } from '../../../src/engines/ocr/fields/ine-names.js';
+
+// Real-rule codes of the generator's holders (check digits verified below).
+const URSULA = 'NUUU010620MCMXRRS3'; // URSULA NUÑEZ UREÑA
+const ANA = 'HERA960601MASRYN00'; // ANA SOFIA HERRERA REYES
+const EFRAIN = 'MURE571212HMNXMF63'; // EFRAIN MUÑOZ ROMERO
+const EFRAIN_CLAVE = 'MXRMEF57121216H742';
+
+describe('names checked against the CURP', () => {
+  it('uses sound CURPs', () => {
+    for (const curp of [URSULA, ANA, EFRAIN]) expect(isCurpCheckDigitValid(curp)).toBe(true);
+  });
+
+  it('counts the seven letters the CURP spells', () => {
+    expect(curpLetterAgreement(asNameFields(['NUÑEZ', 'UREÑA', 'URSULA']), URSULA)).toBe(7);
+    // A stray letter before the second surname, and the Ñ read as N.
+    expect(curpLetterAgreement(asNameFields(['NUNEZ', 'CURENA', 'URSULA']), URSULA)).toBe(5);
+  });
+
+  it('takes the reading the CURP confirms most, the first one on a tie, only three-line readings against it', () => {
+    expect(
+      namesConfirmedByCurp(
+        [
+          ['NUNEZ', 'CURENA', 'URSULA'],
+          ['NUNEZ', 'URENA'],
+          ['NUNEZ', 'URENA', 'URSULA'],
+        ],
+        URSULA,
+      ),
+    ).toEqual(['NUNEZ', 'URENA', 'URSULA']);
+    expect(
+      namesConfirmedByCurp(
+        [
+          ['VAZOVEZ', 'YAÑEZ', 'RAUL'],
+          ['VAZQUEZ', 'YAÑEZ', 'RAUL'],
+        ],
+        'VAYR780102HCLZXL82',
+      ),
+    ).toEqual(['VAZOVEZ', 'YAÑEZ', 'RAUL']);
+  });
+
+  it('takes off an Ñ where the CURP spells N, and puts back one both codes spell X', () => {
+    expect(enyeAsCodesSpell(['HERRERA', 'REYES', 'AÑA SOFIA'], ANA, 'HRRYAN96060101M087')).toEqual(['HERRERA', 'REYES', 'ANA SOFIA']);
+    expect(enyeAsCodesSpell(['MUNOZ', 'ROMERO', 'EFRAIN'], EFRAIN, EFRAIN_CLAVE)).toEqual(['MUÑOZ', 'ROMERO', 'EFRAIN']);
+    // The CURP alone does not add a tilde: the clave must spell X too.
+    expect(enyeAsCodesSpell(['MUNOZ', 'ROMERO', 'EFRAIN'], EFRAIN, 'MNRMEF57121216H742')).toEqual(['MUNOZ', 'ROMERO', 'EFRAIN']);
+    // An Ñ past the first inner consonant is not the codes' to judge.
+    expect(enyeAsCodesSpell(['NUÑEZ', 'URENA', 'URSULA'], URSULA, 'NXURUR01062006M382')).toEqual(['NUÑEZ', 'URENA', 'URSULA']);
+    expect(enyeAsCodesSpell(['NUNEZ', 'UREÑA'], URSULA, 'NXURUR01062006M382')).toEqual(['NUNEZ', 'UREÑA']);
+  });
+});
