@@ -35,7 +35,7 @@ const CONFUSABLE: Record<string, string> = {
   L: 'I1',
   M: 'NH',
   N: 'MH',
-  O: 'DQ0C',
+  O: 'DQ0CU',
   P: 'FR',
   Q: 'O',
   R: 'PBA',
@@ -171,15 +171,25 @@ function expectations(context: CurpContext): Array<[number, string]> {
   return known;
 }
 
-function templateFor(context: CurpContext): string {
+function templateFor(context: CurpContext, read = ''): string {
   // The 17th character is a digit for births before 2000, a letter from 2000 on.
-  const year = context.birthDate?.year;
+  const year = context.birthDate?.year ?? centuryOfBirth(read);
   return year === undefined ? CURP_TEMPLATE : `${CURP_TEMPLATE.slice(0, 16)}${year >= 2000 ? 'L' : 'D'}D`;
+}
+
+/**
+ * The birth year a CURP's own digits settle without the printed date: a two-digit year after this year's can only be
+ * of the 1900s (a CURP is never issued for a birth to come). Undefined when it could be either.
+ */
+function centuryOfBirth(read: string, today = new Date()): number | undefined {
+  const yy = byClass(read.slice(4, 6), 'DD');
+  if (!/^\d{2}$/.test(yy)) return undefined;
+  return Number(yy) > today.getUTCFullYear() % 100 ? 1900 + Number(yy) : undefined;
 }
 
 /** An 18-character reading: letters and digits by position, then corrections confirmed by other readings. */
 function repair18(read: string, context: CurpContext): { code: string; corrected: boolean } {
-  const template = templateFor(context);
+  const template = templateFor(context, read);
   let code = byClass(read, template);
   const uncertain = new Set([...read].flatMap((c, i) => (c === code[i] ? [] : [i])));
   if (!/[HMX]/.test(code[10]!) && context.sex) code = `${code.slice(0, 10)}${context.sex}${code.slice(11)}`;

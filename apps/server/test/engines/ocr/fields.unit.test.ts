@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dniCheckCharacters, dniPeruFront, parseDniNumber } from '../../../src/engines/ocr/fields/dni-peru.js';
 import { fmm, lastAuthorisedDay, tickedSex } from '../../../src/engines/ocr/fields/fmm.js';
 import { ineBack } from '../../../src/engines/ocr/fields/ine-back.js';
-import { ineFront, parseIneAddress, registroBesideCurp, withCropAccents, withoutAcutes } from '../../../src/engines/ocr/fields/ine-front.js';
+import { ineFront, parseIneAddress, registroBesideCurp, validityYear, withCropAccents, withoutAcutes } from '../../../src/engines/ocr/fields/ine-front.js';
 import { passportFront } from '../../../src/engines/ocr/fields/passport.js';
 import type { ParseInput } from '../../../src/engines/ocr/fields/spec.js';
 import { cleanName, findDate, splitSurnames } from '../../../src/engines/ocr/fields/text.js';
@@ -197,6 +197,16 @@ describe('the E/F models (the IFE specimen)', () => {
     expect(found?.slice(1, 3)).toEqual(['2008', '02']);
     expect(registroBesideCurp(page(['CURP GOVM800705MCLMLRO1']))).toBeNull();
     expect(registroBesideCurp(page(['CURP GOVM800705MCLMLRO1 AÑO DE REGISTRO 2008']))).toBeNull();
+  });
+  it('leaves VIGENCIA empty when it is not ten years after EMISIÓN (a misread digit), or one end of a range', () => {
+    expect(validityYear(['2030'], 'E/F', [], '2020')).toBe('2030');
+    const warnings: string[] = [];
+    expect(validityYear(['2020'], 'E/F', warnings, '2020')).toBe('');
+    expect(warnings).toEqual(['vigencia_unreadable']);
+    // An emission number that is no year says nothing.
+    expect(validityYear(['2020'], 'E/F', [], '74')).toBe('2020');
+    expect(validityYear(['2030'], 'desde el extranjero', [])).toBe('');
+    expect(validityYear(['2020', '2030'], 'desde el extranjero', [])).toBe('2030');
   });
   it('takes off acute accents the card does not print, keeping the Ñ', () => {
     expect(withoutAcutes('C PITÁGORAS 1253 INT. 4')).toBe('C PITAGORAS 1253 INT. 4');

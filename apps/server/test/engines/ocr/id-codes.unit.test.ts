@@ -59,6 +59,21 @@ describe('repairCurp', () => {
     expect(repairCurpFrom([`${TOMAS.slice(0, 17)}4`]).warnings).toContain('curp_check_digit_failed');
   });
 
+  it("reads an O where the names' letters want a U when that makes the check digit hold (the bold face's U)", () => {
+    const repaired = repairCurp('NUUO010620MCMXRRS3', {
+      birthDate: { day: 20, month: 6, year: 2001 },
+      sex: 'M',
+      nameLetters: curpNameLetters({ apellidoPaterno: 'NUÑEZ', apellidoMaterno: 'UREÑA', nombres: 'URSULA' }),
+    });
+    expect(repaired).toEqual({ value: 'NUUU010620MCMXRRS3', warnings: ['curp_corrected_by_cross_check'] });
+  });
+
+  it('reads the 17th character as a digit when its own year can only be of the 1900s, the printed date unread', () => {
+    expect(repairCurp('HERA960601MASRYNO0').value).toBe('HERA960601MASRYN00');
+    // '05' may be 1905 or 2005: the letter stays for the check digit and the other readings to settle.
+    expect(repairCurp('HERA050601MASRYNO0').value).toBe('HERA050601MASRYNO0');
+  });
+
   it('of two sound readings, takes the one the clave de elector agrees with', () => {
     // URSULA NUÑEZ UREÑA's CURP and a misreading of it that keeps the check digit (read from a page line 'NUUVU…').
     const ursula = 'NUUU010620MCMXRRS3';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCurpCheckDigitValid } from '@kyc/contracts/rules';
-import { asNameFields, curpLetterAgreement, enyeAsCodesSpell, namesConfirmedByCurp } from '../../../src/engines/ocr/fields/ine-names.js';
+import { asNameFields, curpLetterAgreement, enyeAsCodesSpell, namesConfirmedByCurp, withoutContradictedLines } from '../../../src/engines/ocr/fields/ine-names.js';
 
 // Real-rule codes of the generator's holders (check digits verified below).
 const URSULA = 'NUUU010620MCMXRRS3'; // URSULA NUÑEZ UREÑA
@@ -49,5 +49,12 @@ describe('names checked against the CURP', () => {
     // An Ñ past the first inner consonant is not the codes' to judge.
     expect(enyeAsCodesSpell(['NUÑEZ', 'URENA', 'URSULA'], URSULA, 'NXURUR01062006M382')).toEqual(['NUÑEZ', 'URENA', 'URSULA']);
     expect(enyeAsCodesSpell(['NUNEZ', 'UREÑA'], URSULA, 'NXURUR01062006M382')).toEqual(['NUNEZ', 'UREÑA']);
+  });
+
+  it('leaves empty a line whose letters the CURP all contradicts, and keeps one with a letter off', () => {
+    expect(withoutContradictedLines(['MUÑOZ', 'ROMERO', 'XO'], EFRAIN)).toEqual(['MUÑOZ', 'ROMERO', '']);
+    expect(withoutContradictedLines(['MUÑOZ', 'ROMERO', 'EFRAIN'], EFRAIN)).toEqual(['MUÑOZ', 'ROMERO', 'EFRAIN']);
+    // A misread initial: the inner consonant still agrees.
+    expect(withoutContradictedLines(['MUÑOZ', 'KOMERO', 'EFRAIN'], EFRAIN)).toEqual(['MUÑOZ', 'KOMERO', 'EFRAIN']);
   });
 });

@@ -11,7 +11,7 @@ import type { Region } from '../page.js';
 import { asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText } from './text.js';
 import { isLabelWord, readFrontByLabels, type AnchoredFront, type AnchoredKey } from './ine-anchored.js';
 import { splitPlace } from './ine-place.js';
-import { asNameFields, enyeAsCodesSpell, namesConfirmedByCurp, type NameFields } from './ine-names.js';
+import { asNameFields, enyeAsCodesSpell, namesConfirmedByCurp, withoutContradictedLines, type NameFields } from './ine-names.js';
 import type { RawRead } from '../pool.js';
 import { plainForm } from '../lexicon.js';
 import { code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader, type ParseInput, type ParsedSide } from './spec.js';
@@ -85,15 +85,19 @@ export function parseIneAddress(rawLines: string[]): IneAddress {
 }
 
 /**
- * The validity year from the years read at VIGENCIA. The G/H card prints a range ('2019 - 2029', issue year first,
- * ten years of validity by law): one year read alone there may be either end, and two years not ten apart hold a
- * misread digit; both are left empty (an expired-looking year would refuse a valid card). Other models print the
- * one year.
+ * The validity year from the years read at VIGENCIA. The G/H card and the one issued abroad print a range ('2019 -
+ * 2029', issue year first, ten years of validity by law): one year read alone there may be either end, and two years
+ * not ten apart hold a misread digit; both are left empty (an expired-looking year would refuse a valid card). E/F
+ * print the one year, ten after the EMISIÓN year beside it: the two not ten apart hold a misread digit too. Other
+ * models print the one year.
  */
-function validityYear(years: readonly string[], model: string | undefined, warnings: string[]): string {
+export function validityYear(years: readonly string[], model: string | undefined, warnings: string[], emission = ''): string {
   if (years.length === 0) return '';
   const last = years[years.length - 1]!;
-  const consistent = years.length >= 2 ? Number(last) - Number(years[0]) === 10 : model !== 'G/H';
+  const consistent =
+    years.length >= 2
+      ? Number(last) - Number(years[0]) === 10
+      : !RANGE_VALIDITY_MODELS.has(model ?? '') && (model !== 'E/F' || !/^\d{4}$/.test(emission) || Number(last) - Number(emission) === 10);
   if (!consistent) {
     warnings.push('vigencia_unreadable');
     return '';
@@ -124,6 +128,9 @@ function emissionPrinted(text: string, year: boolean): string | null {
   const pattern = year ? /(?<!\d)(?:(?:19|20)\d{2}|\d{2})(?!\d)/ : /(?<!\d)\d{2}(?!\d)/;
   return pattern.exec(asDigits(text).replace(/[^\d]+/g, ' '))?.[0] ?? null;
 }
+
+/** Models whose VIGENCIA is a range of years. */
+const RANGE_VALIDITY_MODELS: ReadonlySet<string> = new Set(['G/H', 'desde el extranjero']);
 
 /** Models whose EMISIÓN is a year. */
 const EMISSION_YEAR_MODELS: ReadonlySet<string> = new Set(['E/F', 'IFE D/E']);
@@ -372,7 +379,7 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     clave: claveUnsexed,
   });
   // The CURP carries the sex too, under its check digit: a sound CURP settles an unread letter.
-  const curpSound = !curp.warnings.some((w) => w === 'curp_check_digit_failed' || w === 'curp_format_invalid');
+  const curpSound = isCurpFormat(curp.value) && isCurpCheckDigitValid(curp.value);
   if (!sexo && curpSound && /[HM]/.test(curp.value[10] ?? '')) sexo = curp.value[10] as 'H' | 'M';
   // Of the names' readings, the one the CURP's letters confirm (a line read with a stray letter, 'CURENA').
   const confirmed = curpSound
@@ -380,12 +387,13 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     : polished(chosenNames);
   // Two lines are a surname and the given names only for a holder without a second surname (the CURP spells X for
   // it): otherwise a line was lost, and which one is not known ('MUNOZ' / 'ERO', the end of ROMERO).
-  const names = curpSound && confirmed.length === 2 && curp.value[2] !== 'X' ? [] : confirmed;
-  if (names.length < 3) warnings.push('names_unreadable');
+  const lineLost = curpSound && confirmed.length === 2 && curp.value[2] !== 'X';
+  const namesContradicted = contradictsCurp(asNameFields(confirmed), curp.value);
+  if (namesContradicted) warnings.push('names_curp_mismatch');
+  const names = lineLost || namesContradicted ? [] : curpSound ? withoutContradictedLines(confirmed, curp.value) : confirmed;
+  if (names.length < 3 || names.some((line) => !line)) warnings.push('names_unreadable');
   const names3 = asNameFields(names);
   const { apellidoPaterno, apellidoMaterno, nombres } = names3;
-  const namesContradicted = contradictsCurp(names3, curp.value);
-  if (namesContradicted) warnings.push('names_curp_mismatch', ...(names.length < 3 ? [] : ['names_unreadable']));
   const clave = claveFor(sexo, names3);
   if (!sexo) warnings.push('sexo_unreadable');
   warnings.push(...curp.warnings, ...clave.warnings);
@@ -424,7 +432,7 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     }
   }
   const ocrData = {
-    ...(namesContradicted ? nameFields('', '', '') : nameFields(nombres, apellidoPaterno, apellidoMaterno)),
+    ...nameFields(nombres, apellidoPaterno, apellidoMaterno),
     fechaNacimiento,
     sexo,
     curp: curpValue,
@@ -434,7 +442,7 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     numeroRegistro: registro ? registro[2]! : '',
     seccion: first('seccion', (t) => findDigits(t, 4)),
     emision: emisionText,
-    vigencia: validityYear(years, anchored?.model, warnings),
+    vigencia: validityYear(years, anchored?.model, warnings, emisionText),
     ...address,
     ...documentFlags('INE'),
   };

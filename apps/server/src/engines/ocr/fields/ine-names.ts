@@ -5,7 +5,7 @@
  * one those letters confirm is taken, and an Ñ the CURP spells N was a misread (docs/decisions.md "Names and codes
  * that vouch for each other").
  */
-import { curpGivenName, curpNameWords } from '@kyc/contracts/rules';
+import { curpGivenName, curpNameWords, enyeToX, firstInner } from '@kyc/contracts/rules';
 import { curpNameLetters } from '../id-codes.js';
 
 export interface NameFields {
@@ -66,6 +66,25 @@ export function enyeAsCodesSpell(lines: readonly string[], curp: string, clave: 
     const claveSays = /^[A-ZÑ]{6}/.test(clave) && !'AEIOU'.includes(word[0]!) && clave[2 * k] === word[0] ? clave[2 * k + 1] : undefined;
     const spelled = word[inner] === 'Ñ' && curpSays === 'N' ? 'N' : word[inner] === 'N' && curpSays === 'X' && claveSays === 'X' ? 'Ñ' : null;
     return spelled ? withLetter(line, word, inner, spelled) : line;
+  });
+}
+
+/**
+ * The three lines with any whose letters the CURP contradicts all at once left empty: a given name read `XO` where the
+ * CURP spells E…F is not the given name but something else read in its place (the photo, a lost line's end). One
+ * letter off is left (a misread initial the person corrects in the form).
+ */
+export function withoutContradictedLines(lines: readonly string[], curp: string): string[] {
+  if (lines.length !== 3) return [...lines];
+  return lines.map((line, k) => {
+    const word = k === 2 ? curpGivenName(line) : (curpNameWords(line)[0] ?? '');
+    if (!word) return line;
+    const letters: Array<[string, string | undefined]> = [
+      [enyeToX(word[0]!), curp[[0, 2, 3][k]!]],
+      [firstInner(word, false), curp[13 + k]],
+      ...(k === 0 ? [[firstInner(word, true), curp[1]] as [string, string | undefined]] : []),
+    ];
+    return letters.every(([own, spelled]) => own !== spelled) ? '' : line;
   });
 }
 
