@@ -167,4 +167,57 @@ describe('label-anchored bill reading', () => {
     );
     expect(result.fields).toEqual({ holderName: 'JOHN DOE', street: "RUE DE L'IMAGINAIRE", exteriorNumber: '123', postalCode: '75001', municipality: 'PARIS' });
   });
+
+  it("finds a label of several words with one letter misread in a short word ('Mom du client'), not two", () => {
+    expect(findLabels([line(1160, ['Mom', 76], ['du', 130], ['client', 170])]).map((l) => l.field)).toEqual(['holderName']);
+    expect(findLabels([line(1160, ['Mom', 76], ['du', 130], ['clienl', 170])])).toEqual([]);
+    // A short label must be read exactly word by word.
+    expect(findLabels([line(80, ['Tetal:', 1000])])).toEqual([]);
+  });
+
+  it("takes a name from the region's first line only, none when that line is doubtful, and its accents from the mailing block", async () => {
+    const lines = [
+      line(409, ['JOSÉ', 914], ['DÍAZ', 990], ['DEL', 1070], ['VALLE', 1130]),
+      line(448, ['127', 916], ['RUE', 970], ['DES', 1030], ['LILAS', 1090]),
+      line(480, ['69003', 915], ['LYON', 1000]),
+      line(1160, ['Nom', 76], ['du', 130], ['client', 170]),
+    ];
+    const under = (first: Array<[string, number]>, confidence: number) => async (region: { x0: number; y0: number }) =>
+      region.y0 > 1170 && region.y0 < 1200
+        ? [{ words: first.map(([t, dx]) => word(t, region.x0 + dx, region.y0 + 10, confidence)) }, line(region.y0 + 40, ['LIEU', region.x0], ['DE', region.x0 + 70], ['CONTEMMATION', region.x0 + 110])]
+        : [];
+    const unaccented = await readAnchored(
+      lines,
+      { width: 1800, height: 2600 },
+      under(
+        [
+          ['JOSE', 0],
+          ['DIAZ', 70],
+          ['DEL', 140],
+          ['VALLE', 200],
+        ],
+        95,
+      ),
+    );
+    expect(unaccented.fields).toMatchObject({ holderName: 'JOSÉ DÍAZ DEL VALLE', street: 'RUE DES LILAS', postalCode: '69003' });
+    const doubtful = await readAnchored(
+      lines,
+      { width: 1800, height: 2600 },
+      under(
+        [
+          ['MARIA', 0],
+          ['FENMANDA', 90],
+        ],
+        30,
+      ),
+    );
+    expect(doubtful.fields.holderName).toBeUndefined();
+  });
+
+  it("reads a band's value from the band's own reading when the page read only its label", async () => {
+    const band = { x0: 640, y0: 1390, x1: 1650, y1: 1450 };
+    const lines: PageLine[] = [line(1408, ['a', 660], ['payer', 700], ['(TTC)', 800]), { ...line(1410, ['1838,89', 1450], ['€', 1570]), band }];
+    const result = await readAnchored(lines, { width: 1800, height: 2600 }, async () => [], [band]);
+    expect(result.fields).toEqual({ amountDue: '1838,89 €' });
+  });
 });

@@ -95,9 +95,7 @@ export function validityYear(years: readonly string[], model: string | undefined
   if (years.length === 0) return '';
   const last = years[years.length - 1]!;
   const consistent =
-    years.length >= 2
-      ? Number(last) - Number(years[0]) === 10
-      : !RANGE_VALIDITY_MODELS.has(model ?? '') && (model !== 'E/F' || !/^\d{4}$/.test(emission) || Number(last) - Number(emission) === 10);
+    years.length >= 2 ? Number(last) - Number(years[0]) === 10 : !RANGE_VALIDITY_MODELS.has(model ?? '') && (model !== 'E/F' || !/^\d{4}$/.test(emission) || Number(last) - Number(emission) === 10);
   if (!consistent) {
     warnings.push('vigencia_unreadable');
     return '';

@@ -122,6 +122,17 @@ function sameLabelWord(read: string, label: string): boolean {
   return editDistance(a, b) <= 1;
 }
 
+/**
+ * A printed label as read: each word the same (see sameLabelWord), or, for a label of several words and ten letters
+ * or more, one misread letter in the whole ('Mom du client': a short word's letter, which sameLabelWord never allows
+ * alone).
+ */
+function sameLabel(read: readonly string[], label: readonly string[]): boolean {
+  if (label.every((w, k) => sameLabelWord(read[k] ?? '', w))) return true;
+  const joined = label.join('').replace(/\./g, '');
+  return label.length >= 2 && joined.length >= 10 && editDistance(read.join('').replace(/\./g, ''), joined) <= 1;
+}
+
 const union = (boxes: Box[]): Box => ({
   x0: Math.min(...boxes.map((b) => b.x0)),
   y0: Math.min(...boxes.map((b) => b.y0)),
@@ -142,7 +153,13 @@ export function findLabels(lines: readonly PageLine[]): FoundLabel[] {
       for (let i = 0; i + words.length <= keys.length; i++) {
         const run = line.words.slice(i, i + words.length);
         if (run.some((w) => used.has(w))) continue;
-        if (!words.every((w, k) => sameLabelWord(keys[i + k]!.replace(/:$/, ''), w))) continue;
+        if (
+          !sameLabel(
+            keys.slice(i, i + words.length).map((k) => k.replace(/:$/, '')),
+            words,
+          )
+        )
+          continue;
         // The labels of a 'Label: value' form are common words ('Estado de cuenta', the issuer's own 'C.P. 06600'):
         // they count only with their colon.
         const colon = /:\s*$/.test(run.at(-1)!.text) || /^:/.test(line.words[i + words.length]?.text ?? '');
@@ -356,6 +373,8 @@ export function readAddressBlock(rawLines: readonly string[]): Partial<ProofFiel
   return out;
 }
 
+const accentMarks = (text: string): number => (text.normalize('NFD').match(/[\u0300-\u036f]/g) ?? []).length;
+
 const isSpeck = (w: PageWord): boolean => w.text.replace(/[^\p{L}\p{N}]/gu, '').length <= 1;
 
 /**
@@ -364,6 +383,12 @@ const isSpeck = (w: PageWord): boolean => w.text.replace(/[^\p{L}\p{N}]/gu, '').
  * half a settlement is a wrong settlement, an empty one is typed by the person. Words of digits (a postal code
  * or a number, whose shape is checked later) need less.
  */
+/** The first line of a re-read region that holds a word, as regionText gives it ('' when it has a doubtful word). */
+export function firstRegionLine(lines: readonly PageLine[], minConfidence: number): string {
+  const first = lines.find((line) => line.words.some((w) => !isSpeck(w)));
+  return first ? regionText([first], minConfidence) : '';
+}
+
 export function regionText(lines: readonly PageLine[], minConfidence: number): string {
   const kept = lines.map((line) => {
     const words = [...line.words];
@@ -456,6 +481,16 @@ function wordsAfter(label: FoundLabel, labels: readonly FoundLabel[]): string {
     .replace(/^\s*[:.]\s*/, '');
 }
 
+/** The words of a band's reading to the right of a label on the same row, left to right. */
+function wordsOnBandRow(label: Box, band: Box, lines: readonly PageLine[]): PageWord[] {
+  const middle = (b: Box) => (b.y0 + b.y1) / 2;
+  return lines
+    .filter((line) => line.band === band)
+    .flatMap((line) => line.words)
+    .filter((w) => w.box.x0 > label.x1 && middle(w.box) > label.y0 && middle(w.box) < label.y1)
+    .sort((a, b) => a.box.x0 - b.box.x0);
+}
+
 /** The label that counts when a bill prints it twice (two bills on one page, or the detachable payment slip): the first in reading order. */
 function firstInReadingOrder(labels: FoundLabel[]): FoundLabel | undefined {
   if (labels.length === 0) return undefined;
@@ -510,10 +545,22 @@ export async function readAnchored(lines: readonly PageLine[], page: { width: nu
         const shaped = field !== 'addressBlock' && field !== 'holderName';
         for (const pass of shaped ? VALUE_PASSES : BLOCK_PASSES) {
           const read = await readRegion(region, pass, height(label.box));
-          value = fieldValue(field, regionText(read, shaped ? 0 : REGION_MIN_CONFIDENCE));
+          // A name is one line: the region's first, or none when that one is doubtful (the next is another label).
+          value = fieldValue(field, field === 'holderName' ? firstRegionLine(read, REGION_MIN_CONFIDENCE) : regionText(read, shaped ? 0 : REGION_MIN_CONFIDENCE));
           if (Object.keys(value).length > 0) break;
         }
       }
+    }
+    // The page read a band's label but not the value printed at its other end ('à payer (TTC) … 1838,89 €'), nor
+    // was it under the band: the band's own reading holds it, on another line. Last, as the region's enlarged
+    // reading is the surer one when it finds a value.
+    if (Object.keys(value).length === 0 && label.band && label.where !== 'below' && label.after.length === 0) {
+      value = fieldValue(
+        field,
+        wordsOnBandRow(label.box, label.band, lines)
+          .map((w) => w.text)
+          .join(' '),
+      );
     }
     // A field read under its own label ('Colonia:') is not overwritten by the block's reading.
     for (const key of FIELDS_OF[field]) {
@@ -533,6 +580,8 @@ export async function readAnchored(lines: readonly PageLine[], page: { width: nu
   if (fields.holderName && !fields.street && !fields.postalCode) {
     const block = blockUnderName(lines, fields.holderName);
     for (const [key, value] of Object.entries(block) as Array<[keyof ProofFields, string]>) {
+      // The name printed twice: the reading of it that kept its accents (a phone photo's small box loses them).
+      if (key === 'holderName' && foldText(value) === foldText(fields.holderName) && accentMarks(value) > accentMarks(fields.holderName)) fields.holderName = value;
       if (fields[key] !== undefined) continue;
       fields[key] = value;
       labelled.add(key);
