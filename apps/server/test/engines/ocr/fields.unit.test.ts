@@ -117,6 +117,15 @@ describe('INE front', () => {
     expect(ineFront.parse(input({ ...reads, names: read('DÍAZ', 'YANEZ', 'HECTOR') })).ocrData.apellidoMaterno).toBe('YAÑEZ');
   });
 
+  it("finds the clave anywhere on the page when the one cut at its place is not one (the CURP's row cut for it)", () => {
+    const page: RawRead = {
+      text: '',
+      lines: [read('ave  DZYXHC01091208H473').lines[0]!, read('DIYH010912HCHZXCC7').lines[0]!],
+    };
+    const parsed = ineFront.parse(input({ ...reads, claveElector: read('DIYH010912HCHZXCC7') }, { page }));
+    expect(parsed.ocrData.claveElector).toBe('DZYXHC01091208H473');
+  });
+
   it('uses a later rendition of a field when the first one fails', () => {
     const parsed = ineFront.parse({ ...input({ ...reads, curp: read('DIYH010912HCHZXCC4') }), alternates: { curp: [read('DIYH010912HCHZXCC7')] } });
     expect(parsed.ocrData.curp).toBe('DIYH010912HCHZXCC7');

@@ -188,6 +188,11 @@ function onlyCropShowsColonia(page: readonly string[], crop: readonly string[]):
   return crop.some(isColoniaLine) && !page.some((l) => /^C?[O0]L\b/.test(l.trim()));
 }
 
+/** The page read's words of 18 letters and digits (a clave de elector's or a CURP's length). */
+function eighteenCharacterWords(page: RawRead | undefined): string[] {
+  return (page?.lines ?? []).flatMap((line) => line.words.map((w) => w.text.trim())).filter((t) => /^[A-Z0-9]{18}$/.test(t));
+}
+
 /** A line of label words only ('DOMICILIO', 'NOMBRE / NAME'), marks aside. */
 function isLabelLine(text: string): boolean {
   const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
@@ -360,7 +365,9 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   const birth = first('fechaNacimiento', findDate) || null;
   const fechaNacimiento = birth ? normaliseOcrBirthDate(dateText(birth), input.today) : '';
   let sexo = first('sexo', (t) => /^\s*([HM])\s*$/.exec(t)?.[1] ?? /[HM]/.exec(t)?.[0] ?? null, false) as 'H' | 'M' | '';
-  const claveReads = all('claveElector').map(readText);
+  // Last, any word of the page with the clave's length: its label misread ('ave NXURURO1062006M382'), the layout
+  // cut the CURP's row for it; only a reading the clave's shape and the other fields agree with wins from there.
+  const claveReads = [...all('claveElector').map(readText), ...(printed('claveElector') ? eighteenCharacterWords(input.page) : [])];
   const claveFor = (sex: 'H' | 'M' | '', names: NameFields) =>
     repairClaveFrom(claveReads, {
       birthDate: birth,
