@@ -193,6 +193,21 @@ function eighteenCharacterWords(page: RawRead | undefined): string[] {
   return (page?.lines ?? []).flatMap((line) => line.words.map((w) => w.text.trim())).filter((t) => /^[A-Z0-9]{18}$/.test(t));
 }
 
+/**
+ * The name lines to return, checked against a sound CURP (null: none was read): of the readings (the usual choice
+ * first), the one whose letters the CURP confirms, with the Ñ as the codes spell it and any line it contradicts on
+ * every letter left empty; none when they contradict it (two initials) or a line was lost. Two lines are a surname
+ * and the given names only for a holder without a second surname (the CURP spells X for it): otherwise which line was
+ * lost is not known ('MUNOZ' / 'ERO', the end of ROMERO).
+ */
+function namesCheckedByCodes(candidates: string[][], polished: (lines: readonly string[]) => string[], curp: string | null, clave: string): { names: string[]; contradicted: boolean } {
+  if (!curp) return { names: polished(candidates[0] ?? []), contradicted: false };
+  const confirmed = enyeAsCodesSpell(polished(namesConfirmedByCurp(candidates, curp)), curp, clave);
+  const contradicted = contradictsCurp(asNameFields(confirmed), curp);
+  const lineLost = confirmed.length === 2 && curp[2] !== 'X';
+  return { names: lineLost || contradicted ? [] : withoutContradictedLines(confirmed, curp), contradicted };
+}
+
 /** A line of label words only ('DOMICILIO', 'NOMBRE / NAME'), marks aside. */
 function isLabelLine(text: string): boolean {
   const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
@@ -386,16 +401,13 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   // The CURP carries the sex too, under its check digit: a sound CURP settles an unread letter.
   const curpSound = isCurpFormat(curp.value) && isCurpCheckDigitValid(curp.value);
   if (!sexo && curpSound && /[HM]/.test(curp.value[10] ?? '')) sexo = curp.value[10] as 'H' | 'M';
-  // Of the names' readings, the one the CURP's letters confirm (a line read with a stray letter, 'CURENA').
-  const confirmed = curpSound
-    ? enyeAsCodesSpell(polished(namesConfirmedByCurp([chosenNames, pageNames.slice(0, 3), ...cropReadings.map((r) => r.lines)], curp.value)), curp.value, claveUnsexed)
-    : polished(chosenNames);
-  // Two lines are a surname and the given names only for a holder without a second surname (the CURP spells X for
-  // it): otherwise a line was lost, and which one is not known ('MUNOZ' / 'ERO', the end of ROMERO).
-  const lineLost = curpSound && confirmed.length === 2 && curp.value[2] !== 'X';
-  const namesContradicted = contradictsCurp(asNameFields(confirmed), curp.value);
+  const { names, contradicted: namesContradicted } = namesCheckedByCodes(
+    [chosenNames, pageNames.slice(0, 3), ...cropReadings.map((r) => r.lines)],
+    polished,
+    curpSound ? curp.value : null,
+    claveUnsexed,
+  );
   if (namesContradicted) warnings.push('names_curp_mismatch');
-  const names = lineLost || namesContradicted ? [] : curpSound ? withoutContradictedLines(confirmed, curp.value) : confirmed;
   if (names.length < 3 || names.some((line) => !line)) warnings.push('names_unreadable');
   const names3 = asNameFields(names);
   const { apellidoPaterno, apellidoMaterno, nombres } = names3;
