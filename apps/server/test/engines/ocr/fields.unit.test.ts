@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dniCheckCharacters, dniPeruFront, parseDniNumber } from '../../../src/engines/ocr/fields/dni-peru.js';
 import { fmm, lastAuthorisedDay, tickedSex } from '../../../src/engines/ocr/fields/fmm.js';
 import { ineBack } from '../../../src/engines/ocr/fields/ine-back.js';
-import { ineFront, parseIneAddress, registroBesideCurp, validityYear, withCropAccents, withoutAcutes } from '../../../src/engines/ocr/fields/ine-front.js';
+import { emissionPrinted, ineFront, parseIneAddress, registroBesideCurp, validityYear, withCropAccents, withoutAcutes } from '../../../src/engines/ocr/fields/ine-front.js';
 import { passportFront } from '../../../src/engines/ocr/fields/passport.js';
 import type { ParseInput } from '../../../src/engines/ocr/fields/spec.js';
 import { cleanName, findDate, splitSurnames } from '../../../src/engines/ocr/fields/text.js';
@@ -206,6 +206,13 @@ describe('the E/F models (the IFE specimen)', () => {
     expect(found?.slice(1, 3)).toEqual(['2008', '02']);
     expect(registroBesideCurp(page(['CURP GOVM800705MCLMLRO1']))).toBeNull();
     expect(registroBesideCurp(page(['CURP GOVM800705MCLMLRO1 AÑO DE REGISTRO 2008']))).toBeNull();
+  });
+  it('reads EMISIÓN as a year on E/F, a year or two digits on the IFE, two digits elsewhere', () => {
+    expect(emissionPrinted('EMISIÓN 2019', 'E/F')).toBe('2019');
+    expect(emissionPrinted('25', 'E/F')).toBeNull();
+    expect(emissionPrinted('2008', 'IFE D/E')).toBe('2008');
+    expect(emissionPrinted('03', 'IFE D/E')).toBe('03');
+    expect(emissionPrinted('2019 03', 'G/H')).toBe('03');
   });
   it('leaves VIGENCIA empty when it is not ten years after EMISIÓN (a misread digit), or one end of a range', () => {
     expect(validityYear(['2030'], 'E/F', [], '2020')).toBe('2030');

@@ -120,10 +120,11 @@ function contradictsCurp(names: { apellidoPaterno: string; apellidoMaterno: stri
 /**
  * What EMISIÓN prints: the year the card was issued on the E/F and IFE models ('2008', beside a one-year VIGENCIA),
  * two digits on the others (there a year in the read is the next value's, the VIGENCIA range's first). The first
- * such number of the read, never two digits cut out of a longer one.
+ * such number of the read, never two digits cut out of a longer one. On E/F only a year: two digits there are what
+ * was left of the year on a card running past the photo's edge ('25' of 2022).
  */
-function emissionPrinted(text: string, year: boolean): string | null {
-  const pattern = year ? /(?<!\d)(?:(?:19|20)\d{2}|\d{2})(?!\d)/ : /(?<!\d)\d{2}(?!\d)/;
+export function emissionPrinted(text: string, model: string | undefined): string | null {
+  const pattern = model === 'E/F' ? /(?<!\d)(?:19|20)\d{2}(?!\d)/ : EMISSION_YEAR_MODELS.has(model ?? '') ? /(?<!\d)(?:(?:19|20)\d{2}|\d{2})(?!\d)/ : /(?<!\d)\d{2}(?!\d)/;
   return pattern.exec(asDigits(text).replace(/[^\d]+/g, ' '))?.[0] ?? null;
 }
 
@@ -432,8 +433,7 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     curp: curpValue ? (curpSound ? 0.95 : 0.5) : 0,
     claveElector: clave.value ? (clave.warnings.length === 0 ? 0.9 : 0.5) : 0,
   });
-  const emissionYear = anchored !== null && EMISSION_YEAR_MODELS.has(anchored.model);
-  const emisionText = first('emision', (t) => emissionPrinted(t, emissionYear));
+  const emisionText = first('emision', (t) => emissionPrinted(t, anchored?.model));
   const extra: Record<string, string> = {};
   if (years.length > 1) extra.vigenciaImpresa = `${years[0]} - ${years[years.length - 1]}`;
   if (anchored) {
