@@ -9,3 +9,8 @@ export function plainForm(word: string): string {
     .replace(/[\u0300-\u036f]/g, '')
     .normalize('NFC');
 }
+
+/** Accents and tildes read on a text (combining marks once decomposed). */
+export function markCount(text: string): number {
+  return (text.normalize('NFD').match(/[\u0300-\u036f]/g) ?? []).length;
+}

@@ -11,9 +11,9 @@ import type { Region } from '../page.js';
 import { asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText } from './text.js';
 import { isLabelWord, readFrontByLabels, type AnchoredFront, type AnchoredKey } from './ine-anchored.js';
 import { splitPlace } from './ine-place.js';
-import { asNameFields, enyeAsCodesSpell, namesConfirmedByCurp, withoutContradictedLines, type NameFields } from './ine-names.js';
+import { asNameFields, contradictsCurp, enyeAsCodesSpell, namesConfirmedByCurp, withoutContradictedLines, type NameFields } from './ine-names.js';
 import type { RawRead } from '../pool.js';
-import { plainForm } from '../lexicon.js';
+import { markCount, plainForm } from '../lexicon.js';
 import { code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader, type ParseInput, type ParsedSide } from './spec.js';
 
 const H = 1262;
@@ -101,20 +101,6 @@ export function validityYear(years: readonly string[], model: string | undefined
     return '';
   }
   return ocrValidityYear(last);
-}
-
-/**
- * Names whose CURP letters (first surname's initial and first inner vowel, second surname's and given name's
- * initials) differ from a sound CURP's in two places or more were read from something else: lines out of order,
- * a busy background taken for print. One difference is left alone (a rule of the CURP's letters this reader does
- * not apply, or one misread initial the person corrects in the form).
- */
-function contradictsCurp(names: { apellidoPaterno: string; apellidoMaterno: string; nombres: string }, curp: string): boolean {
-  // Only a whole CURP whose check digit verifies can contradict anything ('curp_incomplete' is no failure warning).
-  if (!isCurpFormat(curp) || !isCurpCheckDigitValid(curp)) return false;
-  const letters = curpNameLetters(names);
-  if (!letters) return false;
-  return [...letters.initials].filter((c, i) => c !== curp[i]).length >= 2;
 }
 
 /**
@@ -253,9 +239,6 @@ export function withoutAcutes(line: string): string {
 /** The same letters, accents aside. */
 const sameLetters = (a: string, b: string) => plainForm(a).replace(/Ñ/g, 'N') === plainForm(b).replace(/Ñ/g, 'N');
 
-/** Accents and tildes read on a line. */
-const marks = (text: string) => (text.normalize('NFD').match(/[\u0300-\u036f]/g) ?? []).length;
-
 /**
  * Line by line, the reading that saw more marks when both read the same letters: at this size the LSTM drops an
  * accent or an Ñ's tilde far more often than it invents one, and either read may be the one that dropped it.
@@ -264,7 +247,7 @@ export function withCropAccents(page: string[], crop: string[]): string[] {
   if (page.length === 0 || crop.length !== page.length) return page;
   return page.map((line, i) => {
     const other = crop[i]!;
-    if (sameLetters(line, other) && marks(other) > marks(line)) return other;
+    if (sameLetters(line, other) && markCount(other) > markCount(line)) return other;
     // The page read, made smaller, lost a line's first letters by the photo's edge ('OL CENTRO' for 'COL CENTRO',
     // 'ILIANO ZAPATA' for 'COL EMILIANO ZAPATA'): the crop read the same line whole.
     return lostFirstLetters(line, other) ? withoutTrailingMarks(other) : line;
@@ -307,7 +290,7 @@ const withoutTrailingMarks = (line: string) => line.replace(/(\s+[^\p{L}\p{N}\s]
  */
 function withMostMarks(lines: string[], others: ReadonlyArray<{ lines: string[] }>): string[] {
   const candidates = others.flatMap((o) => o.lines);
-  return lines.map((line) => candidates.filter((c) => sameLetters(c, line)).reduce((best, c) => (marks(c) > marks(best) ? c : best), line));
+  return lines.map((line) => candidates.filter((c) => sameLetters(c, line)).reduce((best, c) => (markCount(c) > markCount(best) ? c : best), line));
 }
 
 /**

@@ -5,7 +5,7 @@
  * one those letters confirm is taken, and an Ñ the CURP spells N was a misread (docs/decisions.md "Names and codes
  * that vouch for each other").
  */
-import { curpGivenName, curpNameWords, enyeToX, firstInner } from '@kyc/contracts/rules';
+import { curpGivenName, curpNameWords, enyeToX, firstInner, isCurpCheckDigitValid, isCurpFormat } from '@kyc/contracts/rules';
 import { curpNameLetters } from '../id-codes.js';
 
 export interface NameFields {
@@ -18,6 +18,20 @@ export interface NameFields {
 export function asNameFields(lines: readonly string[]): NameFields {
   const [apellidoPaterno = '', apellidoMaterno = '', nombres = ''] = lines.length === 2 ? [lines[0], '', lines[1]] : lines;
   return { apellidoPaterno, apellidoMaterno, nombres };
+}
+
+/**
+ * Names whose CURP letters (first surname's initial and first inner vowel, second surname's and given name's
+ * initials) differ from a sound CURP's in two places or more were read from something else: lines out of order,
+ * a busy background taken for print. One difference is left alone (a rule of the CURP's letters this reader does
+ * not apply, or one misread initial the person corrects in the form).
+ */
+export function contradictsCurp(names: NameFields, curp: string): boolean {
+  // Only a whole CURP whose check digit verifies can contradict anything ('curp_incomplete' is no failure warning).
+  if (!isCurpFormat(curp) || !isCurpCheckDigitValid(curp)) return false;
+  const letters = curpNameLetters(names);
+  if (!letters) return false;
+  return [...letters.initials].filter((c, i) => c !== curp[i]).length >= 2;
 }
 
 /** How many of the seven name letters of the CURP (positions 1-4 and 14-16) these names give. */

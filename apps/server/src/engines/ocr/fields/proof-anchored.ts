@@ -11,6 +11,7 @@
 import type { Box } from '../page.js';
 import { datesIn, foldText, splitStreet, type ProofFields } from './proof.js';
 import { editDistance } from '../../../domain/edit-distance.js';
+import { markCount } from '../lexicon.js';
 
 export interface PageWord {
   text: string;
@@ -373,8 +374,6 @@ export function readAddressBlock(rawLines: readonly string[]): Partial<ProofFiel
   return out;
 }
 
-const accentMarks = (text: string): number => (text.normalize('NFD').match(/[\u0300-\u036f]/g) ?? []).length;
-
 const isSpeck = (w: PageWord): boolean => w.text.replace(/[^\p{L}\p{N}]/gu, '').length <= 1;
 
 /**
@@ -581,7 +580,7 @@ export async function readAnchored(lines: readonly PageLine[], page: { width: nu
     const block = blockUnderName(lines, fields.holderName);
     for (const [key, value] of Object.entries(block) as Array<[keyof ProofFields, string]>) {
       // The name printed twice: the reading of it that kept its accents (a phone photo's small box loses them).
-      if (key === 'holderName' && foldText(value) === foldText(fields.holderName) && accentMarks(value) > accentMarks(fields.holderName)) fields.holderName = value;
+      if (key === 'holderName' && foldText(value) === foldText(fields.holderName) && markCount(value) > markCount(fields.holderName)) fields.holderName = value;
       if (fields[key] !== undefined) continue;
       fields[key] = value;
       labelled.add(key);
