@@ -197,9 +197,12 @@ async function pdfPlainText(bytes: Buffer): Promise<string> {
 }
 
 describe('the whole journey (issue #6) in headless Chromium against the built server', () => {
-  it('GREEN: entry → consent → ID → confirmation → address → clause → authorization → face video → score → e-mail with the report', async () => {
+  // One retry, as the other recorded-reading journeys: on a loaded 2-core machine the browser's recording of the
+  // generated reading was refused once as the phrase failure (session 16's second CI run; the first passed). Each
+  // attempt is a fresh browser, a new transaction and its own e-mail.
+  it('GREEN: entry → consent → ID → confirmation → address → clause → authorization → face video → score → e-mail with the report', { retry: 1, timeout: 180_000 }, async () => {
     await greenJourney('phone');
-  }, 180_000);
+  });
 
   // The same journey on a desktop viewport (the ID held up to the webcam): about a minute more, so run on demand
   // (KYC_E2E_JOURNEY_DESKTOP=1) to keep the suite short; it passed when this file was written.
