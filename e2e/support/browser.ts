@@ -51,7 +51,25 @@ export async function newPhoneOrDesktop(browser: Browser, name: ViewportName): P
   });
   // The face video's code reply is timed to the fake camera's file (the test-only fixed digit schedule).
   await alignCodeWithCamera(context);
+  recordNetworkTrouble(context);
   return context;
+}
+
+const networkTrouble = new WeakMap<BrowserContext, string[]>();
+
+/** The calls of a context that failed or were answered with an error, for a failing test to print. */
+export function networkTroubleOf(context: BrowserContext): string[] {
+  return networkTrouble.get(context) ?? [];
+}
+
+function recordNetworkTrouble(context: BrowserContext): void {
+  const seen: string[] = [];
+  networkTrouble.set(context, seen);
+  const at = () => new Date().toISOString().slice(11, 23);
+  context.on('requestfailed', (request) => seen.push(`${at()} ${request.method()} ${request.url()} failed: ${request.failure()?.errorText ?? '?'}`));
+  context.on('response', (response) => {
+    if (response.status() >= 400) seen.push(`${at()} ${response.request().method()} ${response.url()} → ${response.status()}`);
+  });
 }
 
 /** A page in a fresh phone or desktop context that collects uncaught page errors (a test expects none). */

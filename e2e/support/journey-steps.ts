@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { stripAccentsKeepEnye } from '@kyc/fixtures';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { screenshot, type ViewportName } from './browser.js';
+import { networkTroubleOf, screenshot, type ViewportName } from './browser.js';
 import { captureSide } from './camera.js';
 import { recordConsents } from './journey-order.js';
 import type { RunningServer } from './server.js';
@@ -33,7 +33,20 @@ export async function session(page: Page): Promise<Session> {
 /** On the entry page: waits for its session (EMPEZAR enabled), EMPEZAR, accepts the terms, on to the ID intro. */
 export async function startAndAcceptTerms(page: Page, shot?: string): Promise<void> {
   const start = page.getByRole('button', { name: 'EMPEZAR' });
-  await expect.poll(() => start.isEnabled(), { timeout: 15_000 }).toBe(true);
+  try {
+    await expect.poll(() => start.isEnabled({ timeout: 1_000 }).catch(() => false), { timeout: 30_000 }).toBe(true);
+  } catch (error) {
+    // What the entry showed instead (a lockout, 'Verifica tu URL', the network notice) says which call failed.
+    const shown = await page
+      .locator('body')
+      .innerText({ timeout: 2_000 })
+      .catch((reason: unknown) => `(unreadable: ${String(reason)})`);
+    const calls = networkTroubleOf(page.context()).join('\n') || '(none)';
+    const report = `EMPEZAR never became enabled on ${page.url()}; the page showed:\n${shown}\nCalls failed or refused:\n${calls}`;
+    // Also printed, so a retried attempt that then passes still leaves its cause in the log.
+    console.warn(report);
+    throw new Error(report, { cause: error });
+  }
   if (shot) await screenshot(page, `${shot}-01-inicio`);
   await start.click();
   await page.waitForURL('**/terminos');
