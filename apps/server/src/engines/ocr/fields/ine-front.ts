@@ -9,7 +9,8 @@ import { isCurpCheckDigitValid, isCurpFormat, normaliseOcrBirthDate, ocrCurpOrEm
 import { claveBirthState, claveNameLetters, curpNameLetters, repairClaveFrom, repairCurpFrom } from '../id-codes.js';
 import type { Region } from '../page.js';
 import { asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText } from './text.js';
-import { isLabelWord, readFrontByLabels, type AnchoredFront, type AnchoredKey } from './ine-anchored.js';
+import { isLabelWord, readFrontByLabels, type AnchoredFront, type AnchoredKey, type AnchoredValue } from './ine-anchored.js';
+import { votedAddressLines } from './ine-address.js';
 import { splitPlace } from './ine-place.js';
 import { asNameFields, contradictsCurp, enyeAsCodesSpell, namesConfirmedByCurp, withoutContradictedLines, type NameFields } from './ine-names.js';
 import type { RawRead } from '../pool.js';
@@ -64,11 +65,12 @@ export function parseIneAddress(rawLines: string[]): IneAddress {
   let coloniaAt = lines.findIndex((l) => /^C?[O0]L\b/.test(l));
   if (coloniaAt < 0) coloniaAt = lines.findIndex((l) => /(?:^|\s)\d{5}$/.test(asDigits(l)));
   if (coloniaAt < 0 && lines.length >= 3) coloniaAt = 1;
-  const street = withStreetTypeApart(coloniaAt > 0 ? lines.slice(0, coloniaAt).join(' ') : (lines[0] ?? ''));
+  const street = withStreetTypeApart(coloniaAt >= 0 ? lines.slice(0, coloniaAt).join(' ') : (lines[0] ?? ''));
   const colonia = coloniaAt >= 0 ? lines[coloniaAt]! : '';
   const place = coloniaAt >= 0 ? lines.slice(coloniaAt + 1).join(' ') : lines.slice(1).join(' ');
 
-  const numberMatch = /^(.*?)\s+(\S+(?:\s+INT\.?\s+\S+)?)$/.exec(street);
+  // The number may carry a lone letter read after it ('621 E'): kept with the number as read, out of the street's name.
+  const numberMatch = /^(.*?)\s+(\S+(?:\s[A-Z](?=$|\s))?(?:\s+INT\.?\s+\S+)?)$/.exec(street);
   const isNumber = (token: string) => /\d/.test(token) && /^\d+$/.test(asDigits(token));
   const numberToken = numberMatch?.[2]?.split(' ')[0] ?? '';
   const hasNumber = numberMatch !== null && isNumber(numberToken);
@@ -152,7 +154,7 @@ function withStreetTypeApart(street: string): string {
 function normaliseNumber(text: string): string {
   return text
     .split(/\s+/)
-    .map((token) => (/^INT\.?$/.test(token) ? token : asDigits(token)))
+    .map((token, i) => (/^INT\.?$/.test(token) || (i === 1 && /^[A-Z]$/.test(token)) ? token : asDigits(token)))
     .join(' ');
 }
 
@@ -160,20 +162,29 @@ function normaliseNumber(text: string): string {
  * The address lines as printed: the page read's, with what the crop read better (accents, lost first letters), or
  * the crop's when only it shows the colonia's line; label lines left out.
  */
-function printedAddressLines(input: ParseInput, pageAddress: string[] | undefined, asPrinted: (line: string) => string): string[] {
+function printedAddressLines(input: ParseInput, pageAddress: AnchoredValue | undefined, asPrinted: (line: string) => string, abroad: boolean): string[] {
   // The crop starts on the label's row: that line is the label, not the address.
-  const cropAddress = (readings(input, 'address')[0]?.lines.map((l) => lineWords(l).join(' ')) ?? []).filter((l) => !isLabelLine(l));
-  const addressLines = (pageAddress && !onlyCropShowsColonia(pageAddress, cropAddress) ? withCropAccents(pageAddress, cropAddress) : cropAddress).map(asPrinted);
-  return addressLines.map((l) => l.toUpperCase()).filter((l) => l.trim() && !l.trim().split(/\s+/).every(isLabelWord));
+  const cropReads = readings(input, 'address').map((read) => read.lines.filter((l) => !isLabelLine(lineWords(l).join(' '))));
+  let lines: string[];
+  if (abroad) {
+    // A foreign address has no colonia line to vote by: the page's lines, with what the crop read better.
+    const cropAddress = (cropReads[0] ?? []).map((l) => lineWords(l).join(' '));
+    lines = pageAddress ? withCropAccents(pageAddress.lines, cropAddress) : cropAddress;
+  } else {
+    // The page's value carries one confidence, the block's, its doubtful words already dropped: it stands for each of
+    // its words a little below what it says (the crop's words carry their own).
+    const pageConfidence = (pageAddress?.confidence ?? 0) * 100 * PAGE_LINE_CONFIDENCE_SHARE;
+    const pageWords = (pageAddress?.lines ?? []).map((l) => l.split(/\s+/).map((text) => ({ text, confidence: pageConfidence })));
+    lines = votedAddressLines([...cropReads.map((read) => read.map((l) => l.words)), ...(pageWords.length > 0 ? [pageWords] : [])]);
+  }
+  return lines
+    .map(asPrinted)
+    .map((l) => l.toUpperCase())
+    .filter((l) => l.trim() && !l.trim().split(/\s+/).every(isLabelWord));
 }
 
-/** The colonia's line as printed: COL, its name, the postal code. */
-const isColoniaLine = (line: string) => /^C[O0]L\s/.test(line.trim()) && /^\d{5}$/.test(asDigits(line.trim().split(/\s+/).pop() ?? ''));
-
-/** Whether the crop's reading of the address has the colonia's line and the page's has no line starting COL (or OL). */
-function onlyCropShowsColonia(page: readonly string[], crop: readonly string[]): boolean {
-  return crop.some(isColoniaLine) && !page.some((l) => /^C?[O0]L\b/.test(l.trim()));
-}
+/** See printedAddressLines: ties between a page line and a crop line of the same mean confidence go to the crop. */
+const PAGE_LINE_CONFIDENCE_SHARE = 0.95;
 
 /** The page read's words of 18 letters and digits (a clave de elector's or a CURP's length). */
 function eighteenCharacterWords(page: RawRead | undefined): string[] {
@@ -401,10 +412,10 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   const registro = first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)), false) || registroBesideCurp(input.page);
   if (!registro && printed('registro')) warnings.push('registro_unreadable');
   const years = first('vigencia', (t) => asDigits(t).match(/(?:19|20)\d{2}/g)) || [];
-  const printedAddress = printedAddressLines(input, value('address')?.lines, asPrinted);
   // A credential issued abroad prints a foreign address: it has no colonia or postal code of the Mexican kind,
   // so the address fields stay empty for the person to type and the printed lines go with the extras.
   const abroad = anchored?.model === 'desde el extranjero';
+  const printedAddress = printedAddressLines(input, value('address'), asPrinted, abroad);
   const address = abroad ? { calle: '', numero: '', colonia: '', cp: '', municipio: '', estado: '' } : parseIneAddress(printedAddress);
   const curpValue = ocrCurpOrEmpty(curp.value);
   const nameConfidence = value('names')?.confidence ?? (names.length > 0 ? 0.5 : 0);
