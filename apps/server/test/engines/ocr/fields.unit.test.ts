@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dniCheckCharacters, dniPeruFront, parseDniNumber } from '../../../src/engines/ocr/fields/dni-peru.js';
 import { fmm, lastAuthorisedDay, tickedSex } from '../../../src/engines/ocr/fields/fmm.js';
 import { ineBack } from '../../../src/engines/ocr/fields/ine-back.js';
-import { emissionPrinted, ineFront, parseIneAddress, registroBesideCurp, validityYear, withCropAccents, withoutAcutes } from '../../../src/engines/ocr/fields/ine-front.js';
+import { emissionPrinted, ineFront, parseIneAddress, registroBesideCurp, registroYearAtEdge, validityYear, withCropAccents, withoutAcutes } from '../../../src/engines/ocr/fields/ine-front.js';
 import { passportFront } from '../../../src/engines/ocr/fields/passport.js';
 import type { ParseInput } from '../../../src/engines/ocr/fields/spec.js';
 import { cleanName, findDate, splitSurnames } from '../../../src/engines/ocr/fields/text.js';
@@ -206,6 +206,14 @@ describe('the E/F models (the IFE specimen)', () => {
     expect(found?.slice(1, 3)).toEqual(['2008', '02']);
     expect(registroBesideCurp(page(['CURP GOVM800705MCLMLRO1']))).toBeNull();
     expect(registroBesideCurp(page(['CURP GOVM800705MCLMLRO1 AÑO DE REGISTRO 2008']))).toBeNull();
+  });
+  it("takes the registration year alone when the photo's edge cut its number, never a year to come", () => {
+    const today = new Date('2026-11-26T12:00:00Z');
+    expect(registroYearAtEdge('2025', today)?.[1]).toBe('2025');
+    expect(registroYearAtEdge('  2 007 ', today)).toBeNull();
+    expect(registroYearAtEdge('2007', today)?.[2]).toBeUndefined();
+    expect(registroYearAtEdge('2028', today)).toBeNull();
+    expect(registroYearAtEdge('2008 0', today)).toBeNull();
   });
   it('reads EMISIÓN as a year on E/F, a year or two digits on the IFE, two digits elsewhere', () => {
     expect(emissionPrinted('EMISIÓN 2019', 'E/F')).toBe('2019');

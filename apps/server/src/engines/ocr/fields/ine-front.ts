@@ -183,6 +183,15 @@ function printedAddressLines(input: ParseInput, pageAddress: AnchoredValue | und
     .filter((l) => l.trim() && !l.trim().split(/\s+/).every(isLabelWord));
 }
 
+/**
+ * The registration year alone when nothing follows it: a card running past the photo's edge cut its two-digit number
+ * ('AÑO DE REGISTRO 2025' and the edge), which stays empty for the person to type. A year after today is a misread.
+ */
+export function registroYearAtEdge(text: string, today: Date): RegExpExecArray | null {
+  const found = /(?<!\d)((?:19|20)\d{2})$/.exec(asDigits(text).trim());
+  return found && Number(found[1]) <= today.getUTCFullYear() ? found : null;
+}
+
 /** See printedAddressLines: ties between a page line and a crop line of the same mean confidence go to the crop. */
 const PAGE_LINE_CONFIDENCE_SHARE = 0.95;
 
@@ -409,7 +418,10 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   const clave = claveFor(sexo, names3);
   if (!sexo) warnings.push('sexo_unreadable');
   warnings.push(...curp.warnings, ...clave.warnings);
-  const registro = first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)), false) || registroBesideCurp(input.page);
+  const registro =
+    first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)), false) ||
+    registroBesideCurp(input.page) ||
+    first('registro', (t) => registroYearAtEdge(t, input.today), false);
   if (!registro && printed('registro')) warnings.push('registro_unreadable');
   const years = first('vigencia', (t) => asDigits(t).match(/(?:19|20)\d{2}/g)) || [];
   // A credential issued abroad prints a foreign address: it has no colonia or postal code of the Mexican kind,
@@ -450,7 +462,7 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     // Fewer than its 18 characters, or out of shape, is no clave: the person types it.
     claveElector: clave.warnings.some((w) => w === 'clave_elector_incomplete' || w === 'clave_elector_format_invalid') ? '' : clave.value,
     anioRegistro: registro ? registro[1]! : '',
-    numeroRegistro: registro ? registro[2]! : '',
+    numeroRegistro: registro?.[2] ?? '',
     seccion: first('seccion', (t) => findDigits(t, 4)),
     emision: emisionText,
     vigencia: validityYear(years, anchored?.model, warnings, emisionText),
