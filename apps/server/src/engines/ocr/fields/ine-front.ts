@@ -192,6 +192,14 @@ export function registroYearAtEdge(text: string, today: Date): RegExpExecArray |
   return found && Number(found[1]) <= today.getUTCFullYear() ? found : null;
 }
 
+/**
+ * AÑO DE REGISTRO: the year and its number where the field was read, else at the end of the CURP's row (its label
+ * misread), else the year alone at the photo's edge. `firstRead` tries the field's readings in order.
+ */
+function registroFrom(firstRead: (read: (text: string) => RegExpExecArray | null) => RegExpExecArray | '', input: ParseInput): RegExpExecArray | null {
+  return firstRead((t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t))) || registroBesideCurp(input.page) || firstRead((t) => registroYearAtEdge(t, input.today)) || null;
+}
+
 /** See printedAddressLines: ties between a page line and a crop line of the same mean confidence go to the crop. */
 const PAGE_LINE_CONFIDENCE_SHARE = 0.95;
 
@@ -418,10 +426,7 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   const clave = claveFor(sexo, names3);
   if (!sexo) warnings.push('sexo_unreadable');
   warnings.push(...curp.warnings, ...clave.warnings);
-  const registro =
-    first('registro', (t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t)), false) ||
-    registroBesideCurp(input.page) ||
-    first('registro', (t) => registroYearAtEdge(t, input.today), false);
+  const registro = registroFrom((read) => first('registro', read, false), input);
   if (!registro && printed('registro')) warnings.push('registro_unreadable');
   const years = first('vigencia', (t) => asDigits(t).match(/(?:19|20)\d{2}/g)) || [];
   // A credential issued abroad prints a foreign address: it has no colonia or postal code of the Mexican kind,
