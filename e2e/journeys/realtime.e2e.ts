@@ -150,7 +150,8 @@ describe('real-time media server with Chromium over WebRTC', () => {
     expect(await decodeErrors(got.copy)).toBe('');
   });
 
-  it('replies 400 to a malformed message, 401 to a wrong api key, and 400 to a link-flow recording without its link credential', async () => {
+  // The retry and a longer limit, as the recordings above: under a loaded CI the call once outlived the default 30 s.
+  it('replies 400 to a malformed message, 401 to a wrong api key, and 400 to a link-flow recording without its link credential', { retry: 1, timeout: 90_000 }, async () => {
     const before = received.length;
     // VIDEO_TOKEN_PDF takes the result link's credential in `key`, not an api key: refused before recording (the
     // decision itself over this path: public-video-token.api.test.ts and realtime-face.e2e.ts).
