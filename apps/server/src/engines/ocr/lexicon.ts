@@ -14,3 +14,8 @@ export function plainForm(word: string): string {
 export function markCount(text: string): number {
   return (text.normalize('NFD').match(/[\u0300-\u036f]/g) ?? []).length;
 }
+
+/** Letters and digits only, in capitals, accents and the Ñ's tilde aside: two readings of the same printed letters. */
+export function letterKey(text: string): string {
+  return plainForm(text.toUpperCase()).replace(/[^A-Z0-9]/g, '');
+}

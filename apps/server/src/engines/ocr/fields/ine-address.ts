@@ -1,4 +1,4 @@
-import { markCount, plainForm } from '../lexicon.js';
+import { letterKey, markCount } from '../lexicon.js';
 
 /**
  * The INE front's address as the readings of it agree (docs/decisions.md "The INE address voted line by line"). The
@@ -81,9 +81,6 @@ export function addressSlots(reading: AddressReading): AddressSlots {
     ...(place.length > 0 ? { place } : {}),
   };
 }
-
-/** Letters and digits only, accents and the Ñ's tilde aside (one reading may have lost a mark another kept). */
-const letterKey = (text: string) => plainForm(text.toUpperCase()).replace(/[^A-Z0-9]/g, '');
 
 const meanConfidence = (words: readonly AddressWord[]) => words.reduce((sum, w) => sum + w.confidence, 0) / Math.max(1, words.length);
 

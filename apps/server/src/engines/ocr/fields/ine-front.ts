@@ -14,7 +14,7 @@ import { votedAddressLines } from './ine-address.js';
 import { splitPlace } from './ine-place.js';
 import { asNameFields, contradictsCurp, enyeAsCodesSpell, namesConfirmedByCurp, withoutContradictedLines, type NameFields } from './ine-names.js';
 import type { RawRead } from '../pool.js';
-import { markCount, plainForm } from '../lexicon.js';
+import { letterKey, markCount, plainForm } from '../lexicon.js';
 import { code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader, type ParseInput, type ParsedSide } from './spec.js';
 
 const H = 1262;
@@ -281,9 +281,6 @@ export function withCropAccents(page: string[], crop: string[]): string[] {
     return lostFirstLetters(line, other) ? withoutTrailingMarks(other) : line;
   });
 }
-
-/** Letters and digits only, accents aside. */
-const letterKey = (text: string) => plainForm(text.toUpperCase()).replace(/[^A-Z0-9Ñ]/g, '');
 
 /**
  * Whether `line` is `whole` with up to MAX_LOST_PREFIX letters lost at its start, and what `whole` has before it is
