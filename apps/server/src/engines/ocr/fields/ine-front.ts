@@ -159,8 +159,8 @@ function normaliseNumber(text: string): string {
 }
 
 /**
- * The address lines as printed: the page read's, with what the crop read better (accents, lost first letters), or
- * the crop's when only it shows the colonia's line; label lines left out.
+ * The address lines as printed: each line voted from the crop's readings and the page's (ine-address.ts), or, for the
+ * foreign address of a card issued abroad, the page's with what the crop read better; label lines left out.
  */
 function printedAddressLines(input: ParseInput, pageAddress: AnchoredValue | undefined, asPrinted: (line: string) => string, abroad: boolean): string[] {
   // The crop starts on the label's row: that line is the label, not the address.
