@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressSlots, trimmedLine, votedAddressLines, votedLine, type AddressReading } from '../../../src/engines/ocr/fields/ine-address.js';
 import { parseIneAddress } from '../../../src/engines/ocr/fields/ine-front.js';
+import { isPrintedPlace } from '../../../src/engines/ocr/fields/ine-place.js';
 
 /** A reading from lines written 'WORD:confidence WORD:confidence', as the engine's debug listing prints them. */
 const reading = (...lines: string[]): AddressReading =>
@@ -20,6 +21,15 @@ describe('the INE address voted from its readings', () => {
     expect(text(trimmedLine(words('OL:93 VILLA:93 DE:96 LAS:96 FLORES:96 58269:95 j:0')))).toBe('OL VILLA DE LAS FLORES 58269');
     expect(text(trimmedLine(words('|:95 GUANAJUATO,:96 GTO.:79 —:56')))).toBe('GUANAJUATO, GTO.');
     expect(text(trimmedLine(words('V:30 URUAPAN,:90 MICH.:90')))).toBe('URUAPAN, MICH.');
+  });
+
+  it('takes off a letter after the number read far less surely than the number, not one read as surely', () => {
+    // The E/F photos' readings: a mark at the block's right edge read as a letter.
+    expect(text(trimmedLine(words('AV:77 JUAREZ:77 645:87 E:46')))).toBe('AV JUAREZ 645');
+    expect(text(trimmedLine(words('C:93 ALVARO:93 OBREGON:90 621:96 E:52')))).toBe('C ALVARO OBREGON 621');
+    expect(text(trimmedLine(words('C:93 ALVARO:93 OBREGON:90 621:96 A:90')))).toBe('C ALVARO OBREGON 621 A');
+    // Doubtful, but so is the number: nothing says which is the mark.
+    expect(text(trimmedLine(words('C:60 ALVARO:60 OBREGON:60 621:55 A:50')))).toBe('C ALVARO OBREGON 621 A');
   });
 
   it('leaves out the clave row cut with the block and anything after the place', () => {
@@ -46,6 +56,17 @@ describe('the INE address voted from its readings', () => {
     expect(votedAddressLines([crop, page])[2]).toBe('PUEBLA, PUE.');
   });
 
+  it("takes as the place's printed shape only a state's abbreviation after the comma", () => {
+    // A surer reading whose 'state' is no state's abbreviation loses to one that reads one.
+    const crop = reading('AV:95 JUAREZ:95 645:96', 'COL:96 CENTRO:96 73773:96', 'PUEBLA,:96 PLE.:90');
+    const page = reading('AV:64 JUAREZ:64 645:64', 'COL:64 CENTRO:64 73773:64', 'PUEBLA,:64 PUE,:64');
+    expect(votedAddressLines([crop, page])[2]).toBe('PUEBLA, PUE,');
+    expect(isPrintedPlace('MANZANILLO, COL.')).toBe(true);
+    expect(isPrintedPlace('MANZANILLO, COL,')).toBe(true);
+    expect(isPrintedPlace('MANZANILLO, CQL.')).toBe(false);
+    expect(isPrintedPlace('VILLA DE LAS FLORES 58269')).toBe(false);
+  });
+
   it('takes COL. as printed on the IFE for the colonia line, so the three readings of the real specimen outvote a misread one', () => {
     // The IFE's own specimen (bench/specimens): one re-read of the crop saw HORELOS 02800.
     const crop = reading('C:58 PITAGORAS:58 1253:96 INT.:95 4:95', 'COL.:95 MORELOS:96 04800:96 e:32', 'CUAJIMALPA:96 DE:96 MORELOS,:95 D.F.:96');
@@ -57,6 +78,14 @@ describe('the INE address voted from its readings', () => {
   it('keeps the Ñ one of the agreeing readings saw, and a full tie goes to the earlier reading', () => {
     expect(votedLine([words('CDA:70 PENUELAS:70 315:94'), words('CDA:72 PEÑUELAS:91 315:96')])).toBe('CDA PEÑUELAS 315');
     expect(votedLine([words('AV:90 LAZARO:90 1478:90'), words('AV:90 LAZARO:90 14768:90')])).toBe('AV LAZARO 1478');
+  });
+
+  it('takes an Ñ from a version that lost the vote, word by word, but no acute accent', () => {
+    // An E/F phone photo's three crop readings: the two that kept the tilde broke the number.
+    const versions = [words('CDA:33 PEÑUELAS:92 315:21 INT]:27'), words('CDA:72 PENUELAS:72 315:93 INT:92 11:92'), words('CDA:85 PEÑUELAS:92 315171:0')];
+    expect(votedLine(versions, (line) => /\d+ INT \d+$/.test(line))).toBe('CDA PEÑUELAS 315 INT 11');
+    // The losing version's acute on COL (the word model's own) is not taken.
+    expect(votedLine([words('COL:90 CENTRO:96 73773:96'), words('CÓL:87 CENTRO:90 7377:90')], (line) => /\d{5}$/.test(line))).toBe('COL CENTRO 73773');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCurpCheckDigitValid } from '@kyc/contracts/rules';
-import { asNameFields, curpLetterAgreement, enyeAsCodesSpell, namesConfirmedByCurp, withoutContradictedLines } from '../../../src/engines/ocr/fields/ine-names.js';
+import { asNameFields, curpLetterAgreement, enyeAsCodesSpell, namesConfirmedByCurp, namesVotedByLine, withoutContradictedLines } from '../../../src/engines/ocr/fields/ine-names.js';
 
 // Real-rule codes of the generator's holders (check digits verified below).
 const URSULA = 'NUUU010620MCMXRRS3'; // URSULA NUÑEZ UREÑA
@@ -56,5 +56,51 @@ describe('names checked against the CURP', () => {
     expect(withoutContradictedLines(['MUÑOZ', 'ROMERO', 'EFRAIN'], EFRAIN)).toEqual(['MUÑOZ', 'ROMERO', 'EFRAIN']);
     // A misread initial: the inner consonant still agrees.
     expect(withoutContradictedLines(['MUÑOZ', 'KOMERO', 'EFRAIN'], EFRAIN)).toEqual(['MUÑOZ', 'KOMERO', 'EFRAIN']);
+  });
+
+  describe('each line voted among the readings', () => {
+    const RAUL = 'VAYR780102HCLZXL82'; // RAUL VAZQUEZ YAÑEZ
+    // The readings of an E/F front's packed names (generated card, clean photo): the page read at 0.7 scale and three
+    // crop re-reads, with their lines' word confidences.
+    const page = { lines: ['VAZOVEZ', 'YANEZ', 'RAUL'], lineConfidences: [38, 57, 57] };
+    const crops = [
+      { lines: ['A', 'YANEZ', 'RAUL'], lineConfidences: [36, 85, 96] },
+      { lines: ['VAZQUEZ', 'YAÑEZ', 'RAUL'], lineConfidences: [96, 63, 49] },
+      { lines: ['VALQUEZ', 'YANEZ', 'RAUL'], lineConfidences: [0, 92, 96] },
+    ];
+
+    it("takes the surest version the CURP confirms as well, of the same words' lengths", () => {
+      // The CURP spells YAÑEZ's Ñ as X: the reading that kept the tilde is confirmed on one more letter.
+      expect(namesVotedByLine(['VAZOVEZ', 'YANEZ', 'RAUL'], [page, ...crops], RAUL)).toEqual(['VAZQUEZ', 'YAÑEZ', 'RAUL']);
+    });
+
+    it('never takes a surer version whose letters the CURP contradicts', () => {
+      const sure = { lines: ['VALQUEZ', 'YANEZ', 'RAUL'], lineConfidences: [99, 99, 99] };
+      expect(namesVotedByLine(['VAZOVEZ', 'YANEZ', 'RAUL'], [page, sure], RAUL)).toEqual(['VAZOVEZ', 'YANEZ', 'RAUL']);
+    });
+
+    it('never takes a version that lost or split a word', () => {
+      const lost = { lines: ['VAZQUEZ', 'YANEZ', 'RAUL'], lineConfidences: [96, 96, 96] };
+      expect(namesVotedByLine(['VAZQUEZ', 'YANEZ', 'RAUL ANTONIO'], [{ lines: ['VAZQUEZ', 'YANEZ', 'RAUL ANTONIO'], lineConfidences: [60, 60, 40] }, lost], RAUL)).toEqual([
+        'VAZQUEZ',
+        'YANEZ',
+        'RAUL ANTONIO',
+      ]);
+    });
+
+    it('goes with the version more readings agree with before the surest, and keeps the chosen line on a tie', () => {
+      const twice = [
+        { lines: ['VAZQUEZ', 'YANEZ', 'RAUL'], lineConfidences: [50, 60, 60] },
+        { lines: ['VÁZQUEZ', 'YANEZ', 'RAUL'], lineConfidences: [45, 60, 60] },
+      ];
+      const once = { lines: ['VAZOVEZ', 'YANEZ', 'RAUL'], lineConfidences: [90, 60, 60] };
+      expect(namesVotedByLine(['VAZOVEZ', 'YANEZ', 'RAUL'], [once, ...twice], RAUL)[0]).toBe('VAZQUEZ');
+      const even = { lines: ['VAZQUEZ', 'YANEZ', 'RAUL'], lineConfidences: [90, 60, 60] };
+      expect(namesVotedByLine(['VAZOVEZ', 'YANEZ', 'RAUL'], [once, even], RAUL)[0]).toBe('VAZOVEZ');
+    });
+
+    it('leaves two-line names as they are', () => {
+      expect(namesVotedByLine(['NUÑEZ', 'URSULA'], crops, URSULA)).toEqual(['NUÑEZ', 'URSULA']);
+    });
   });
 });

@@ -1,4 +1,6 @@
 import { letterKey, markCount } from '../lexicon.js';
+import { hasPlaceShape, isPrintedPlace } from './ine-place.js';
+import { rankedAbove } from './text.js';
 
 /**
  * The INE front's address as the readings of it agree (docs/decisions.md "The INE address voted line by line"). The
@@ -25,7 +27,9 @@ const lone = (text: string) => /^[\p{L}\p{N}]$/u.test(text);
 /**
  * The line without the marks a reading picks up at the block's edges: tokens with no letter or digit ('|', '—'), a
  * lone character before the street or the place ('E CDA PEÑUELAS', 'V URUAPAN'; 'C' is the street type the card
- * prints), one after the postal code ('58269 A') or after the state ('MICH. J').
+ * prints), one after the postal code ('58269 A') or after the state ('MICH. J'), and one after the street's number
+ * read far less surely than the number (`645 E` at 46 beside 645 at 87): a suffix printed on the card (`621 A`) is
+ * read as surely as its number.
  */
 export function trimmedLine(line: AddressLine): AddressWord[] {
   const words = line.filter((w) => w.text.trim() !== '');
@@ -34,13 +38,16 @@ export function trimmedLine(line: AddressLine): AddressWord[] {
   if (words.length > 2 && lone(words[0]!.text) && words[0]!.text !== 'C' && /^\p{L}{2,}/u.test(words[1]!.text)) words.shift();
   const last = words.length - 1;
   if (last >= 2 && /^\p{L}$/u.test(words[last]!.text) && (/^\d{5}$/.test(words[last - 1]!.text) || /\.$/.test(words[last - 1]!.text))) words.pop();
+  else if (last >= 2 && /^\p{L}$/u.test(words[last]!.text) && /^\d+$/.test(words[last - 1]!.text) && isDoubtfulBeside(words[last]!, words[last - 1]!)) words.pop();
   return words;
 }
 
-const textOf = (line: AddressLine) => line.map((w) => w.text).join(' ');
+/** A word read below DOUBTFUL_WORD and at least DOUBT_GAP below its neighbour (both tesseract confidences, 0-100). */
+const isDoubtfulBeside = (word: AddressWord, neighbour: AddressWord) => word.confidence < DOUBTFUL_WORD && neighbour.confidence - word.confidence >= DOUBT_GAP;
+const DOUBTFUL_WORD = 60;
+const DOUBT_GAP = 25;
 
-/** 'URUAPAN, MICH.': the municipality and the state, the address's last line. */
-export const isPlaceLine = (line: string) => /^[A-ZÑÁÉÍÓÚÜ][A-ZÑÁÉÍÓÚÜ .]*,\s*[A-Z][A-Z.]{1,7}$/.test(line.trim());
+const textOf = (line: AddressLine) => line.map((w) => w.text).join(' ');
 
 /** A word of ten or more letters and digits mixed: a code's (the clave's row cut with the address), no address word. */
 const isCodeWord = (text: string) => text.length >= 10 && /\d/.test(text) && /\p{L}/u.test(text);
@@ -68,7 +75,7 @@ export function addressSlots(reading: AddressReading): AddressSlots {
     const words = trimmedLine(line);
     if (words.length === 0 || words.some((w) => isCodeWord(w.text))) continue;
     lines.push(words);
-    if (lines.length > 1 && isPlaceLine(textOf(words))) break;
+    if (lines.length > 1 && hasPlaceShape(textOf(words))) break;
   }
   let coloniaAt = coloniaLineAt(lines.map(textOf));
   if (coloniaAt < 0 && lines.length === 3) coloniaAt = 1;
@@ -82,13 +89,17 @@ export function addressSlots(reading: AddressReading): AddressSlots {
   };
 }
 
+const enyeCount = (text: string) => (text.normalize('NFC').match(/Ñ/g) ?? []).length;
+
 const meanConfidence = (words: readonly AddressWord[]) => words.reduce((sum, w) => sum + w.confidence, 0) / Math.max(1, words.length);
 
 /**
  * Of the readings' versions of one line, one with the line's printed shape first, then the one most readings agree
  * with (letter for letter, marks aside), then the surest (mean word confidence); within the agreeing ones, the one
  * that kept the most marks (the LSTM drops an Ñ's tilde far more often than it adds one); a full tie keeps the
- * earlier reading.
+ * earlier reading. Then a word any version read with an Ñ where the chosen one read N takes the Ñ: the version that
+ * read `PEÑUELAS` may lose the vote on its broken number (`315 INT]`), not its tilde. Acute accents are not borrowed
+ * this way: the OCR's Spanish word model writes some in by itself (`CÓL`).
  */
 export function votedLine(versions: ReadonlyArray<readonly AddressWord[] | undefined>, shaped: (line: string) => boolean = () => true): string {
   const present = versions.filter((v): v is readonly AddressWord[] => v !== undefined && v.length > 0);
@@ -98,15 +109,15 @@ export function votedLine(versions: ReadonlyArray<readonly AddressWord[] | undef
     const agreeing = present.filter((other) => letterKey(textOf(other)) === key);
     const rank: [number, number, number] = [Number(shaped(textOf(version))), agreeing.length, Math.max(...agreeing.map(meanConfidence))];
     const text = agreeing.map(textOf).reduce((most, t) => (markCount(t) > markCount(most) ? t : most));
-    if (!best || isAbove(rank, best.rank)) best = { text, rank };
+    if (!best || rankedAbove(rank, best.rank)) best = { text, rank };
   }
-  return best?.text ?? '';
+  if (!best) return '';
+  const words = present.flat().map((w) => w.text);
+  return best.text
+    .split(' ')
+    .map((word) => words.filter((w) => letterKey(w) !== '' && letterKey(w) === letterKey(word)).reduce((most, w) => (enyeCount(w) > enyeCount(most) ? w : most), word))
+    .join(' ');
 }
-
-const isAbove = (a: readonly number[], b: readonly number[]) => {
-  const at = a.findIndex((value, i) => value !== b[i]);
-  return at >= 0 && a[at]! > b[at]!;
-};
 
 /** The street's line ends in its number, digits maybe read as letters ('1O2'); a letter read after it, INT and its number may follow. */
 const isStreetLine = (line: string) => /^[A-ZÑÁÉÍÓÚÜ][^,]*\s[0-9A-Z]*\d[0-9A-Z]*(?:\s[A-Z])?(?:\s+INT\.?\s+\S+)?$/.test(line);
@@ -128,7 +139,7 @@ export function votedAddressLines(readings: readonly AddressReading[]): string[]
     ),
     votedLine(
       slots.map((s) => s.place),
-      isPlaceLine,
+      isPrintedPlace,
     ),
   ].filter(Boolean);
 }

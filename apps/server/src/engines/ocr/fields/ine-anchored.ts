@@ -14,6 +14,8 @@ export interface AnchoredValue {
   /** Lines (names, address, place of birth). */
   lines: string[];
   confidence: number;
+  /** Each line's mean word confidence, 0-1 (values of several lines: names, address, place of birth). */
+  lineConfidences?: number[];
   /** The label was read (true) or placed by the layout (false). */
   labelRead: boolean;
 }
@@ -272,6 +274,7 @@ function readWithLayout(page: RawRead, read: Map<string, FoundLabel>, layout: In
       text: lines.map(joined).join(' '),
       lines: lines.map(joined),
       confidence: wordsConfidence(lines.flat()) * (found.has(labelKey) ? 1 : 0.7),
+      lineConfidences: lines.map((line) => wordsConfidence(line) * (found.has(labelKey) ? 1 : 0.7)),
       labelRead: found.has(labelKey),
     };
   };
@@ -311,7 +314,13 @@ function namesAboveAddress(domicilio: FoundLabel | undefined, words: PageWord[],
     .map((line) => line.filter((w) => !isLabelWord(w.text)))
     .filter((line) => line.length > 0);
   if (lines.length <= (read?.lines.length ?? 0)) return undefined;
-  return { text: lines.map(joined).join(' '), lines: lines.map(joined), confidence: wordsConfidence(lines.flat()) * 0.7, labelRead: false };
+  return {
+    text: lines.map(joined).join(' '),
+    lines: lines.map(joined),
+    confidence: wordsConfidence(lines.flat()) * 0.7,
+    lineConfidences: lines.map((line) => wordsConfidence(line) * 0.7),
+    labelRead: false,
+  };
 }
 
 /** The values this layout prints: its single values, the names, the address and, when it has one, the birthplace. */

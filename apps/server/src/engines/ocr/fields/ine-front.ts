@@ -12,22 +12,40 @@ import { asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFi
 import { isLabelWord, readFrontByLabels, type AnchoredFront, type AnchoredKey, type AnchoredValue } from './ine-anchored.js';
 import { votedAddressLines } from './ine-address.js';
 import { splitPlace } from './ine-place.js';
-import { asNameFields, contradictsCurp, enyeAsCodesSpell, namesConfirmedByCurp, withoutContradictedLines, type NameFields } from './ine-names.js';
+import { asNameFields, contradictsCurp, enyeAsCodesSpell, namesConfirmedByCurp, namesVotedByLine, withoutContradictedLines, type NameFields, type NameReading } from './ine-names.js';
 import type { RawRead } from '../pool.js';
 import { letterKey, markCount, plainForm } from '../lexicon.js';
 import { code, CURP_RETRY, DIGITS, documentFlags, line, px, readConfidence, readings, sexLetter, short, type DocumentReader, type ParseInput, type ParsedSide } from './spec.js';
 
 const H = 1262;
 
-/** Each reading of the names crop as its name lines (label lines left out), at most three. */
-function nameReadings(input: ParseInput): Array<{ lines: string[]; confidence: number }> {
-  return readings(input, 'names').map((reading) => ({
-    lines: reading.lines
-      .map((line) => cleanName(lineWords(line).join(' ')))
-      .filter(isNameLine)
-      .slice(0, 3),
-    confidence: readConfidence(reading),
-  }));
+/** Each reading of the names crop as its name lines (label lines left out), at most three, with their confidences. */
+function nameReadings(input: ParseInput): Array<NameReading & { lines: string[]; confidence: number }> {
+  return readings(input, 'names').map((reading) => {
+    const kept = reading.lines
+      .map((line) => ({ text: cleanName(lineWords(line).join(' ')), line }))
+      .filter(({ text }) => isNameLine(text))
+      .slice(0, 3);
+    return { lines: kept.map(({ text }) => text), lineConfidences: kept.map(({ line }) => lettersConfidence(line.words)), confidence: readConfidence(reading) };
+  });
+}
+
+/** The mean confidence of a line's words that hold a letter (a border's `—` read beside a name aside). */
+function lettersConfidence(words: ReadonlyArray<{ text: string; confidence: number }>): number {
+  const lettered = words.filter((w) => /\p{L}/u.test(w.text));
+  return lettered.reduce((sum, w) => sum + w.confidence, 0) / Math.max(1, lettered.length);
+}
+
+/**
+ * The page read's name lines, at most three, each with its words' mean confidence (a little below it: see
+ * PAGE_LINE_CONFIDENCE_SHARE).
+ */
+function pageNameReading(names: AnchoredValue | undefined): NameReading & { lines: string[] } {
+  const kept = (names?.lines ?? [])
+    .map((line, i) => ({ text: cleanName(line), confidence: (names?.lineConfidences?.[i] ?? names?.confidence ?? 0) * 100 * PAGE_LINE_CONFIDENCE_SHARE }))
+    .filter(({ text }) => isNameLine(text))
+    .slice(0, 3);
+  return { lines: kept.map(({ text }) => text), lineConfidences: kept.map(({ confidence }) => confidence) };
 }
 
 /** A name line has two letters at least (a date read beside the names, '01/06/1996', is none) and no label word. */
@@ -210,14 +228,21 @@ function eighteenCharacterWords(page: RawRead | undefined): string[] {
 
 /**
  * The name lines to return, checked against a sound CURP (null: none was read): of the readings (the usual choice
- * first), the one whose letters the CURP confirms, with the Ñ as the codes spell it and any line it contradicts on
+ * first), the one whose letters the CURP confirms, each line then voted among the `versions` the readings give of it
+ * (namesVotedByLine), with the Ñ as the codes spell it and any line it contradicts on
  * every letter left empty; none when they contradict it (two initials) or a line was lost. Two lines are a surname
  * and the given names only for a holder without a second surname (the CURP spells X for it): otherwise which line was
  * lost is not known ('MUNOZ' / 'ERO', the end of ROMERO).
  */
-function namesCheckedByCodes(candidates: string[][], polished: (lines: readonly string[]) => string[], curp: string | null, clave: string): { names: string[]; contradicted: boolean } {
+function namesCheckedByCodes(
+  candidates: string[][],
+  versions: readonly NameReading[],
+  polished: (lines: readonly string[]) => string[],
+  curp: string | null,
+  clave: string,
+): { names: string[]; contradicted: boolean } {
   if (!curp) return { names: polished(candidates[0] ?? []), contradicted: false };
-  const confirmed = enyeAsCodesSpell(polished(namesConfirmedByCurp(candidates, curp)), curp, clave);
+  const confirmed = enyeAsCodesSpell(polished(namesVotedByLine(namesConfirmedByCurp(candidates, curp), versions, curp)), curp, clave);
   const contradicted = contradictsCurp(asNameFields(confirmed), curp);
   const lineLost = confirmed.length === 2 && curp[2] !== 'X';
   return { names: lineLost || contradicted ? [] : withoutContradictedLines(confirmed, curp), contradicted };
@@ -378,12 +403,12 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     if (unreadable && printed(key)) warnings.push(`${key}_unreadable`);
     return '';
   };
-  const pageNames = value('names')?.lines.map(cleanName).filter(isNameLine) ?? [];
+  const pageReading = pageNameReading(value('names'));
   const cropReadings = nameReadings(input);
   const cropNames = nameLines(cropReadings);
   // The models in circulation print values without acute accents: one read there is the OCR's own (see withoutAcutes).
   const asPrinted = (line: string) => (anchored && anchored.model !== 'sintético' ? withoutAcutes(line) : line);
-  const chosenNames = cropNames.length > pageNames.length ? cropNames : withCropAccents(pageNames.slice(0, 3), cropNames);
+  const chosenNames = cropNames.length > pageReading.lines.length ? cropNames : withCropAccents(pageReading.lines, cropNames);
   const polished = (lines: readonly string[]) => withMostMarks([...lines], cropReadings).map(asPrinted);
   const namesAsRead = asNameFields(polished(chosenNames));
   const birth = first('fechaNacimiento', findDate) || null;
@@ -411,7 +436,8 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   const curpSound = isCurpFormat(curp.value) && isCurpCheckDigitValid(curp.value);
   if (!sexo && curpSound && /[HM]/.test(curp.value[10] ?? '')) sexo = curp.value[10] as 'H' | 'M';
   const { names, contradicted: namesContradicted } = namesCheckedByCodes(
-    [chosenNames, pageNames.slice(0, 3), ...cropReadings.map((r) => r.lines)],
+    [chosenNames, pageReading.lines, ...cropReadings.map((r) => r.lines)],
+    [pageReading, ...cropReadings],
     polished,
     curpSound ? curp.value : null,
     claveUnsexed,

@@ -7,6 +7,8 @@
  */
 import { curpGivenName, curpNameWords, enyeToX, firstInner, isCurpCheckDigitValid, isCurpFormat } from '@kyc/contracts/rules';
 import { curpNameLetters } from '../id-codes.js';
+import { letterKey } from '../lexicon.js';
+import { rankedAbove } from './text.js';
 
 export interface NameFields {
   apellidoPaterno: string;
@@ -91,16 +93,67 @@ export function enyeAsCodesSpell(lines: readonly string[], curp: string, clave: 
 export function withoutContradictedLines(lines: readonly string[], curp: string): string[] {
   if (lines.length !== 3) return [...lines];
   return lines.map((line, k) => {
-    const word = k === 2 ? curpGivenName(line) : (curpNameWords(line)[0] ?? '');
-    if (!word) return line;
-    const letters: Array<[string, string | undefined]> = [
-      [enyeToX(word[0]!), curp[[0, 2, 3][k]!]],
-      [firstInner(word, false), curp[13 + k]],
-      ...(k === 0 ? [[firstInner(word, true), curp[1]] as [string, string | undefined]] : []),
-    ];
-    return letters.every(([own, spelled]) => own !== spelled) ? '' : line;
+    const letters = curpLettersOfLine(line, k, curp);
+    return letters.length > 0 && letters.every(([own, spelled]) => own !== spelled) ? '' : line;
   });
 }
+
+/** One reading of the names crop or of the page: its name lines and each line's mean word confidence (0-100). */
+export interface NameReading {
+  lines: readonly string[];
+  lineConfidences: readonly number[];
+}
+
+/**
+ * Line by line, the reading of each of the three name lines to return: of the versions the readings give of it with
+ * the same words' lengths (a letter misread, not a word lost or split), the one whose letters the CURP confirms most,
+ * then the one most readings agree with (letter for letter, marks aside), then the surest (its words' mean
+ * confidence). The chosen line stays unless another version ranks above it. The E/F names are packed so close that
+ * the small page read takes `VAZQUEZ` for `VAZOVEZ` (confidence 40) where a full-size crop reads it at 96, and the
+ * CURP spells the same letters for both (docs/decisions.md "The INE names voted line by line").
+ */
+export function namesVotedByLine(chosen: readonly string[], readings: readonly NameReading[], curp: string): string[] {
+  if (chosen.length !== 3) return [...chosen];
+  return chosen.map((line, k) => {
+    const shape = wordLengths(line);
+    const versions = readings
+      .filter((r) => r.lines.length === 3 && wordLengths(r.lines[k]!) === shape)
+      .map((r) => ({ text: r.lines[k]!, key: letterKey(r.lines[k]!), confidence: r.lineConfidences[k] ?? 0 }));
+    const rankOf = (key: string, text: string): number[] => {
+      const agreeing = versions.filter((v) => v.key === key);
+      return [curpLineAgreement(text, k, curp), agreeing.length, Math.max(0, ...agreeing.map((v) => v.confidence))];
+    };
+    let best = { text: line, rank: rankOf(letterKey(line), line) };
+    for (const version of versions) {
+      const rank = rankOf(version.key, version.text);
+      if (rankedAbove(rank, best.rank)) best = { text: version.text, rank };
+    }
+    return best.text;
+  });
+}
+
+/** How many of the CURP's letters for line `k` (initial, the first surname's first inner vowel, first inner consonant) the line gives. */
+function curpLineAgreement(line: string, k: number, curp: string): number {
+  return curpLettersOfLine(line, k, curp).filter(([own, spelled]) => own === spelled).length;
+}
+
+/**
+ * The letters the CURP spells for name line `k` (0 first surname, 1 second, 2 given names), each beside the line's
+ * own: the initial, the first surname's first inner vowel, the first inner consonant. None for a line without a word.
+ */
+function curpLettersOfLine(line: string, k: number, curp: string): Array<[string, string | undefined]> {
+  const word = k === 2 ? curpGivenName(line) : (curpNameWords(line)[0] ?? '');
+  if (!word) return [];
+  return [[enyeToX(word[0]!), curp[[0, 2, 3][k]!]], [firstInner(word, false), curp[13 + k]], ...(k === 0 ? [[firstInner(word, true), curp[1]] as [string, string | undefined]] : [])];
+}
+
+/** Each word's count of letters: 'VAZQUEZ' and 'VAZOVEZ' have the same, 'MARIA' and 'MARIA JOSE' do not. */
+const wordLengths = (line: string) =>
+  line
+    .split(/\s+/)
+    .map((w) => letterKey(w).length)
+    .filter((n) => n > 0)
+    .join(',');
 
 /** The line with the letter at `index` of its word `word` (as curpNameWords spells it) replaced. */
 function withLetter(line: string, word: string, index: number, letter: string): string {

@@ -45,6 +45,12 @@ const STATE_ABBREVIATIONS: ReadonlySet<string> = new Set([
 
 export const isStateAbbreviation = (word: string): boolean => STATE_ABBREVIATIONS.has(word.replace(/[.\s]/g, ''));
 
+/** 'URUAPAN, MICH.': words, a comma and one short word, the shape of the address's last line (its state maybe misread). */
+export const hasPlaceShape = (line: string) => /^[A-ZÑÁÉÍÓÚÜ][A-ZÑÁÉÍÓÚÜ .]*,\s*[A-Z][A-Z.]{1,7},?$/.test(line.trim());
+
+/** The place line as printed: its shape, and a state's abbreviation after the comma (a final comma read for its dot). */
+export const isPrintedPlace = (line: string) => hasPlaceShape(line) && isStateAbbreviation(splitPlace(line).estado);
+
 export function splitPlace(printed: string): { municipio: string; estado: string } {
   // Nothing follows a comma at the end of the line: that mark is the abbreviation's dot ('MANZANILLO, COL,').
   const place = printed.trim().replace(/,$/, '.');

@@ -114,3 +114,9 @@ export function fullName(nombres: string, apellidoPaterno: string, apellidoMater
 export function nameFields(nombres: string, apellidoPaterno: string, apellidoMaterno: string) {
   return { nombreCompleto: fullName(nombres, apellidoPaterno, apellidoMaterno), nombres, apellidoPaterno, apellidoMaterno };
 }
+
+/** Whether rank `a` comes before rank `b`: the first place they differ decides (a vote's tie-breaks in order). */
+export function rankedAbove(a: readonly number[], b: readonly number[]): boolean {
+  const at = a.findIndex((value, i) => value !== b[i]);
+  return at >= 0 && a[at]! > b[at]!;
+}
