@@ -104,6 +104,20 @@ describe('INE front', () => {
     expect(parsed.warnings).toEqual(['emision_unreadable']);
   });
 
+  it('takes the sex a sound CURP spells over a misread letter, and the clave de elector with it', () => {
+    const parsed = ineFront.parse(input({ ...reads, sexo: read('M') }));
+    expect(parsed.ocrData.sexo).toBe('H');
+    expect(parsed.ocrData.claveElector).toBe('DZYXHC01091208H473');
+  });
+
+  it('does not take a birth date after today or before 1900, and reads the next reading instead', () => {
+    const future = ineFront.parse(input({ ...reads, fechaNacimiento: read('02/02/5203') }));
+    expect(future.ocrData.fechaNacimiento).toBe('');
+    expect(future.warnings).toContain('fechaNacimiento_unreadable');
+    const next = ineFront.parse({ ...input({ ...reads, fechaNacimiento: read('02/02/5203') }), alternates: { fechaNacimiento: [read('12/09/2001')] } });
+    expect(next.ocrData.fechaNacimiento).toBe('12/09/2001');
+  });
+
   it('reads two name lines as a surname and the given names only when the CURP says there is no second surname', () => {
     const twoLines = { ...reads, names: read('DÍAZ', 'HECTOR') };
     const lost = ineFront.parse(input(twoLines));

@@ -5,7 +5,7 @@
  * page read found nothing. A field not read stays empty; label words never pass as values; what is printed is
  * returned as printed (docs/decisions.md "Label-anchored ID reading").
  */
-import { isCurpCheckDigitValid, isCurpFormat, normaliseOcrBirthDate, ocrCurpOrEmpty, ocrValidityYear } from '@kyc/contracts/rules';
+import { isCurpCheckDigitValid, isCurpFormat, normaliseOcrBirthDate, ocrCurpOrEmpty, ocrValidityYear, type DateParts } from '@kyc/contracts/rules';
 import { claveBirthState, claveNameLetters, curpNameLetters, repairClaveFrom, repairCurpFrom } from '../id-codes.js';
 import type { Region } from '../page.js';
 import { asDigits, cleanName, cleanWords, dateText, findDate, findDigits, nameFields, lineWords, readText } from './text.js';
@@ -218,6 +218,11 @@ function registroFrom(firstRead: (read: (text: string) => RegExpExecArray | null
   return firstRead((t) => /(?<!\d)((?:19|20)\d{2})\s*(\d{2})(?!\d)/.exec(asDigits(t))) || registroBesideCurp(input.page) || firstRead((t) => registroYearAtEdge(t, input.today)) || null;
 }
 
+/** A birth date of this century or the last, not after today: a year read `5203` is a misread, not a birth. */
+function bornBy(date: DateParts | null, today: Date): DateParts | null {
+  return date && date.year >= 1900 && Date.UTC(date.year, date.month - 1, date.day) <= today.getTime() ? date : null;
+}
+
 /** See printedAddressLines: ties between a page line and a crop line of the same mean confidence go to the crop. */
 const PAGE_LINE_CONFIDENCE_SHARE = 0.95;
 
@@ -411,7 +416,7 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
   const chosenNames = cropNames.length > pageReading.lines.length ? cropNames : withCropAccents(pageReading.lines, cropNames);
   const polished = (lines: readonly string[]) => withMostMarks([...lines], cropReadings).map(asPrinted);
   const namesAsRead = asNameFields(polished(chosenNames));
-  const birth = first('fechaNacimiento', findDate) || null;
+  const birth = first('fechaNacimiento', (t) => bornBy(findDate(t), input.today)) || null;
   const fechaNacimiento = birth ? normaliseOcrBirthDate(dateText(birth), input.today) : '';
   let sexo = first('sexo', (t) => /^\s*([HM])\s*$/.exec(t)?.[1] ?? /[HM]/.exec(t)?.[0] ?? null, false) as 'H' | 'M' | '';
   // Last, any word of the page with the clave's length: its label misread ('ave NXURURO1062006M382'), the layout
@@ -432,9 +437,9 @@ function parseFront(input: ParseInput, anchored: AnchoredFront | null): ParsedSi
     birthState: claveBirthState(claveUnsexed),
     clave: claveUnsexed,
   });
-  // The CURP carries the sex too, under its check digit: a sound CURP settles an unread letter.
+  // The CURP carries the sex too, under its check digit: a sound CURP settles an unread or misread letter.
   const curpSound = isCurpFormat(curp.value) && isCurpCheckDigitValid(curp.value);
-  if (!sexo && curpSound && /[HM]/.test(curp.value[10] ?? '')) sexo = curp.value[10] as 'H' | 'M';
+  if (curpSound && /[HM]/.test(curp.value[10] ?? '')) sexo = curp.value[10] as 'H' | 'M';
   const { names, contradicted: namesContradicted } = namesCheckedByCodes(
     [chosenNames, pageReading.lines, ...cropReadings.map((r) => r.lines)],
     [pageReading, ...cropReadings],
