@@ -109,8 +109,8 @@ export interface NameReading {
  * the same words' lengths (a letter misread, not a word lost or split), the one whose letters the CURP confirms most,
  * then the one most readings agree with (letter for letter, marks aside), then the surest (its words' mean
  * confidence). The chosen line stays unless another version ranks above it. The E/F names are packed so close that
- * the small page read takes `VAZQUEZ` for `VAZOVEZ` (confidence 40) where a full-size crop reads it at 96, and the
- * CURP spells the same letters for both (docs/decisions.md "The INE names voted line by line").
+ * the small page read gives `VAZOVEZ` (confidence 40) where a full-size crop reads the printed `VAZQUEZ` at 96, and
+ * the CURP spells the same letters for both (docs/decisions.md "The INE names voted line by line").
  */
 export function namesVotedByLine(chosen: readonly string[], readings: readonly NameReading[], curp: string): string[] {
   if (chosen.length !== 3) return [...chosen];
