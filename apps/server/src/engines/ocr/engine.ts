@@ -122,7 +122,6 @@ class TesseractOcrEngine implements OcrEngine {
     lap('geometry', started);
 
     const classifyStart = performance.now();
-    const earlyPage = this.earlyIneFrontPage(card, input);
     const identified = await this.identify(card, input);
     let { classification, mrz } = identified;
     // The card as its MRZ reads upright (any quarter turn of the photo).
@@ -156,7 +155,7 @@ class TesseractOcrEngine implements OcrEngine {
 
     const fieldsStart = performance.now();
     const [parsed, faceCrop] = await Promise.all([
-      this.readSide(card, reader, { mrz, today: this.now(), front: input.frontData }, reader === ineFront && card === earlyPage?.card ? earlyPage.read : undefined),
+      this.readSide(card, reader, { mrz, today: this.now(), front: input.frontData }),
       reader.photo ? cropFace(card, reader.photo) : Promise.resolve(undefined),
     ]);
     lap('fields', fieldsStart);
@@ -273,10 +272,10 @@ class TesseractOcrEngine implements OcrEngine {
    * Every field of the layout (codes also by the legacy engine), parsed; fields the parse flags, or whose
    * read looks doubtful, are read again from other renditions and the side parsed once more.
    */
-  private async readSide(card: StraightenedCard, reader: DocumentReader, context: Pick<ParseInput, 'mrz' | 'today' | 'front'>, startedPage?: Promise<RawRead>): Promise<ParsedSide> {
+  private async readSide(card: StraightenedCard, reader: DocumentReader, context: Pick<ParseInput, 'mrz' | 'today' | 'front'>): Promise<ParsedSide> {
     // Label-anchored readers read the whole card first; its labels say where each field is cut from.
     const tryInverted = reader.darkOnLight !== true;
-    const page = reader.page ? await (startedPage ?? this.readPage(card, reader.page.scale, tryInverted)) : undefined;
+    const page = reader.page ? await this.readPage(card, reader.page.scale, tryInverted) : undefined;
     const located = page && reader.locate ? reader.locate(page, card.grey.width, card.grey.height) : undefined;
     // Once the MRZ is known some readers need fewer fields (a foreign passport: none of the Mexican page's boxes).
     const wanted = reader.fieldsToRead?.(context.mrz) ?? reader.fields;
@@ -303,20 +302,6 @@ class TesseractOcrEngine implements OcrEngine {
       alternates[field.key] = [...(alternates[field.key] ?? []), ...renditions.map((r) => r[field.key]!)];
     }
     return reader.parse(parseInput);
-  }
-
-  /**
-   * A front without a passport hint is nearly always an INE: its page read (the longest recognition of the side)
-   * starts beside the header read that identifies it, on the other worker, instead of after it. The same read the
-   * INE reader would make, so nothing read changes; it is used only when the upright card is an INE front, and
-   * otherwise its CPU is lost (a passport sent without the hint, a card upside down).
-   */
-  private earlyIneFrontPage(card: StraightenedCard, input: OcrInput): { card: StraightenedCard; read: Promise<RawRead> } | undefined {
-    if (input.side !== 'front' || input.passportHint === true || !ineFront.page) return undefined;
-    const read = this.readPage(card, ineFront.page.scale, ineFront.darkOnLight !== true);
-    // Not awaited when the card is something else: its failure must not surface as an unhandled rejection.
-    read.catch(() => undefined);
-    return { card, read };
   }
 
   /**
